@@ -1,0 +1,12 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  build: { outDir: fileURLToPath(new URL('../../dist/admin', import.meta.url)), emptyOutDir: true },
+  server: { proxy: { '/api': process.env.VITE_API_BASE ?? 'http://127.0.0.1:3000' } },
+});

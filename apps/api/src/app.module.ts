@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { AuthModule } from './auth/auth.module';
+import { ErrorFilter } from './common/error.filter';
+import { LOGGER } from './common/logger';
+import { APP_CONFIG, AppConfig } from './config/config';
+import { DatabaseModule } from './database/database.module';
+import { HealthController } from './health/health.controller';
+import { JobsModule } from './jobs/jobs.module';
+import type { Runtime } from './runtime';
+import { UsersModule } from './users/users.module';
+import { FinanceModule } from './finance/finance.module';
+
+/** Feature modules; the runtime (database, queue) and process-wide services are wired in forRoot. */
+export const FEATURE_MODULES = [AuthModule, UsersModule, FinanceModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, runtime: Runtime, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [DatabaseModule.forRoot(runtime), JobsModule.forRoot(runtime, config.queuePrefix), ...FEATURE_MODULES],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+      ],
+      exports: [APP_CONFIG, LOGGER],
+    };
+  }
+}

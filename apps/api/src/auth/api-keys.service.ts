@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiKeyScope, RequiredScope } from '@hearth/contracts';
+import { ApiError } from '../common/api-error';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-token';
+import { ApiKeysRepository } from './api-keys.repository';
+import type { Principal } from './principal';
+
+const INVALID_KEY = 'Access token or API key is invalid, expired, or missing';
+/** last_used_at is a hint for people, not an audit trail: write it at most once a minute per key. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export const unauthorized = (message = INVALID_KEY) => new ApiError(401, 'unauthorized', message);
+
+export function scopeAllows(granted: ApiKeyScope, required: RequiredScope): boolean {
+  return required === 'read' || granted === 'read_write';
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  /** Resolves an X-Api-Key header value to its principal, or throws the 401 body of the spec. */
+  async authenticate(rawKey: string | undefined, now = new Date()): Promise<Principal> {
+    if (!rawKey || apiKeyPrefix(rawKey.trim()) === null) throw unauthorized();
+    const key = await this.keys.findByHash(hashApiKey(rawKey.trim()));
+    if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) throw unauthorized();
+    if (key.status !== 'active') throw unauthorized('Account has been deactivated');
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+      await this.keys.touch(key.id, now);
+    }
+    return { userId: key.userId, familyId: key.familyId, role: key.role, apiKeyId: key.id, scope: key.scope };
+  }
+
+  authorize(principal: Principal, required: RequiredScope): void {
+    if (!scopeAllows(principal.scope, required)) {
+      throw new ApiError(403, 'insufficient_scope', `This action requires the '${required}' scope`);
+    }
+  }
+
+  /** Creates a key; the plaintext is returned once and never stored. */
+  async create(input: { userId: string; name: string; scope: ApiKeyScope; expiresAt?: Date | null }) {
+    const name = input.name.trim();
+    if (!name || name.length > 100) throw ApiError.validation(['name must be 1 to 100 characters']);
+    const generated = generateApiKey();
+    const saved = await this.keys.insert({
+      userId: input.userId,
+      name,
+      prefix: generated.prefix,
+      keyHash: generated.hash,
+      scope: input.scope,
+      expiresAt: input.expiresAt ?? null,
+    });
+    return { id: saved.id, key: generated.key, prefix: saved.prefix, scope: saved.scope, name: saved.name };
+  }
+
+  async revoke(prefix: string, userId?: string): Promise<boolean> {
+    return (await this.keys.revoke({ prefix, ...(userId ? { userId } : {}) }, new Date())) > 0;
+  }
+}

@@ -1,0 +1,124 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { API_KEY_SCOPES, ApiKeyScope, ROLES, Role } from '@hearth/contracts';
+import { ApiKeysRepository } from '../auth/api-keys.repository';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { ApiError } from '../common/api-error';
+import { createLogger } from '../common/logger';
+import { loadConfig } from '../config/config';
+import { createDataSource } from '../database/data-source';
+import { startRuntime } from '../runtime';
+import { UsersService } from '../users/users.service';
+import type { DataSource } from 'typeorm';
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean'; default?: string }>;
+  required: string[];
+  run(values: Record<string, string | undefined>, dataSource: DataSource): Promise<void>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'users:create': {
+    summary: 'Create a user (and its family when named and new)',
+    usage: '--email EMAIL --password PASSWORD --role member|admin|super_admin --family-name NAME [--currency USD]',
+    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', default: 'member' }, 'family-name': { type: 'string' }, currency: { type: 'string', default: 'USD' } },
+    required: ['email', 'password', 'family-name'],
+    async run(v, dataSource) {
+      if (!ROLES.includes(v.role as Role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+      const { user, family, familyCreated } = await new UsersService(dataSource).create({
+        email: v.email!,
+        password: v.password!,
+        role: v.role as Role,
+        familyName: v['family-name'],
+        currency: v.currency,
+      });
+      console.log(`Created user ${user.email} (${user.role}) id=${user.id}`);
+      console.log(`${familyCreated ? 'Created' : 'Joined'} family "${family.name}" (${family.currency}) id=${family.id}`);
+    },
+  },
+  'api-keys:create': {
+    summary: 'Create an API key for a user; the key is printed once and never stored',
+    usage: '--email EMAIL --name NAME --scope read|read_write',
+    options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' } },
+    required: ['email', 'name', 'scope'],
+    async run(v, dataSource) {
+      if (!API_KEY_SCOPES.includes(v.scope as ApiKeyScope)) throw new Error(`--scope must be one of ${API_KEY_SCOPES.join(', ')}`);
+      const user = await new UsersService(dataSource).findByEmail(v.email!);
+      if (!user) throw new Error(`No user with e-mail ${v.email}`);
+      const created = await new ApiKeysService(new ApiKeysRepository(dataSource)).create({
+        userId: user.id,
+        name: v.name!,
+        scope: v.scope as ApiKeyScope,
+      });
+      console.log(`Created API key "${created.name}" (${created.scope}) prefix=${created.prefix}`);
+      console.log('Store it now; it cannot be shown again:');
+      console.log(created.key);
+    },
+  },
+  'api-keys:revoke': {
+    summary: 'Revoke an API key by its visible prefix',
+    usage: '--prefix hth_xxxxxxxx',
+    options: { prefix: { type: 'string' } },
+    required: ['prefix'],
+    async run(v, dataSource) {
+      const revoked = await new ApiKeysService(new ApiKeysRepository(dataSource)).revoke(v.prefix!);
+      if (!revoked) throw new Error(`No active API key with prefix ${v.prefix}`);
+      console.log(`Revoked API key ${v.prefix}`);
+    },
+  },
+};
+
+function help(): string {
+  const lines = ['Usage: npm run cli -- <command> [options]', '', 'Commands:'];
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    lines.push(`  ${name.padEnd(18)} ${command.summary}`, `  ${''.padEnd(18)} ${command.usage}`);
+  }
+  return lines.join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(help());
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`Unknown command "${name}".\n\n${help()}`);
+    return 2;
+  }
+  const { values } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean' } }, strict: true }) as {
+    values: Record<string, string | boolean | undefined>;
+  };
+  if (values.help) {
+    console.log(`Usage: npm run cli -- ${name} ${command.usage}`);
+    return 0;
+  }
+  const missing = command.required.filter((option) => !values[option]);
+  if (missing.length) {
+    console.error(`Missing ${missing.map((m) => `--${m}`).join(', ')}\nUsage: npm run cli -- ${name} ${command.usage}`);
+    return 2;
+  }
+  const config = loadConfig();
+  const runtime = await startRuntime(config, createLogger('warn'));
+  const dataSource = createDataSource(runtime.database);
+  await dataSource.initialize();
+  try {
+    await command.run(values as Record<string, string | undefined>, dataSource);
+    return 0;
+  } finally {
+    await dataSource.destroy();
+    await runtime.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof ApiError ? (error.extra.errors ?? [error.message]).join('; ') : error instanceof Error ? error.message : String(error);
+    console.error(`Error: ${message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,29 @@
+import type { ErrorBody } from '@hearth/contracts';
+
+/**
+ * An error the client is meant to see: a status, a stable `error` code and a human message (SPEC.md 2.8).
+ * Anything else that escapes a handler becomes a generic 500 with no internals in the body.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Omit<ErrorBody, 'error' | 'message'> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return { error: this.code, message: this.message, ...this.extra };
+  }
+
+  static validation(errors: string[]): ApiError {
+    return new ApiError(422, 'validation_failed', errors[0] ?? 'Validation failed', { errors });
+  }
+
+  static notFound(): ApiError {
+    return new ApiError(404, 'record_not_found', 'The requested resource was not found');
+  }
+}

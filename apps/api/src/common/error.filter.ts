@@ -1,0 +1,71 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { ErrorBody } from '@hearth/contracts';
+import { ApiError } from './api-error';
+import { LOGGER } from './logger';
+import { requestIdOf } from './request-context';
+
+/** What Nest's and Express's own HTTP errors mean to a client, as stable codes. */
+const HTTP_ERROR_CODES: Record<number, { code: string; message: string }> = {
+  400: { code: 'bad_request', message: 'The request is malformed' },
+  401: { code: 'unauthorized', message: 'Access token or API key is invalid, expired, or missing' },
+  403: { code: 'forbidden', message: 'You are not allowed to do this' },
+  404: { code: 'not_found', message: 'No such endpoint' },
+  405: { code: 'method_not_allowed', message: 'Method not allowed' },
+  413: { code: 'payload_too_large', message: 'The request body is too large' },
+  415: { code: 'unsupported_media_type', message: 'Unsupported content type' },
+  429: { code: 'rate_limit_exceeded', message: 'Rate limit exceeded. Try again later.' },
+};
+
+/** Errors thrown by body parsers and multer before any controller runs. */
+interface TransportError {
+  status?: number;
+  type?: string;
+  code?: string;
+}
+
+/** The one place errors become responses: always an ErrorResponse body, never HTML, stacks, SQL or library text. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<Request>();
+    const res = host.switchToHttp().getResponse<Response>();
+    const { status, body, headers } = this.toResponse(exception);
+    const log = { requestId: requestIdOf(req), method: req.method, path: req.path, status, error: body.error };
+    if (status >= 500) this.logger.error({ ...log, err: exception }, 'request failed');
+    else this.logger.info(log, 'request rejected');
+    if (res.headersSent) return;
+    res.status(status).set(headers).json(body);
+  }
+
+  private toResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+    if (exception instanceof ApiError) {
+      return { status: exception.status, body: exception.body(), headers: exception.headers };
+    }
+    if (exception instanceof HttpException) {
+      return { status: exception.getStatus(), body: this.genericBody(exception.getStatus()), headers: {} };
+    }
+    const transport = exception as TransportError;
+    if (transport?.code === 'LIMIT_FILE_SIZE') return { status: 413, body: this.genericBody(413), headers: {} };
+    if (typeof transport?.status === 'number' && transport.status >= 400 && transport.status < 500) {
+      return { status: transport.status, body: this.genericBody(transport.status), headers: {} };
+    }
+    return {
+      status: 500,
+      body: { error: 'internal_server_error', message: 'Something went wrong on our side' },
+      headers: {},
+    };
+  }
+
+  /** Library messages never reach clients; each status has our own code and wording. */
+  private genericBody(status: number): ErrorBody {
+    const known = HTTP_ERROR_CODES[status] ?? {
+      code: status >= 500 ? 'internal_server_error' : 'bad_request',
+      message: 'The request could not be processed',
+    };
+    return { error: known.code, message: known.message };
+  }
+}

@@ -1,0 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+
+const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+/** Gives every request an id (the caller's X-Request-Id when it is sane), echoed in the response and the logs. */
+export function requestId(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.header('x-request-id');
+  const id = incoming && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  (req as Request & { id: string }).id = id;
+  res.setHeader('X-Request-Id', id);
+  next();
+}
+
+export const requestIdOf = (req: Request): string => (req as Request & { id?: string }).id ?? 'unknown';

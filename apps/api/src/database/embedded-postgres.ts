@@ -1,0 +1,151 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, Server, Socket } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+const PROTOCOL_3 = 196608;
+/** Frontend messages after which the client waits for the server: the end of one unit of work. */
+const BATCH_END = new Set(['S', 'Q', 'H']);
+
+interface Batch {
+  conn: Connection;
+  bytes: Uint8Array;
+}
+
+interface Connection {
+  socket: Socket;
+  buffer: Buffer;
+  started: boolean;
+  pending: Buffer[];
+}
+
+/**
+ * The embedded single-node database: PGlite served over the PostgreSQL wire protocol on 127.0.0.1, so the
+ * app talks to it with the same `pg` driver it uses for a real server.
+ *
+ * PGlite has one session, so client connections take turns. A turn is a whole unit of work (messages up to
+ * Sync or a simple Query), never a single message: interleaving one client's Parse/Bind with another's breaks
+ * the extended protocol. While a client holds an open transaction, only that client runs, so transactions stay
+ * atomic. (@electric-sql/pglite-socket's multiplexer interleaves single messages and failed under BullMQ with
+ * "bind message supplies 15 parameters, but prepared statement requires 3".)
+ */
+export class EmbeddedPostgres {
+  private readonly waiting: Batch[] = [];
+  private readonly connections = new Set<Connection>();
+  private transactionOwner: Connection | null = null;
+  private running = false;
+
+  private constructor(
+    private readonly db: PGlite,
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  /** dataDir 'memory://' keeps everything in memory (tests). */
+  static async start(dataDir: string): Promise<EmbeddedPostgres> {
+    if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+    const db = await PGlite.create(dataDir);
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address() as { port: number };
+    const embedded = new EmbeddedPostgres(db, server, `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
+    server.on('connection', (socket) => embedded.accept(socket));
+    return embedded;
+  }
+
+  async stop(): Promise<void> {
+    for (const conn of this.connections) conn.socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.db.close();
+  }
+
+  private accept(socket: Socket): void {
+    const conn: Connection = { socket, buffer: Buffer.alloc(0), started: false, pending: [] };
+    this.connections.add(conn);
+    socket.setNoDelay(true);
+    socket.on('data', (data) => this.receive(conn, data));
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => void this.release(conn));
+  }
+
+  private receive(conn: Connection, data: Buffer): void {
+    conn.buffer = Buffer.concat([conn.buffer, data]);
+    for (;;) {
+      if (!conn.started) {
+        if (conn.buffer.length < 8) return;
+        const length = conn.buffer.readInt32BE(0);
+        if (conn.buffer.length < length) return;
+        const code = conn.buffer.readInt32BE(4);
+        const message = conn.buffer.subarray(0, length);
+        conn.buffer = conn.buffer.subarray(length);
+        if (code === SSL_REQUEST || code === GSSENC_REQUEST) conn.socket.write('N');
+        else if (code === CANCEL_REQUEST) conn.socket.destroy();
+        else if (code === PROTOCOL_3) {
+          conn.started = true;
+          this.enqueue(conn, message);
+        } else conn.socket.destroy();
+        continue;
+      }
+      if (conn.buffer.length < 5) return;
+      const length = 1 + conn.buffer.readInt32BE(1);
+      if (conn.buffer.length < length) return;
+      const type = String.fromCharCode(conn.buffer[0]);
+      const message = conn.buffer.subarray(0, length);
+      conn.buffer = conn.buffer.subarray(length);
+      if (type === 'X') {
+        conn.socket.end();
+        return;
+      }
+      conn.pending.push(message);
+      if (BATCH_END.has(type)) {
+        this.enqueue(conn, Buffer.concat(conn.pending));
+        conn.pending = [];
+      }
+    }
+  }
+
+  private enqueue(conn: Connection, bytes: Uint8Array): void {
+    this.waiting.push({ conn, bytes });
+    void this.drain();
+  }
+
+  /** Runs waiting batches one at a time; an open transaction's owner goes first and alone. */
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (;;) {
+        const index = this.transactionOwner ? this.waiting.findIndex((b) => b.conn === this.transactionOwner) : 0;
+        if (index < 0 || this.waiting.length === 0) return;
+        const [batch] = this.waiting.splice(index, 1);
+        await this.db.execProtocolRawStream(batch.bytes, {
+          onRawData: (chunk) => {
+            if (!batch.conn.socket.destroyed) batch.conn.socket.write(chunk);
+          },
+        });
+        this.transactionOwner = this.db.isInTransaction() ? batch.conn : null;
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** A client that leaves mid-transaction must not leave the one session inside its transaction. */
+  private async release(conn: Connection): Promise<void> {
+    this.connections.delete(conn);
+    for (let i = this.waiting.length - 1; i >= 0; i--) if (this.waiting[i].conn === conn) this.waiting.splice(i, 1);
+    if (this.transactionOwner === conn) {
+      while (this.running) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (this.transactionOwner === conn) {
+        await this.db.exec('ROLLBACK');
+        this.transactionOwner = null;
+      }
+    }
+    void this.drain();
+  }
+}

@@ -1,0 +1,48 @@
+import { AuditLog } from '../audit/audit-log.entity';
+import { ApiKey, Session } from '../auth/auth.entities';
+import { Budget, BudgetCategory } from '../budgets/budget.entity';
+import { Account } from '../finance/entities/account.entity';
+import {
+  Entry,
+  EntryTransaction,
+  ExchangeRate,
+  Security,
+  Tagging,
+  Trade,
+  Transfer,
+  Valuation,
+} from '../finance/entities/entry.entity';
+import { Family } from '../finance/entities/family.entity';
+import { Category, Merchant, Rule, Tag } from '../finance/entities/taxonomy.entity';
+import { Import, ImportMapping, ImportRow } from '../imports/import.entity';
+import { SsoIdentity, SsoProvider } from '../sso/sso.entities';
+import { User } from '../users/user.entity';
+
+/** Every entity; the migrations must describe exactly these (checked by `npm run migrations:check`). */
+export const ENTITIES = [
+  Family,
+  User,
+  Account,
+  Entry,
+  EntryTransaction,
+  Trade,
+  Valuation,
+  Security,
+  Transfer,
+  ExchangeRate,
+  Category,
+  Tag,
+  Tagging,
+  Merchant,
+  Rule,
+  Budget,
+  BudgetCategory,
+  Import,
+  ImportRow,
+  ImportMapping,
+  ApiKey,
+  Session,
+  SsoProvider,
+  SsoIdentity,
+  AuditLog,
+];

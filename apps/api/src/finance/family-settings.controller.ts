@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, RequireScope } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { ApiError } from '../common/api-error';
+import type { Family } from './entities/family.entity';
+import { FamiliesRepository } from './families.repository';
+import { FamilySettingsDto, UpdateFamilySettingsDto } from './family-settings.dto';
+
+const toDto = (family: Family): FamilySettingsDto => ({
+  id: family.id,
+  name: family.name,
+  currency: family.currency,
+  locale: family.locale,
+  date_format: family.dateFormat,
+  timezone: family.timezone,
+  month_start_day: family.monthStartDay,
+  created_at: family.createdAt.toISOString(),
+  updated_at: family.updatedAt.toISOString(),
+});
+
+/** The caller's household settings: currency, locale, time zone and budget month start. */
+@ApiTags('family_settings')
+@Controller('family_settings')
+export class FamilySettingsController {
+  constructor(private readonly families: FamiliesRepository) {}
+
+  @Get()
+  @RequireScope('read')
+  @ApiOkResponse({ type: FamilySettingsDto })
+  async show(@CurrentPrincipal() principal: Principal): Promise<FamilySettingsDto> {
+    const family = await this.families.findById(principal.familyId);
+    if (!family) throw ApiError.notFound();
+    return toDto(family);
+  }
+
+  @Patch()
+  @RequireScope('write')
+  @ApiOkResponse({ type: FamilySettingsDto })
+  async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateFamilySettingsDto): Promise<FamilySettingsDto> {
+    const family = await this.families.update(principal.familyId, {
+      name: body.name,
+      currency: body.currency,
+      locale: body.locale,
+      dateFormat: body.date_format,
+      timezone: body.timezone,
+      monthStartDay: body.month_start_day,
+    });
+    if (!family) throw ApiError.notFound();
+    return toDto(family);
+  }
+}

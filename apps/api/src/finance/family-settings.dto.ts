@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+
+@ValidatorConstraint({ name: 'timeZone' })
+class IsIanaTimeZone implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    if (typeof value !== 'string') return false;
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: value });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  defaultMessage(): string {
+    return 'timezone must be an IANA time zone such as Europe/Berlin';
+  }
+}
+
+const DATE_FORMATS = ['%m-%d-%Y', '%d.%m.%Y', '%d-%m-%Y', '%Y-%m-%d', '%d/%m/%Y', '%Y/%m/%d', '%m/%d/%Y', '%e/%m/%Y', '%Y.%m.%d', '%Y%m%d', '%d %b %Y'];
+
+export class UpdateFamilySettingsDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional({ example: 'EUR' }) @IsOptional() @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as USD' }) currency?: string;
+  @ApiPropertyOptional({ example: 'en' }) @IsOptional() @Matches(/^[a-z]{2}(-[A-Z]{2})?$/, { message: 'locale must look like en or en-GB' }) locale?: string;
+  @ApiPropertyOptional({ enum: DATE_FORMATS }) @IsOptional() @IsIn(DATE_FORMATS) date_format?: string;
+  @ApiPropertyOptional({ example: 'Europe/Berlin' }) @IsOptional() @Validate(IsIanaTimeZone) timezone?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 28 }) @IsOptional() @IsInt() @Min(1) @Max(28) month_start_day?: number;
+}
+
+export class FamilySettingsDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() currency: string;
+  @ApiProperty() locale: string;
+  @ApiProperty() date_format: string;
+  @ApiProperty({ nullable: true, type: String }) timezone: string | null;
+  @ApiProperty() month_start_day: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}

@@ -1,0 +1,61 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/auth.decorators';
+import { RUNTIME } from '../database/database.module';
+import { HEALTH_QUEUE } from '../jobs/health.processor';
+import type { Runtime } from '../runtime';
+
+class HealthDto {
+  @ApiProperty({ enum: ['ok', 'degraded'] }) status: 'ok' | 'degraded';
+  @ApiProperty({ enum: ['embedded', 'external'] }) mode: 'embedded' | 'external';
+  @ApiProperty({ enum: ['ok', 'down'] }) database: 'ok' | 'down';
+  @ApiProperty({ enum: ['ok', 'down'] }) queue: 'ok' | 'down';
+  @ApiProperty({ enum: ['redis', 'postgres'] }) queue_backend: 'redis' | 'postgres';
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+async function probe(check: () => Promise<unknown>): Promise<'ok' | 'down'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return 'ok';
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectQueue(HEALTH_QUEUE) private readonly queue: Queue,
+    @Inject(RUNTIME) private readonly runtime: Runtime,
+  ) {}
+
+  @Public()
+  @Get()
+  @ApiOkResponse({ type: HealthDto })
+  async health(): Promise<HealthDto> {
+    const [database, queue] = await Promise.all([
+      probe(() => this.dataSource.query('SELECT 1')),
+      probe(() => this.queue.getJobCounts('waiting')),
+    ]);
+    return {
+      status: database === 'ok' && queue === 'ok' ? 'ok' : 'degraded',
+      mode: this.runtime.mode,
+      database,
+      queue,
+      queue_backend: this.runtime.queue.backend,
+    };
+  }
+}

@@ -1,0 +1,76 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { ImportStatus, ImportType } from '@hearth/contracts';
+import { CreatedAt, PrimaryUuid, UpdatedAt } from '../database/columns';
+import { Family } from '../finance/entities/family.entity';
+
+@Entity('imports')
+@Check('imports_status_valid', `"status" IN ('pending', 'complete', 'importing', 'reverting', 'revert_failed', 'failed')`)
+@Index(['familyId', 'createdAt'])
+@Index(['status', 'updatedAt'])
+export class Import {
+  @PrimaryUuid() id: string;
+  @Column({ type: 'uuid' }) familyId: string;
+  @ManyToOne(() => Family, { onDelete: 'CASCADE' }) @JoinColumn() family?: Family;
+  /** Account the rows go into; no foreign key, so deleting the account keeps the import's history. */
+  @Column({ type: 'uuid', nullable: true }) accountId: string | null;
+  @Column({ type: 'varchar', length: 30 }) type: ImportType;
+  @Column({ type: 'varchar', length: 20, default: 'pending' }) status: ImportStatus;
+  @Column({ type: 'text', nullable: true }) rawFileContent: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) fileName: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) dateColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) amountColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) nameColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) categoryColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) tagsColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) notesColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) accountColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) qtyColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) tickerColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) priceColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) entityTypeColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) currencyColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) exchangeOperatingMicColLabel: string | null;
+  @Column({ type: 'varchar', length: 50, nullable: true }) dateFormat: string | null;
+  @Column({ type: 'varchar', length: 20, default: '1,234.56' }) numberFormat: string;
+  @Column({ type: 'varchar', length: 20, default: 'inflows_positive' }) signageConvention: string;
+  @Column({ type: 'varchar', length: 1, default: ',' }) colSep: string;
+  @Column({ type: 'varchar', length: 20, default: 'signed_amount' }) amountTypeStrategy: string;
+  @Column({ type: 'varchar', length: 255, nullable: true }) amountTypeInflowValue: string | null;
+  @Column({ type: 'integer', default: 0 }) rowsCount: number;
+  @Column({ type: 'text', nullable: true }) error: string | null;
+  /** Type-specific settings (e.g. the QIF date order). */
+  @Column({ type: 'jsonb', default: () => `'{}'` }) columnMappings: Record<string, unknown>;
+  @Column({ type: 'jsonb', default: () => `'{}'` }) expectedRecordCounts: Record<string, number>;
+  @Column({ type: 'jsonb', default: () => `'{}'` }) readbackVerification: Record<string, unknown>;
+  /** Resume point of a chunked publish: rows up to this number are committed. */
+  @Column({ type: 'integer', default: 0 }) publishedThroughRow: number;
+  @Column({ type: 'timestamptz', nullable: true }) publishStartedAt: Date | null;
+  @CreatedAt() createdAt: Date;
+  @UpdatedAt() updatedAt: Date;
+}
+
+/** One parsed source row; values keep the text as read, errors hold the row's validation messages. */
+@Entity('import_rows')
+export class ImportRow {
+  @PrimaryColumn({ type: 'uuid' }) importId: string;
+  @ManyToOne(() => Import, { onDelete: 'CASCADE' }) @JoinColumn() import?: Import;
+  @PrimaryColumn({ type: 'integer' }) sourceRowNumber: number;
+  @Column({ type: 'jsonb' }) values: Record<string, string | null>;
+  @Column({ type: 'jsonb', default: () => `'[]'` }) errors: string[];
+}
+
+/** Maps a name found in the rows (account, category, tag, account type) to a record of the family. */
+@Entity('import_mappings')
+@Index(['importId', 'type', 'key'], { unique: true })
+export class ImportMapping {
+  @PrimaryUuid() id: string;
+  @Column({ type: 'uuid' }) importId: string;
+  @ManyToOne(() => Import, { onDelete: 'CASCADE' }) @JoinColumn() import?: Import;
+  @Column({ type: 'varchar', length: 30 }) type: 'account' | 'category' | 'tag' | 'account_type';
+  @Column({ type: 'varchar', length: 500 }) key: string;
+  @Column({ type: 'varchar', length: 500, nullable: true }) value: string | null;
+  @Column({ type: 'boolean', default: true }) createWhenEmpty: boolean;
+  @Column({ type: 'uuid', nullable: true }) mappableId: string | null;
+  @CreatedAt() createdAt: Date;
+  @UpdatedAt() updatedAt: Date;
+}

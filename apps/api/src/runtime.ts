@@ -1,0 +1,78 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/config';
+import { createDataSource, DatabaseTarget } from './database/data-source';
+import { EmbeddedPostgres } from './database/embedded-postgres';
+
+/** Where the process keeps its data and jobs: resolved once at start from the configuration. */
+export interface Runtime {
+  mode: 'embedded' | 'external';
+  database: DatabaseTarget;
+  queue: { backend: 'redis'; url: string } | { backend: 'postgres'; url: string; schema: string };
+  stop(): Promise<void>;
+}
+
+const RUNNING_FILE = 'embedded-server.json';
+
+function liveEmbeddedServer(dataDir: string): string | null {
+  const file = join(dataDir, RUNNING_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    const { pid, url } = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; url: string };
+    process.kill(pid, 0);
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * With DATABASE_URL: that PostgreSQL. Without: PGlite in DATA_DIR, or the embedded server another Hearth
+ * process (the service while the CLI runs) already holds there, since one PGlite directory has one owner.
+ * Migrations run here, before the app starts.
+ */
+export async function startRuntime(config: AppConfig, logger: Logger): Promise<Runtime> {
+  let embedded: EmbeddedPostgres | null = null;
+  let url = config.databaseUrl;
+  const isEmbedded = url === null;
+  if (url === null) {
+    url = config.dataDir.startsWith('memory://') ? null : liveEmbeddedServer(config.dataDir);
+    if (url === null) {
+      embedded = await EmbeddedPostgres.start(config.dataDir);
+      url = embedded.url;
+      if (!config.dataDir.startsWith('memory://')) {
+        writeFileSync(join(config.dataDir, RUNNING_FILE), JSON.stringify({ pid: process.pid, url }));
+      }
+    }
+  }
+  const database: DatabaseTarget = { url, embedded: isEmbedded };
+  await migrate(database);
+  const queue: Runtime['queue'] = config.redisUrl
+    ? { backend: 'redis', url: config.redisUrl }
+    : // PGlite ignores per-connection search_path, so the embedded queue lives in the default schema.
+      { backend: 'postgres', url, schema: isEmbedded ? 'public' : 'bullmq' };
+  if (isEmbedded) {
+    logger.info({ dataDir: config.dataDir }, 'Running in embedded single-node mode (PGlite database, PostgreSQL-backed job queue)');
+  }
+  return {
+    mode: isEmbedded ? 'embedded' : 'external',
+    database,
+    queue,
+    async stop() {
+      if (!embedded) return;
+      if (!config.dataDir.startsWith('memory://')) rmSync(join(config.dataDir, RUNNING_FILE), { force: true });
+      await embedded.stop();
+    },
+  };
+}
+
+async function migrate(target: DatabaseTarget): Promise<void> {
+  const dataSource = createDataSource(target);
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations();
+  } finally {
+    await dataSource.destroy();
+  }
+}

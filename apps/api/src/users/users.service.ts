@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ROLES, Role } from '@hearth/contracts';
+import { hash } from 'argon2';
+import { ApiError } from '../common/api-error';
+import { Family } from '../finance/entities/family.entity';
+import { User } from './user.entity';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const CURRENCY = /^[A-Z]{3}$/;
+
+export interface CreateUserInput {
+  email: string;
+  password?: string;
+  role: Role;
+  familyName?: string;
+  familyId?: string;
+  currency?: string;
+}
+
+@Injectable()
+export class UsersService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Creates a user, and the family too when it is named and new. */
+  async create(input: CreateUserInput): Promise<{ user: User; family: Family; familyCreated: boolean }> {
+    const email = normalizeEmail(input.email);
+    const errors: string[] = [];
+    if (!EMAIL.test(email)) errors.push('email must be a valid e-mail address');
+    if (!ROLES.includes(input.role)) errors.push(`role must be one of ${ROLES.join(', ')}`);
+    if (input.password !== undefined && input.password.length < 8) errors.push('password must be at least 8 characters');
+    if (!input.familyId && !input.familyName?.trim()) errors.push('a family name or family id is required');
+    const currency = (input.currency ?? 'USD').toUpperCase();
+    if (!CURRENCY.test(currency)) errors.push('currency must be an ISO 4217 code such as USD');
+    if (errors.length) throw ApiError.validation(errors);
+
+    const passwordHash = input.password ? await hash(input.password) : null;
+    return this.dataSource.transaction(async (tx) => {
+      if (await tx.getRepository(User).exists({ where: { email } })) {
+        throw ApiError.validation([`a user with e-mail ${email} already exists`]);
+      }
+      const families = tx.getRepository(Family);
+      let family = input.familyId
+        ? await families.findOneBy({ id: input.familyId })
+        : await families.findOneBy({ name: input.familyName!.trim() });
+      const familyCreated = !family;
+      if (!family) {
+        if (input.familyId) throw ApiError.validation(['no family has that id']);
+        family = await families.save(families.create({ name: input.familyName!.trim(), currency }));
+      }
+      const users = tx.getRepository(User);
+      const user = await users.save(users.create({ email, role: input.role, passwordHash, familyId: family.id }));
+      return { user, family, familyCreated };
+    });
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ email: normalizeEmail(email) });
+  }
+}

@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
+import request from 'supertest';
+import { ApiKeysService } from '../src/auth/api-keys.service';
+import { User } from '../src/users/user.entity';
+import { startTestApp, TestApp } from './support/test-app';
+
+const INVALID = { error: 'unauthorized', message: 'Access token or API key is invalid, expired, or missing' };
+
+describe('API-key authentication', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const settings = (key?: string) => {
+    const req = request(t.server).get('/api/v1/family_settings');
+    return key === undefined ? req : req.set('X-Api-Key', key);
+  };
+
+  it('lets a valid key read its own family', async () => {
+    const h = await t.newHousehold({ scope: 'read' });
+    const res = await settings(h.apiKey).expect(200);
+    expect(res.body).toMatchObject({ id: h.familyId, currency: 'USD', month_start_day: 1 });
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['malformed', 'not-a-key'],
+    ['unknown', `hth_abcdefgh_${'A'.repeat(43)}`],
+  ])('refuses a %s key with the 401 body', async (_, key) => {
+    const res = await settings(key).expect(401);
+    expect(res.body).toEqual(INVALID);
+  });
+
+  it('refuses a revoked key', async () => {
+    const h = await t.newHousehold();
+    await settings(h.apiKey).expect(200);
+    expect(await t.app.get(ApiKeysService).revoke(h.apiKeyPrefix)).toBe(true);
+    expect((await settings(h.apiKey).expect(401)).body).toEqual(INVALID);
+  });
+
+  it('refuses an expired key', async () => {
+    const h = await t.newHousehold();
+    const expired = await t.app
+      .get(ApiKeysService)
+      .create({ userId: h.userId, name: 'old', scope: 'read', expiresAt: new Date(Date.now() - 1000) });
+    expect((await settings(expired.key).expect(401)).body).toEqual(INVALID);
+  });
+
+  it("refuses a suspended user's key with 'Account has been deactivated'", async () => {
+    const h = await t.newHousehold();
+    await t.dataSource.getRepository(User).update({ id: h.userId }, { status: 'suspended' });
+    expect((await settings(h.apiKey).expect(401)).body).toEqual({
+      error: 'unauthorized',
+      message: 'Account has been deactivated',
+    });
+  });
+
+  it('refuses a read key on a write route with the 403 body, and changes nothing', async () => {
+    const h = await t.newHousehold({ scope: 'read' });
+    const res = await request(t.server)
+      .patch('/api/v1/family_settings')
+      .set('X-Api-Key', h.apiKey)
+      .send({ name: 'Renamed' })
+      .expect(403);
+    expect(res.body).toEqual({ error: 'insufficient_scope', message: "This action requires the 'write' scope" });
+    expect((await settings(h.apiKey).expect(200)).body.name).not.toBe('Renamed');
+  });
+
+  it('lets a read_write key write', async () => {
+    const h = await t.newHousehold({ scope: 'read_write' });
+    const res = await request(t.server)
+      .patch('/api/v1/family_settings')
+      .set('X-Api-Key', h.apiKey)
+      .send({ name: 'The Renamed', month_start_day: 15, timezone: 'Asia/Tokyo' })
+      .expect(200);
+    expect(res.body).toMatchObject({ name: 'The Renamed', month_start_day: 15, timezone: 'Asia/Tokyo' });
+  });
+
+  it('keeps families apart: a key sees only its own family', async () => {
+    const a = await t.newHousehold();
+    const b = await t.newHousehold();
+    expect((await settings(a.apiKey).expect(200)).body.id).toBe(a.familyId);
+    expect((await settings(b.apiKey).expect(200)).body.id).toBe(b.familyId);
+  });
+
+  it('stores only a hash of the key', async () => {
+    const h = await t.newHousehold();
+    const rows = await t.dataSource.query(`SELECT * FROM api_keys WHERE prefix = $1`, [h.apiKeyPrefix]);
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows[0])).not.toContain(h.apiKey.slice(13));
+  });
+});
+
+describe('operator CLI', () => {
+  // Drives a real install the way an operator does: its own embedded data directory, or the CI PostgreSQL.
+  // Asynchronous, so the embedded server living in this test process keeps answering the CLI.
+  const cli = async (args: string[], env: Record<string, string>) => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['tools/cli.mjs', ...args], {
+      cwd: `${__dirname}/../../..`,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    return stdout;
+  };
+
+  it('creates a user and a key that authenticates, then revokes it', async () => {
+    const dataDir = `${tmpdir()}/hearth-cli-${process.pid}-${Date.now()}`;
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const email = `cli-${Date.now()}@example.com`;
+    expect(await cli(['--help'], env)).toContain('api-keys:create');
+    expect(await cli(['users:create', '--email', email, '--password', 'long enough pw', '--role', 'super_admin', '--family-name', `CLI ${email}`, '--currency', 'EUR'], env)).toMatch(
+      /Created user .* \(super_admin\)[\s\S]*Created family "CLI .*" \(EUR\)/,
+    );
+    const out = await cli(['api-keys:create', '--email', email.toUpperCase(), '--name', 'ci', '--scope', 'read'], env);
+    const key = out.trim().split('\n').pop()!;
+    const prefix = /prefix=(hth_\w{8})/.exec(out)![1];
+
+    const t = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      const ok = await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', key).expect(200);
+      expect(ok.body.currency).toBe('EUR');
+      expect(await cli(['api-keys:revoke', '--prefix', prefix], env)).toContain(`Revoked API key ${prefix}`);
+      await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', key).expect(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('explains a bad command and exits non-zero', async () => {
+    await expect(cli(['users:create', '--email', 'x@example.com'], { DATA_DIR: 'memory://' })).rejects.toThrow(
+      /Missing --password, --family-name/,
+    );
+  });
+});

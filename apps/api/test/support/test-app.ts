@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { DataSource } from 'typeorm';
+import type { ApiKeyScope, Role } from '@hearth/contracts';
+import { createApp } from '../../src/app';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { createLogger } from '../../src/common/logger';
+import { loadConfig } from '../../src/config/config';
+import { startRuntime, Runtime } from '../../src/runtime';
+import { UsersService } from '../../src/users/users.service';
+
+/**
+ * The real application on a real database: the PostgreSQL of DATABASE_URL / Redis of REDIS_URL when set,
+ * otherwise an in-memory PGlite and the PostgreSQL-backed queue. Nothing is mocked.
+ */
+export interface TestApp {
+  app: INestApplication;
+  server: Server;
+  runtime: Runtime;
+  dataSource: DataSource;
+  /** A new family with one user and an API key of the given scope. */
+  newHousehold(options?: { scope?: ApiKeyScope; role?: Role; currency?: string }): Promise<Household>;
+  close(): Promise<void>;
+}
+
+export interface Household {
+  familyId: string;
+  userId: string;
+  email: string;
+  apiKey: string;
+  apiKeyPrefix: string;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    QUEUE_PREFIX: `test-${randomUUID().slice(0, 8)}`,
+    ...env,
+  });
+  const logger = createLogger(config.logLevel);
+  const runtime = await startRuntime(config, logger);
+  const app = await createApp(config, runtime, logger);
+  await app.init();
+  const dataSource = app.get(DataSource);
+
+  return {
+    app,
+    server: app.getHttpServer(),
+    runtime,
+    dataSource,
+    async newHousehold({ scope = 'read_write', role = 'admin', currency = 'USD' } = {}) {
+      const email = `user-${randomUUID()}@example.com`;
+      const { user, family } = await app.get(UsersService).create({
+        email,
+        password: 'correct horse battery',
+        role,
+        familyName: `Family ${randomUUID()}`,
+        currency,
+      });
+      const key = await app.get(ApiKeysService).create({ userId: user.id, name: 'test key', scope });
+      return { familyId: family.id, userId: user.id, email, apiKey: key.key, apiKeyPrefix: key.prefix };
+    },
+    async close() {
+      await app.close();
+      await runtime.stop();
+    },
+  };
+}

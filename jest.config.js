@@ -1,0 +1,27 @@
+// Two projects: fast pure unit specs beside the code, and integration specs that boot the real app.
+const swc = ['@swc/jest', {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+}];
+const moduleNameMapper = {
+  '^@hearth/contracts$': '<rootDir>/libs/contracts/src/index.ts',
+  '^@hearth/domain/(.*)$': '<rootDir>/libs/domain/$1/src/index.ts',
+};
+const common = { rootDir: __dirname, transform: { '^.+\\.tsx?$': swc }, moduleNameMapper, testEnvironment: 'node' };
+
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/api/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/apps/api/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/apps/api/test/jest.global-setup.ts',
+    },
+  ],
+};

@@ -1,0 +1,102 @@
+// Framework-free enums, constants and types shared by the API and the SPA.
+
+export const IMPORT_TYPES = [
+  'TransactionImport',
+  'TradeImport',
+  'AccountImport',
+  'MintImport',
+  'ActualImport',
+  'YnabImport',
+  'CategoryImport',
+  'RuleImport',
+  'MerchantImport',
+  'PdfImport',
+  'QifImport',
+  'ServiceImport',
+] as const;
+export type ImportType = (typeof IMPORT_TYPES)[number];
+
+/** Accepted on input as another name for ServiceImport, so files and scripts written for Sure keep working. */
+export const IMPORT_TYPE_ALIASES: Readonly<Record<string, ImportType>> = { SureImport: 'ServiceImport' };
+
+export const IMPORT_STATUSES = ['pending', 'complete', 'importing', 'reverting', 'revert_failed', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+export const VERIFICATION_STATUSES = ['not_verified', 'matched', 'mismatch', 'failed', 'reverted'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+export const NUMBER_FORMATS = ['1,234.56', '1.234,56', '1 234,56', '1,234'] as const;
+export type NumberFormat = (typeof NUMBER_FORMATS)[number];
+
+export const SIGNAGE_CONVENTIONS = ['inflows_positive', 'inflows_negative'] as const;
+export type SignageConvention = (typeof SIGNAGE_CONVENTIONS)[number];
+
+export const COLUMN_SEPARATORS = { comma: ',', semicolon: ';' } as const;
+export type ColumnSeparatorName = keyof typeof COLUMN_SEPARATORS;
+
+export const AMOUNT_TYPE_STRATEGIES = ['signed_amount', 'custom_column'] as const;
+export type AmountTypeStrategy = (typeof AMOUNT_TYPE_STRATEGIES)[number];
+
+export const ROLES = ['member', 'admin', 'super_admin'] as const;
+export type Role = (typeof ROLES)[number];
+/** Higher rank wins when several sources grant a role. */
+export const ROLE_RANK: Readonly<Record<Role, number>> = { member: 0, admin: 1, super_admin: 2 };
+
+export const USER_STATUSES = ['active', 'suspended'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export const API_KEY_SCOPES = ['read', 'read_write'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+/** What an endpoint asks for; `write` is satisfied only by a read_write key. */
+export type RequiredScope = 'read' | 'write';
+
+export const SSO_STRATEGIES = ['openid_connect', 'oauth2', 'saml'] as const;
+export type SsoStrategy = (typeof SSO_STRATEGIES)[number];
+
+export const AUDIT_EVENTS = [
+  'login',
+  'login_failed',
+  'logout',
+  'logout_idp',
+  'link',
+  'unlink',
+  'jit_account_created',
+  'provider_created',
+  'provider_updated',
+  'provider_deleted',
+] as const;
+export type AuditEvent = (typeof AUDIT_EVENTS)[number];
+
+export const ACCOUNTABLE_TYPES = [
+  'Depository',
+  'Investment',
+  'Crypto',
+  'Property',
+  'Vehicle',
+  'OtherAsset',
+  'CreditCard',
+  'Loan',
+  'OtherLiability',
+] as const;
+export type AccountableType = (typeof ACCOUNTABLE_TYPES)[number];
+export const LIABILITY_TYPES: readonly AccountableType[] = ['CreditCard', 'Loan', 'OtherLiability'];
+
+/** Transaction kinds; all but `standard` and `one_time` are transfer kinds that budgets treat specially. */
+export const TRANSACTION_KINDS = [
+  'standard',
+  'funds_movement',
+  'cc_payment',
+  'loan_payment',
+  'one_time',
+  'investment_contribution',
+] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+
+/** The body of every error response (SPEC.md 2.8). */
+export interface ErrorBody {
+  error: string;
+  message?: string | null;
+  details?: string[] | Record<string, unknown> | null;
+  errors?: string[] | null;
+  import_id?: string;
+}
