@@ -9,7 +9,7 @@ import { AppModule } from './app.module';
 import { ApiError } from './common/api-error';
 import { bodyParserErrors } from './common/body-errors';
 import { PinoNestLogger } from './common/logger';
-import { requestId } from './common/request-context';
+import { accessLog, requestId } from './common/request-context';
 import type { AppConfig } from './config/config';
 import { buildOpenApiDocument } from './openapi';
 import type { Runtime } from './runtime';
@@ -39,6 +39,7 @@ export async function createApp(config: AppConfig, runtime: Runtime, logger: Log
     bodyParser: false,
   });
   app.use(requestId);
+  app.use(accessLog(logger));
   app.use(express.json({ limit: config.maxJsonBodyBytes }));
   app.use(express.urlencoded({ extended: false, limit: config.maxJsonBodyBytes }));
   app.use(bodyParserErrors);

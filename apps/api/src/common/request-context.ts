@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -13,3 +14,15 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
 }
 
 export const requestIdOf = (req: Request): string => (req as Request & { id?: string }).id ?? 'unknown';
+
+/** One log line per request, carrying its id; the query string is left out because it may hold secrets. */
+export function accessLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ requestId: requestIdOf(req), method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
