@@ -42,6 +42,9 @@ export type Role = (typeof ROLES)[number];
 /** Higher rank wins when several sources grant a role. */
 export const ROLE_RANK: Readonly<Record<Role, number>> = { member: 0, admin: 1, super_admin: 2 };
 
+/** Whether `role` is at least `minimum` in the hierarchy super_admin > admin > member. */
+export const roleAtLeast = (role: Role, minimum: Role): boolean => ROLE_RANK[role] >= ROLE_RANK[minimum];
+
 export const USER_STATUSES = ['active', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
@@ -64,6 +67,19 @@ export const AUDIT_EVENTS = [
   'provider_created',
   'provider_updated',
   'provider_deleted',
+  'user_suspended',
+  'user_reactivated',
+  'user_removed',
+  'role_changed',
+  'password_changed',
+  'password_reset_requested',
+  'password_reset',
+  'api_key_created',
+  'api_key_revoked',
+  // A super admin's test sign-in with a provider (no account, identity or session is touched).
+  'provider_test_login',
+  // A retention run: rows archived and purged, archive files expired (SPEC.md 6).
+  'audit_retention',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

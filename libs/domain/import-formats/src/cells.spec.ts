@@ -1,0 +1,100 @@
+import { checkedText, decodeBytes, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+
+describe('decodeBytes', () => {
+  it('reads UTF-8 and drops a byte-order mark', () => {
+    expect(decodeBytes(Buffer.from('\uFEFFDate,Name\n2024-01-02,Café', 'utf8'))).toEqual({ text: 'Date,Name\n2024-01-02,Café' });
+  });
+
+  it('falls back to Windows-1252 for Western European bytes', () => {
+    const bytes = Uint8Array.from([...Buffer.from('Name\nM'), 0xfc, ...Buffer.from('ller Stra'), 0xdf, 0x65]);
+    expect(decodeBytes(bytes)).toEqual({ text: 'Name\nMüller Straße' });
+  });
+
+  it('recognises Windows-1250 by its Central European letters', () => {
+    const bytes = Uint8Array.from([...Buffer.from('Name\n'), 0x8a, 0x6b, 0x6f, 0x64, 0x61, 0x20, 0x9e, 0x69, 0x76, 0x6f, 0x74]);
+    expect(decodeBytes(bytes)).toEqual({ text: 'Name\nŠkoda život' });
+  });
+
+  it('transcodes UTF-16 with a byte-order mark', () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,Name\n2024-01-02,Zoë', 'utf16le')]);
+    expect(decodeBytes(utf16)).toEqual({ text: 'Date,Name\n2024-01-02,Zoë' });
+  });
+
+  it('refuses binary content with a clear error', () => {
+    expect(decodeBytes(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toEqual({
+      error: { code: 'invalid_encoding', message: expect.stringContaining('binary') },
+    });
+  });
+});
+
+describe('checkedText', () => {
+  it('refuses NUL characters and unpaired surrogates that the database cannot store', () => {
+    expect(checkedText('a\u0000b')).toEqual({ error: { code: 'invalid_encoding', message: expect.stringContaining('NUL') } });
+    expect(checkedText('a\ud800b')).toEqual({ error: { code: 'invalid_encoding', message: expect.stringContaining('surrogate') } });
+    expect(checkedText('\uFEFFemoji 😀 ok')).toEqual({ text: 'emoji 😀 ok' });
+  });
+});
+
+describe('parseNumber', () => {
+  it.each([
+    ['1,234.56', '1,234.56', '1234.56'],
+    ['1.234,56', '1.234,56', '1234.56'],
+    ['1 234,56', '1 234,56', '1234.56'],
+    ['1\u00a0234,56', '1 234,56', '1234.56'],
+    ['1,234', '1,234', '1234'],
+    ['-12.5', '1,234.56', '-12.5'],
+    ['(12.50)', '1,234.56', '-12.50'],
+    ['$1,000.00', '1,234.56', '1000.00'],
+    ['12.50-', '1,234.56', '-12.50'],
+    ['EUR 3,50', '1.234,56', '3.50'],
+  ] as const)('%s in %s -> %s', (raw, format, expected) => {
+    expect(parseNumber(raw, format)).toBe(expected);
+  });
+
+  it.each(['', 'abc', '1.2.3', '12,34,56.7.8', '1e5', '12345678901234567890', '1.234,56'])('refuses %p', (raw) => {
+    expect(parseNumber(raw, '1,234.56')).toBeNull();
+  });
+
+  it('refuses grouping after the decimal separator instead of shrinking the amount', () => {
+    expect(parseNumber('1,234.56', '1.234,56')).toBeNull();
+    expect(parseNumber('1 234,5 6', '1 234,56')).toBeNull();
+  });
+});
+
+describe('parseDate', () => {
+  it.each([
+    ['2024-03-01', '%Y-%m-%d', '2024-03-01'],
+    ['03/01/2024', '%m/%d/%Y', '2024-03-01'],
+    ['01.03.2024', '%d.%m.%Y', '2024-03-01'],
+    ['1/3/24', '%d/%m/%y', '2024-03-01'],
+    ['01-Mar-2024', '%d-%b-%Y', '2024-03-01'],
+    ['March 1 2024', '%B %e %Y', '2024-03-01'],
+  ])('%s with %s -> %s', (raw, format, expected) => {
+    expect(parseDate(raw, format)).toBe(expected);
+  });
+
+  it.each([
+    ['2024-02-30', '%Y-%m-%d'],
+    ['2024-13-01', '%Y-%m-%d'],
+    ['2024-03-01 extra', '%Y-%m-%d'],
+    ['03/01/2024', '%Y-%m-%d'],
+  ])('refuses %s with %s', (raw, format) => {
+    expect(parseDate(raw, format)).toBeNull();
+  });
+});
+
+describe('splitTags', () => {
+  it('splits on commas, else pipes, honouring backslash escapes', () => {
+    expect(splitTags('food, weekly')).toEqual(['food', 'weekly']);
+    expect(splitTags('food|weekly')).toEqual(['food', 'weekly']);
+    expect(splitTags('a\\,b,c')).toEqual(['a,b', 'c']);
+    expect(splitTags('  ')).toEqual([]);
+  });
+});
+
+describe('normalizeHeader', () => {
+  it('compares headers loosely as Sure does', () => {
+    expect(normalizeHeader(' Account type* ')).toBe('account_type');
+    expect(normalizeHeader('Exchange-Operating MIC')).toBe('exchange_operating_mic');
+  });
+});

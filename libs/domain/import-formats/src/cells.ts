@@ -1,0 +1,164 @@
+import type { NumberFormat } from '@hearth/contracts';
+
+// Cell-level parsing shared by the CSV import types: text encodings, numbers, dates, tag lists, header names.
+
+export type DecodeResult = { text: string } | { error: { code: string; message: string } };
+
+const CENTRAL_EUROPEAN_BYTES = [0x8a, 0x8c, 0x8d, 0x8e, 0x8f, 0x9a, 0x9c, 0x9d, 0x9e, 0x9f, 0xa5, 0xb9, 0xbe, 0xe8, 0xf8, 0xec, 0xf9];
+const WESTERN_BYTES = [0xe4, 0xf6, 0xfc, 0xdf, 0xe0, 0xe2, 0xe7, 0xe9, 0xea, 0xeb, 0xee, 0xef, 0xf1, 0xf4, 0xfb, 0x80];
+/** +1 for bytes that are letters in Windows-1250 but rarely text in 1252 (Š š Ž ž ś ą ľ ...), -1 for the reverse. */
+const CODE_PAGE_VOTE = new Int8Array(256);
+for (const b of CENTRAL_EUROPEAN_BYTES) CODE_PAGE_VOTE[b] = 1;
+for (const b of WESTERN_BYTES) CODE_PAGE_VOTE[b] = -1;
+
+const invalidEncoding = (message: string): DecodeResult => ({ error: { code: 'invalid_encoding', message } });
+
+/**
+ * UTF-8 (BOM removed) or UTF-16 with a BOM; otherwise Windows-1250 or -1252, chosen by which letters the bytes
+ * spell. Binary content is refused.
+ */
+export function decodeBytes(bytes: Uint8Array): DecodeResult {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return checkedText(new TextDecoder('utf-16le').decode(bytes.subarray(2)));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return checkedText(new TextDecoder('utf-16be').decode(bytes.subarray(2)));
+  if (bytes.includes(0)) return invalidEncoding('The file looks binary (it contains NUL bytes); upload CSV text.');
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '') };
+  } catch {
+    let vote = 0;
+    for (const b of bytes) vote += CODE_PAGE_VOTE[b];
+    return { text: new TextDecoder(vote > 0 ? 'windows-1250' : 'windows-1252').decode(bytes) };
+  }
+}
+
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text the database can store: no NUL characters, no unpaired UTF-16 surrogates (JSON can carry both). */
+export function checkedText(text: string): DecodeResult {
+  if (text.includes('\u0000')) return invalidEncoding('The content contains NUL characters; upload CSV text.');
+  if (UNPAIRED_SURROGATE.test(text)) return invalidEncoding('The content contains invalid Unicode (an unpaired surrogate).');
+  return { text: text.replace(/^\uFEFF/, '') };
+}
+
+/** "Account type*" -> "account_type" (Sure's header normalisation), so labels and aliases match loosely. */
+export const normalizeHeader = (header: string) => header.trim().toLowerCase().replace(/\*/g, '').replace(/[\s-]+/g, '_');
+
+const GROUPING: Record<NumberFormat, { decimal: string | null; group: RegExp }> = {
+  '1,234.56': { decimal: '.', group: /,/g },
+  '1.234,56': { decimal: ',', group: /\./g },
+  '1 234,56': { decimal: ',', group: /[\s\u00a0\u202f]/g },
+  '1,234': { decimal: null, group: /,/g },
+};
+
+const MAX_INTEGER_DIGITS = 13;
+const MAX_FRACTION_DIGITS = 8;
+
+/** One of the four number formats -> "-1234.56"; parentheses mean negative; null when it is not a number. */
+export function parseNumber(raw: string, format: NumberFormat): string | null {
+  let value = raw.trim();
+  if (!value) return null;
+  let negative = false;
+  if (/^\(.*\)$/.test(value)) {
+    negative = true;
+    value = value.slice(1, -1).trim();
+  }
+  value = value.replace(/^[^\d+.,(-]+|[^\d.,-]+$/g, '').trim(); // currency symbols and codes around the number
+  if (value.endsWith('-')) value = '-' + value.slice(0, -1);
+  const { decimal, group } = GROUPING[format];
+  // Grouping belongs to the integer part: "1.234,56" read as 1,234.56 is another format, not 1.23456.
+  const decimalAt = decimal === null ? -1 : value.indexOf(decimal);
+  if (decimalAt >= 0 && value.slice(decimalAt + 1).search(group) >= 0) return null;
+  value = value.replace(group, '');
+  if (decimal === ',') value = value.replace(',', '.');
+  if (!(decimal === null ? /^[-+]?\d+$/ : /^[-+]?(\d+\.?\d*|\.\d+)$/).test(value)) return null;
+  if (value.startsWith('+')) value = value.slice(1);
+  if (value.startsWith('-')) {
+    negative = !negative;
+    value = value.slice(1);
+  }
+  const [int, frac = ''] = value.split('.');
+  // Beyond 13 integer digits (ten trillion) an amount no longer fits minor units in a bigint at every precision.
+  if (int.replace(/^0+/, '').length > MAX_INTEGER_DIGITS || frac.length > MAX_FRACTION_DIGITS) return null;
+  const normalized = `${int.replace(/^0+(?=\d)/, '') || '0'}${frac ? `.${frac}` : ''}`;
+  return negative && /[1-9]/.test(normalized) ? `-${normalized}` : normalized;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DIRECTIVES: Record<string, string> = {
+  Y: '(?<Y>\\d{4})',
+  y: '(?<y>\\d{2})',
+  m: '(?<m>\\d{1,2})',
+  d: '(?<d>\\d{1,2})',
+  e: '\\s?(?<d>\\d{1,2})',
+  b: '(?<b>[A-Za-z]{3})',
+  B: '(?<b>[A-Za-z]{3})[A-Za-z]*',
+};
+
+const DATE_PATTERNS = new Map<string, RegExp>();
+
+/** The format compiled once per distinct format string (files repeat one format on every row). */
+function datePattern(format: string): RegExp {
+  let pattern = DATE_PATTERNS.get(format);
+  if (!pattern) {
+    const source = format.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%([A-Za-z%])/g, (_, d: string) => (d === '%' ? '%' : (DIRECTIVES[d] ?? `%${d}`)));
+    pattern = new RegExp(`^${source}$`);
+    if (DATE_PATTERNS.size < 100) DATE_PATTERNS.set(format, pattern);
+  }
+  return pattern;
+}
+
+/** strftime-style pattern (%Y %y %m %d %e %b %B) -> ISO date; null when the text does not match exactly. */
+export function parseDate(raw: string, format: string): string | null {
+  const match = datePattern(format).exec(raw.trim());
+  if (!match?.groups) return null;
+  const g = match.groups;
+  const year = g.Y ? Number(g.Y) : g.y ? (Number(g.y) < 69 ? 2000 : 1900) + Number(g.y) : NaN;
+  const month = g.m ? Number(g.m) : g.b ? MONTHS.indexOf(g.b.toLowerCase()) + 1 : NaN;
+  const day = Number(g.d);
+  if (!year || !month || month > 12 || !day || day > daysInMonth(year, month)) return null;
+  return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysInMonth = (year: number, month: number) =>
+  month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month - 1];
+
+/** "a|b", "a,b" (with \ escaping , | and \) -> ["a", "b"]. */
+export function splitTags(raw: string): string[] {
+  const separator = /(?<!\\),/.test(raw) ? ',' : /(?<!\\)\|/.test(raw) ? '|' : ',';
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === '\\' && i + 1 < raw.length) current += raw[++i];
+    else if (raw[i] === separator) {
+      parts.push(current);
+      current = '';
+    } else current += raw[i];
+  }
+  parts.push(current);
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+
+/** The layout of `layouts` that parses the most samples; ties go to the earlier layout. */
+export function detectDateLayout(samples: string[], layouts: string[]): string {
+  let best = layouts[0];
+  let bestCount = -1;
+  for (const layout of layouts) {
+    const count = samples.filter((s) => parseDate(s, layout) !== null).length;
+    if (count > bestCount) [best, bestCount] = [layout, count];
+  }
+  return best;
+}
+
+/**
+ * An amount as statements print it: `1,234.56`, or `1.234,56` when the comma is clearly the decimal mark;
+ * parentheses or a trailing minus mean negative.
+ */
+export function parseStatementAmount(raw: string | undefined): string | null {
+  if (!raw) return null;
+  return /^[^\d]*-?[\d.\s]*,\d{1,2}\)?-?$/.test(raw.trim()) ? parseNumber(raw, '1.234,56') : parseNumber(raw, '1,234.56');
+}
+
+/** -x for a decimal string; zero stays unsigned. */
+export const negateDecimal = (decimal: string): string =>
+  /^-?0*(\.0*)?$/.test(decimal) ? decimal.replace(/^-/, '') : decimal.startsWith('-') ? decimal.slice(1) : `-${decimal}`;

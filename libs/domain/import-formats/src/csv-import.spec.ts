@@ -1,0 +1,153 @@
+import { CsvImportSettings, parseImportContent, ParseOptions } from './csv-import';
+
+const settings = (overrides: Partial<CsvImportSettings> = {}): CsvImportSettings => ({
+  type: 'TransactionImport',
+  colSep: ',',
+  dateColLabel: null,
+  amountColLabel: null,
+  nameColLabel: null,
+  categoryColLabel: null,
+  tagsColLabel: null,
+  notesColLabel: null,
+  accountColLabel: null,
+  qtyColLabel: null,
+  tickerColLabel: null,
+  priceColLabel: null,
+  entityTypeColLabel: null,
+  currencyColLabel: null,
+  exchangeOperatingMicColLabel: null,
+  dateFormat: '%Y-%m-%d',
+  numberFormat: '1,234.56',
+  signageConvention: 'inflows_positive',
+  amountTypeStrategy: 'signed_amount',
+  amountTypeInflowValue: null,
+  ...overrides,
+});
+const options: ParseOptions = { maxRows: 1000, defaultCurrency: 'USD', hasAccount: true, today: new Date('2026-11-22T12:00:00Z') };
+
+describe('parseImportContent: transactions', () => {
+  it('turns inflows-positive amounts into outflow-positive decimals, finding columns by alias', () => {
+    const csv = 'Date,Amount,Description,Category,Tags,Notes\r\n2024-03-01,-45.99,Grocer,Food,weekly|food,first\r\n2024-03-02,"2,500.00",Payroll,,,\r\n';
+    const { rows, fileErrors } = parseImportContent(settings(), csv, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows).toEqual([
+      {
+        sourceRowNumber: 1,
+        errors: [],
+        values: { date: '2024-03-01', amount: '45.99', currency: 'USD', name: 'Grocer', category: 'Food', tags: ['weekly', 'food'], notes: 'first', account: null },
+      },
+      {
+        sourceRowNumber: 2,
+        errors: [],
+        values: { date: '2024-03-02', amount: '-2500.00', currency: 'USD', name: 'Payroll', category: null, tags: [], notes: null, account: null },
+      },
+    ]);
+  });
+
+  it('reads semicolon files in the 1.234,56 format with inflows negative', () => {
+    const csv = 'Datum;Betrag;Name\n01.03.2024;1.234,50;Miete';
+    const { rows } = parseImportContent(
+      settings({ colSep: ';', dateColLabel: 'Datum', amountColLabel: 'Betrag', nameColLabel: 'Name', dateFormat: '%d.%m.%Y', numberFormat: '1.234,56', signageConvention: 'inflows_negative' }),
+      csv,
+      options,
+    );
+    expect(rows[0].values).toMatchObject({ date: '2024-03-01', amount: '1234.50', name: 'Miete' });
+  });
+
+  it('signs amounts by a type column with the custom_column strategy', () => {
+    const csv = 'date,amount,kind\n2024-03-01,10,CR\n2024-03-02,10,DR';
+    const { rows } = parseImportContent(settings({ amountTypeStrategy: 'custom_column', entityTypeColLabel: 'kind', amountTypeInflowValue: 'CR' }), csv, options);
+    expect(rows.map((r) => r.values.amount)).toEqual(['-10', '10']);
+  });
+
+  it('reports each bad cell with its row and column, keeping the other rows', () => {
+    const csv = 'date,amount,currency\n2024-03-01,abc,USD\n1990-01-01,5,USD\n2024-03-03,5,XYZ\n2030-01-01,5,USD\n2024-03-05,5,EUR';
+    const { rows } = parseImportContent(settings({ currencyColLabel: 'currency' }), csv, options);
+    expect(rows.map((r) => r.errors)).toEqual([
+      ["Row 1: amount 'abc' is not a number in the format 1,234.56"],
+      ['Row 2: date 1990-01-01 must be between 1996-11-22 and 2026-11-22'],
+      ["Row 3: currency 'XYZ' is not a valid currency code"],
+      ['Row 4: date 2030-01-01 must be between 1996-11-22 and 2026-11-22'],
+      [],
+    ]);
+    expect(rows[4].values.currency).toBe('EUR');
+  });
+
+  it('requires an account per row when the import has none', () => {
+    const csv = 'date,amount,account\n2024-03-01,5,\n2024-03-02,5,Savings';
+    const { rows } = parseImportContent(settings(), csv, { ...options, hasAccount: false });
+    expect(rows[0].errors).toEqual(['Row 1: account is required (no account_id was given and the row names no account)']);
+    expect(rows[1]).toMatchObject({ errors: [], values: { account: 'Savings' } });
+  });
+
+  it('refuses files without required columns, header or rows, and with broken quotes, as a whole', () => {
+    const parse = (csv: string) => parseImportContent(settings(), csv, options);
+    expect(parse('name,notes\nx,y')).toMatchObject({ rows: [], errorCode: 'invalid_csv', fileErrors: ['The CSV is missing required columns: date, amount'] });
+    expect(parse('date,amount\n')).toMatchObject({ fileErrors: ['The CSV has a header but no rows'] });
+    expect(parse('date,amount,Date\n2024-01-01,1,2')).toMatchObject({ fileErrors: ["The CSV has two columns named 'date'"] });
+    expect(parse('date,amount\n2024-01-01,"1')).toMatchObject({ errorCode: 'invalid_csv', fileErrors: [expect.stringContaining('unbalanced quotes')] });
+  });
+});
+
+describe('parseImportContent: limits and line endings', () => {
+  it('refuses more rows than maxRows before building any', () => {
+    const csv = 'date,amount\n' + '2024-01-01,1\n'.repeat(6);
+    expect(parseImportContent(settings(), csv, { ...options, maxRows: 5 })).toEqual({
+      rows: [],
+      errorCode: 'too_many_rows',
+      fileErrors: ['The file has 6 rows; at most 5 can be stored for one import'],
+    });
+  });
+
+  it('reads files that mix \\r\\n, \\n and \\r line endings', () => {
+    const csv = 'date,amount,name\r\n2024-01-01,1,a\n2024-01-02,2,"two\r\nlines"\r2024-01-03,3,c\n';
+    const { rows } = parseImportContent(settings(), csv, options);
+    expect(rows.map((r) => r.values.name)).toEqual(['a', 'two\nlines', 'c']);
+  });
+});
+
+describe('parseImportContent: export layouts and other types', () => {
+  it('reads Mint magnitudes with a debit/credit column', () => {
+    const csv = 'Date,Description,Amount,Transaction Type,Category,Account Name\n03/01/2024,Coffee,4.50,debit,Coffee Shops,Visa\n03/02/2024,Refund,20.00,credit,Shopping,Visa';
+    const mint = settings({ type: 'MintImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', amountColLabel: 'Amount', nameColLabel: 'Description', categoryColLabel: 'Category', accountColLabel: 'Account Name' });
+    const { rows } = parseImportContent(mint, csv, { ...options, hasAccount: false });
+    expect(rows.map((r) => [r.values.amount, r.values.account, r.values.category])).toEqual([
+      ['4.50', 'Visa', 'Coffee Shops'],
+      ['-20.00', 'Visa', 'Shopping'],
+    ]);
+  });
+
+  it('combines YNAB outflow and inflow columns and category groups', () => {
+    const csv = 'Account,Date,Payee,Category Group/Category,Memo,Outflow,Inflow\nChecking,03/01/2024,Shop,Bills: Rent,,1200.00,0.00\nChecking,03/02/2024,Boss,Inflow: Ready to Assign,,0.00,3000.10';
+    const ynab = settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Payee', accountColLabel: 'Account' });
+    const { rows } = parseImportContent(ynab, csv, { ...options, hasAccount: false });
+    expect(rows.map((r) => [r.values.amount, r.values.category])).toEqual([
+      ['1200.00', 'Bills: Rent'],
+      ['-3000.10', 'Inflow: Ready to Assign'],
+    ]);
+  });
+
+  it('parses trades with upper-cased tickers and validates MICs', () => {
+    const csv = 'date,ticker,qty,price,exchange_operating_mic\n2024-03-01,aapl,10,170.50,XNAS\n2024-03-02,MSFT,-2,400,NASDAQ';
+    const { rows } = parseImportContent(settings({ type: 'TradeImport' }), csv, options);
+    expect(rows[0]).toMatchObject({ errors: [], values: { ticker: 'AAPL', qty: '10', price: '170.50', exchange_operating_mic: 'XNAS' } });
+    expect(rows[1].errors).toEqual(["Row 2: exchange_operating_mic 'NASDAQ' must be a 4-character MIC"]);
+  });
+
+  it('parses rules with JSON conditions and actions', () => {
+    const csv = 'name,conditions,actions\nGroceries,"[{""field"":""name"",""value"":""Shop""}]","[{""type"":""set_category"",""value"":""Food""}]"\nBroken,not json,[]';
+    const { rows } = parseImportContent(settings({ type: 'RuleImport' }), csv, options);
+    expect(rows[0]).toMatchObject({ errors: [], values: { name: 'Groceries', resource_type: 'transaction', conditions: [{ field: 'name', value: 'Shop' }] } });
+    expect(rows[1].errors).toEqual(['Row 2: a rule needs at least one action', 'Row 2: conditions must be a JSON array of objects']);
+  });
+
+  it('validates category colours and merchant websites', () => {
+    const categories = parseImportContent(settings({ type: 'CategoryImport' }), 'name,color,parent_category\nFood,#AA00cc,\nCoffee,red,Food', options);
+    expect(categories.rows.map((r) => [r.values.color, r.errors])).toEqual([
+      ['#aa00cc', []],
+      [null, ["Row 2: color 'red' must look like #1a2b3c"]],
+    ]);
+    const merchants = parseImportContent(settings({ type: 'MerchantImport' }), 'name,website_url\nShop,shop.example.com\nBad,javascript:alert(1)', options);
+    expect(merchants.rows.map((r) => r.errors.length)).toEqual([0, 1]);
+  });
+});

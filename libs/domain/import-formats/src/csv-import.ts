@@ -1,0 +1,381 @@
+import Papa from 'papaparse';
+import type { ImportType, NumberFormat } from '@hearth/contracts';
+import { negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+
+// CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
+// strings with positive = money leaving the account, tags as a list.
+
+/** The import's configuration that decides how its CSV is read (the Import entity satisfies it). */
+export interface CsvImportSettings {
+  type: ImportType;
+  colSep: string;
+  dateColLabel: string | null;
+  amountColLabel: string | null;
+  nameColLabel: string | null;
+  categoryColLabel: string | null;
+  tagsColLabel: string | null;
+  notesColLabel: string | null;
+  accountColLabel: string | null;
+  qtyColLabel: string | null;
+  tickerColLabel: string | null;
+  priceColLabel: string | null;
+  entityTypeColLabel: string | null;
+  currencyColLabel: string | null;
+  exchangeOperatingMicColLabel: string | null;
+  dateFormat: string | null;
+  numberFormat: string;
+  signageConvention: string;
+  amountTypeStrategy: string;
+  amountTypeInflowValue: string | null;
+}
+
+export interface ParseOptions {
+  /** More data rows than this and the file is refused before any row is built. */
+  maxRows: number;
+  defaultCurrency: string;
+  hasAccount: boolean;
+  today: Date;
+}
+
+/** One data row: its 1-based number in the file, its typed values and its validation errors. */
+export interface ParsedRow {
+  sourceRowNumber: number;
+  values: Record<string, unknown>;
+  errors: string[];
+}
+
+export interface ParsedImport {
+  rows: ParsedRow[];
+  fileErrors: string[];
+  errorCode?: string;
+}
+
+const SUPPORTED_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+let lastRange: { today: Date; earliest: string; latest: string } | null = null;
+/** Rows may be dated from 30 years ago up to today; computed once per parse, not per row. */
+function dateRange(today: Date): { earliest: string; latest: string } {
+  if (lastRange?.today !== today) lastRange = { today, earliest: yearsBefore(today, 30), latest: isoToday(today) };
+  return lastRange;
+}
+const isoToday = (today: Date) => today.toISOString().slice(0, 10);
+const yearsBefore = (today: Date, years: number) => {
+  const d = new Date(today);
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  return d.toISOString().slice(0, 10);
+};
+
+interface Table {
+  headers: string[];
+  records: string[][];
+}
+
+function readTable(text: string, colSep: string): Table | { error: string } {
+  // Papa picks one newline style per file; exports that mix \r\n, \n and \r are normalised first.
+  const parsed = Papa.parse<string[]>(text.replace(/\r\n?/g, '\n').trim(), { delimiter: colSep, newline: '\n', skipEmptyLines: 'greedy' });
+  const fatal = parsed.errors.find((e) => e.type === 'Quotes');
+  if (fatal) return { error: `The CSV could not be parsed: unbalanced quotes near row ${(fatal.row ?? 0) + 1}` };
+  const [headers, ...records] = parsed.data;
+  if (!headers || headers.every((h) => !h.trim())) return { error: 'The CSV has no header row' };
+  const normalized = headers.map(normalizeHeader);
+  const duplicate = normalized.find((h, i) => h && normalized.indexOf(h) !== i);
+  if (duplicate) return { error: `The CSV has two columns named '${duplicate}'` };
+  return { headers, records };
+}
+
+/** Reads a cell by configured label, else by the first alias present; both compared after normalisation. */
+function cellReader(table: Table) {
+  const index = new Map(table.headers.map((h, i) => [normalizeHeader(h), i]));
+  // Column positions per (label, aliases), resolved once: the same few lookups repeat on every row.
+  const positions = new Map<string, number[]>();
+  const positionsOf = (label: string | null, aliases: string[]) => {
+    const key = aliases.length === 1 ? `${label}\u0000${aliases[0]}` : `${label}\u0000${aliases.join('\u0000')}`;
+    let found = positions.get(key);
+    if (!found) {
+      found = (label ? [label, ...aliases] : aliases).map((name) => index.get(normalizeHeader(name))).filter((i): i is number => i !== undefined);
+      positions.set(key, found);
+    }
+    return found;
+  };
+  return (record: string[], label: string | null, aliases: string[] = []): string => {
+    for (const i of positionsOf(label, aliases)) {
+      const value = record[i]?.trim();
+      if (value) return value;
+    }
+    return '';
+  };
+}
+
+function hasColumn(table: Table, label: string | null, aliases: string[]): string | null {
+  const present = new Set(table.headers.map(normalizeHeader));
+  return [label, ...aliases].filter((n): n is string => Boolean(n)).find((n) => present.has(normalizeHeader(n))) ?? null;
+}
+
+type RowBuilder = (cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number) => Record<string, unknown>;
+
+function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
+  return (cell, errors, row) => {
+    const values: Record<string, unknown> = {
+      date: checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
+      amount: signedAmount(imp, amountText(imp, cell), cell, errors, row),
+      currency: checkedCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts.defaultCurrency, errors, row),
+      name: cell(imp.nameColLabel, ['name', 'description', 'payee']) || (imp.type === 'YnabImport' || imp.type === 'ActualImport' ? cell(imp.notesColLabel, ['memo', 'notes']) : '') || 'Imported item',
+      category: categoryText(imp, cell) || null,
+      tags: splitTags(cell(imp.tagsColLabel, ['tags'])),
+      notes: cell(imp.notesColLabel, ['notes', 'memo']) || null,
+      account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
+    };
+    if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
+    return values;
+  };
+}
+
+/** YNAB exports split money into Outflow and Inflow columns; Mint and Actual have one Amount column. */
+function amountText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): { text: string; column: string } {
+  if (imp.type === 'YnabImport') {
+    const amount = cell(imp.amountColLabel, ['amount']);
+    if (amount) return { text: amount, column: 'Amount' };
+    const outflow = parseNumber(cell('Outflow') || '0', '1,234.56');
+    const inflow = parseNumber(cell('Inflow') || '0', '1,234.56');
+    if (outflow === null || inflow === null) return { text: 'invalid', column: 'Outflow/Inflow' };
+    return { text: subtractDecimals(inflow, outflow.replace(/^-/, '')), column: 'Outflow/Inflow' };
+  }
+  return { text: cell(imp.amountColLabel, ['amount']), column: imp.amountColLabel ?? 'amount' };
+}
+
+/** a - b on decimal strings, exactly (scaled to the longer fraction). */
+function subtractDecimals(a: string, b: string): string {
+  const digits = Math.max((a.split('.')[1] ?? '').length, (b.split('.')[1] ?? '').length);
+  const scale = (v: string) => BigInt(v.replace('.', '') + '0'.repeat(digits - (v.split('.')[1] ?? '').length));
+  const result = scale(a) - scale(b);
+  const sign = result < 0n ? '-' : '';
+  const abs = (result < 0n ? -result : result).toString().padStart(digits + 1, '0');
+  return digits ? `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}` : `${sign}${abs}`;
+}
+
+function categoryText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): string {
+  if (imp.type === 'YnabImport') {
+    const combined = cell('Category Group/Category');
+    if (combined) return combined;
+    const group = cell('Category Group') || cell('Master Category');
+    const leaf = cell('Category') || cell('Sub Category');
+    return group && leaf ? `${group}: ${leaf}` : group || leaf;
+  }
+  if (imp.type === 'ActualImport') {
+    const group = cell('Category_Group');
+    const leaf = cell(imp.categoryColLabel, ['category']);
+    return group && leaf ? `${group}: ${leaf}` : group || leaf;
+  }
+  return cell(imp.categoryColLabel, ['category']);
+}
+
+
+/** The file's sign convention -> ours (positive = outflow), including a debit/credit type column. */
+function signedAmount(imp: CsvImportSettings, amount: { text: string; column: string }, cell: (l: string | null, a?: string[]) => string, errors: string[], row: number): string | null {
+  if (!amount.text) {
+    errors.push(`Row ${row}: ${amount.column} is required`);
+    return null;
+  }
+  const numberFormat = (imp.type === 'MintImport' || imp.type === 'ActualImport' ? '1,234.56' : imp.numberFormat) as NumberFormat;
+  const value = parseNumber(amount.text, numberFormat);
+  if (value === null) {
+    errors.push(`Row ${row}: ${amount.column} '${amount.text}' is not a number in the format ${numberFormat}`);
+    return null;
+  }
+  const inflowsPositive = imp.signageConvention !== 'inflows_negative';
+  if (imp.type === 'MintImport') {
+    // Mint amounts are magnitudes; the Transaction Type column says debit (out) or credit (in).
+    const credit = cell('Transaction Type').toLowerCase() === 'credit';
+    return credit ? negateDecimal(value.replace(/^-/, '')) : value.replace(/^-/, '');
+  }
+  if (imp.amountTypeStrategy === 'custom_column') {
+    const marker = cell(imp.entityTypeColLabel, ['entity_type', 'type']);
+    const isInflow = marker === imp.amountTypeInflowValue;
+    const magnitude = value.replace(/^-/, '');
+    return isInflow ? negateDecimal(magnitude) : magnitude;
+  }
+  return inflowsPositive ? negateDecimal(value) : value;
+}
+
+function checkedDate(raw: string, format: string, today: Date, errors: string[], row: number, column: string): string | null {
+  if (!raw) {
+    errors.push(`Row ${row}: ${column} is required`);
+    return null;
+  }
+  const iso = parseDate(raw, format);
+  if (!iso) {
+    errors.push(`Row ${row}: ${column} '${raw}' does not match the date format ${format}`);
+    return null;
+  }
+  const { earliest, latest } = dateRange(today);
+  if (iso < earliest || iso > latest) {
+    errors.push(`Row ${row}: ${column} ${iso} must be between ${earliest} and ${latest}`);
+    return null;
+  }
+  return iso;
+}
+
+function checkedCurrency(raw: string, fallback: string, errors: string[], row: number): string {
+  const code = (raw || fallback).toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code) || !SUPPORTED_CURRENCIES.has(code)) errors.push(`Row ${row}: currency '${raw}' is not a valid currency code`);
+  return code;
+}
+
+function requiredNumber(cellValue: string, column: string, format: NumberFormat, errors: string[], row: number): string | null {
+  if (!cellValue) {
+    errors.push(`Row ${row}: ${column} is required`);
+    return null;
+  }
+  const value = parseNumber(cellValue, format);
+  if (value === null) errors.push(`Row ${row}: ${column} '${cellValue}' is not a number in the format ${format}`);
+  return value;
+}
+
+function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
+  const format = imp.numberFormat as NumberFormat;
+  return (cell, errors, row) => {
+    const ticker = cell(imp.tickerColLabel, ['ticker', 'symbol']).toUpperCase();
+    if (!ticker) errors.push(`Row ${row}: ticker is required`);
+    else if (!/^[A-Z0-9.\-^=:]{1,30}$/.test(ticker)) errors.push(`Row ${row}: ticker '${ticker}' is not a valid symbol`);
+    const mic = cell(imp.exchangeOperatingMicColLabel, ['exchange_operating_mic', 'mic']).toUpperCase();
+    if (mic && !/^[A-Z0-9]{4}$/.test(mic)) errors.push(`Row ${row}: exchange_operating_mic '${mic}' must be a 4-character MIC`);
+    const values = {
+      date: checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
+      ticker,
+      exchange_operating_mic: mic || null,
+      qty: requiredNumber(cell(imp.qtyColLabel, ['qty', 'quantity', 'shares']), imp.qtyColLabel ?? 'qty', format, errors, row),
+      price: requiredNumber(cell(imp.priceColLabel, ['price']), imp.priceColLabel ?? 'price', format, errors, row),
+      currency: checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row),
+      name: cell(imp.nameColLabel, ['name']) || null,
+      account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
+    };
+    if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
+    return values;
+  };
+}
+
+function accountRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
+  return (cell, errors, row) => {
+    const name = cell(imp.nameColLabel, ['name', 'account_name']);
+    if (!name) errors.push(`Row ${row}: name is required`);
+    const rawDate = cell(imp.dateColLabel, ['date', 'balance_date']);
+    return {
+      entity_type: cell(imp.entityTypeColLabel, ['entity_type', 'account_type', 'type']) || null,
+      name: name || null,
+      amount: requiredNumber(cell(imp.amountColLabel, ['amount', 'balance']), imp.amountColLabel ?? 'balance', imp.numberFormat as NumberFormat, errors, row),
+      currency: checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row),
+      date: rawDate ? checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, 'balance date') : null,
+    };
+  };
+}
+
+const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+
+function colorOf(raw: string, errors: string[], row: number): string | null {
+  if (raw && !HEX_COLOR.test(raw)) errors.push(`Row ${row}: color '${raw}' must look like #1a2b3c`);
+  return raw && HEX_COLOR.test(raw) ? raw.toLowerCase() : null;
+}
+
+const categoryRow: RowBuilder = (cell, errors, row) => {
+  const name = cell(null, ['name']);
+  if (!name) errors.push(`Row ${row}: name is required`);
+  return {
+    name: name || null,
+    color: colorOf(cell(null, ['color']), errors, row),
+    parent: cell(null, ['parent_category', 'parent']) || null,
+    icon: cell(null, ['lucide_icon', 'icon']) || null,
+  };
+};
+
+const merchantRow: RowBuilder = (cell, errors, row) => {
+  const name = cell(null, ['name']);
+  if (!name) errors.push(`Row ${row}: name is required`);
+  const website = cell(null, ['website_url', 'website']);
+  if (website && !/^https?:\/\/[^\s]+$/i.test(website) && !/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(website)) errors.push(`Row ${row}: website_url '${website}' is not a web address`);
+  return { name: name || null, color: colorOf(cell(null, ['color']), errors, row), website_url: website || null };
+};
+
+function jsonList(raw: string, column: string, errors: string[], row: number): unknown[] | null {
+  if (!raw) {
+    errors.push(`Row ${row}: ${column} is required`);
+    return null;
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (Array.isArray(parsed) && parsed.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) return parsed;
+  } catch {
+    // reported below
+  }
+  errors.push(`Row ${row}: ${column} must be a JSON array of objects`);
+  return null;
+}
+
+const ruleRow: RowBuilder = (cell, errors, row) => {
+  const resourceType = cell(null, ['resource_type']) || 'transaction';
+  if (resourceType !== 'transaction') errors.push(`Row ${row}: resource_type '${resourceType}' is not supported (only transaction)`);
+  const actions = jsonList(cell(null, ['actions']), 'actions', errors, row);
+  if (actions && !actions.length) errors.push(`Row ${row}: a rule needs at least one action`);
+  const effective = cell(null, ['effective_date']);
+  const effectiveDate = effective ? parseDate(effective, '%Y-%m-%d') : null;
+  if (effective && !effectiveDate) errors.push(`Row ${row}: effective_date '${effective}' must be YYYY-MM-DD`);
+  return {
+    name: cell(null, ['name']) || null,
+    resource_type: resourceType,
+    active: /^(true|1|yes|y)$/i.test(cell(null, ['active'])),
+    effective_date: effectiveDate,
+    conditions: jsonList(cell(null, ['conditions']), 'conditions', errors, row),
+    actions,
+  };
+};
+
+const BUILDERS: Partial<Record<ImportType, (imp: CsvImportSettings, opts: ParseOptions) => RowBuilder>> = {
+  TransactionImport: transactionRow,
+  MintImport: transactionRow,
+  ActualImport: transactionRow,
+  YnabImport: transactionRow,
+  TradeImport: tradeRow,
+  AccountImport: accountRow,
+  CategoryImport: () => categoryRow,
+  MerchantImport: () => merchantRow,
+  RuleImport: () => ruleRow,
+};
+
+/** Columns each type cannot do without; a file lacking one is refused as a whole. */
+const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => Array<[string | null, string[]]>>> = {
+  CategoryImport: () => [[null, ['name']]],
+  MerchantImport: () => [[null, ['name']]],
+  RuleImport: () => [[null, ['conditions']], [null, ['actions']]],
+  TransactionImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, ['amount']]],
+  TradeImport: (imp) => [[imp.dateColLabel, ['date']], [imp.tickerColLabel, ['ticker', 'symbol']], [imp.qtyColLabel, ['qty', 'quantity', 'shares']], [imp.priceColLabel, ['price']]],
+  AccountImport: (imp) => [[imp.nameColLabel, ['name', 'account_name']], [imp.amountColLabel, ['amount', 'balance']]],
+};
+
+/** Parses stored import content into rows with their validation errors, or file-level errors. */
+export function parseImportContent(imp: CsvImportSettings, text: string, opts: ParseOptions): ParsedImport {
+  const builder = BUILDERS[imp.type];
+  if (!builder) return { rows: [], fileErrors: [`${imp.type} content is not CSV`], errorCode: 'unsupported_import_type' };
+  const table = readTable(text, imp.colSep);
+  if ('error' in table) return { rows: [], fileErrors: [table.error], errorCode: 'invalid_csv' };
+  if (table.records.length > opts.maxRows) {
+    const message = `The file has ${table.records.length} rows; at most ${opts.maxRows} can be stored for one import`;
+    return { rows: [], fileErrors: [message], errorCode: 'too_many_rows' };
+  }
+  const missing = (REQUIRED_COLUMNS[imp.type]?.(imp) ?? [])
+    .filter(([label, aliases]) => !hasColumn(table, label, aliases))
+    .map(([label, aliases]) => label ?? aliases[0]);
+  if (missing.length) {
+    return { rows: [], fileErrors: [`The CSV is missing required columns: ${missing.join(', ')}`], errorCode: 'invalid_csv' };
+  }
+  const read = cellReader(table);
+  const build = builder(imp, opts);
+  const rows = table.records.map((record, i) => {
+    const errors: string[] = [];
+    const rowNumber = i + 1;
+    if (record.length !== table.headers.length) {
+      errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${table.headers.length}`);
+    }
+    const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
+    return { sourceRowNumber: rowNumber, values, errors };
+  });
+  if (!rows.length) return { rows, fileErrors: ['The CSV has a header but no rows'], errorCode: 'invalid_csv' };
+  return { rows, fileErrors: [] };
+}

@@ -1,0 +1,9 @@
+export { checkedText, decodeBytes, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+export type { DecodeResult } from './cells';
+export { parseImportContent } from './csv-import';
+export type { CsvImportSettings, ParsedImport, ParsedRow, ParseOptions } from './csv-import';
+export { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
+export type { QifOptions } from './qif';
+export * from './ndjson';
+export { parsePdfStatement } from './pdf-statement';
+export type { PositionedText, StatementOptions } from './pdf-statement';

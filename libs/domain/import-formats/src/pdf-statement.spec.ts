@@ -1,0 +1,73 @@
+import { parsePdfStatement, PositionedText } from './pdf-statement';
+
+const options = { maxRows: 100, defaultCurrency: 'EUR', today: new Date('2026-11-22T12:00:00Z') };
+
+/** Lays out rows of cells at the given column x positions, top to bottom, like a statement page. */
+function page(rows: string[][], xs: number[], pageNumber = 1, top = 700): PositionedText[] {
+  return rows.flatMap((cells, r) =>
+    cells.map((text, c) => ({ text, page: pageNumber, x: xs[c], y: top - r * 14, width: text.length * 4.5 })).filter((i) => i.text),
+  );
+}
+
+describe('parsePdfStatement', () => {
+  it('reads debit and credit columns, ignores the balance and joins wrapped descriptions', () => {
+    const items = [
+      ...page([['Acme Bank'], ['Statement for account 12345678']], [40]),
+      ...page(
+        [
+          ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+          ['', 'Opening balance', '', '', '1,000.00'],
+          ['03/01/2024', 'Grocer', '45.99', '', '954.01'],
+          ['04/01/2024', 'Salary ACME', '', '2,500.00', '3,454.01'],
+          ['', 'Ltd payroll', '', '', ''],
+          ['25/01/2024', 'Rent', '1,200.00', '', '2,254.01'],
+        ],
+        [40, 110, 330, 400, 480],
+        1,
+        600,
+      ),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-03', 'Grocer', '45.99', []],
+      ['2024-01-04', 'Salary ACME Ltd payroll', '-2500.00', []],
+      ['2024-01-25', 'Rent', '1200.00', []],
+    ]);
+  });
+
+  it('signs a single amount column as printed on bank statements and as charges on credit card statements', () => {
+    const table = (title: string) => [
+      ...page([[title]], [40], 1, 760),
+      ...page(
+        [
+          ['Date', 'Description', 'Amount'],
+          ['2024-02-01', 'Coffee', '-4.50'],
+          ['2024-02-02', 'Refund', '12.00'],
+          ['2024-02-03', 'Payment received', '100.00 CR'],
+        ],
+        [40, 120, 400],
+      ),
+    ];
+    expect(parsePdfStatement(table('Checking statement'), options).rows.map((r) => r.values.amount)).toEqual(['4.50', '-12.00', '-100.00']);
+    expect(parsePdfStatement(table('Credit Card statement'), options).rows.map((r) => r.values.amount)).toEqual(['-4.50', '12.00', '-100.00']);
+  });
+
+  it('reads tables that continue on later pages under a repeated header, and month-name dates', () => {
+    const header = ['Date', 'Details', 'Money out', 'Money in'];
+    const items = [
+      ...page([header, ['01 Mar 2024', 'Bakery', '3.20', '']], [40, 130, 350, 430], 1),
+      ...page([header, ['02 Mar 2024', 'Refund shop', '', '7.00']], [40, 130, 350, 430], 2),
+    ];
+    expect(parsePdfStatement(items, options).rows.map((r) => [r.values.date, r.values.amount])).toEqual([
+      ['2024-03-01', '3.20'],
+      ['2024-03-02', '-7.00'],
+    ]);
+  });
+
+  it('refuses a PDF without text and one without a transaction table', () => {
+    expect(parsePdfStatement([], options)).toMatchObject({ errorCode: 'unsupported_pdf', fileErrors: [expect.stringContaining('no text layer')] });
+    const letter = page([['Dear customer,'], ['Your card ending 1234 was renewed on 01/02/2024.']], [40]);
+    expect(parsePdfStatement(letter, options)).toMatchObject({ errorCode: 'unsupported_pdf', fileErrors: [expect.stringContaining('No transaction table')] });
+  });
+});

@@ -1,0 +1,176 @@
+import { detectDateLayout, negateDecimal, parseDate, parseStatementAmount } from './cells';
+import type { ParsedImport, ParsedRow } from './csv-import';
+
+// Bank and credit-card statements as positioned text (what a PDF text layer holds): find the transaction table by
+// its header row, then read each dated line's description and money columns. No guessing from free text: a
+// statement without a recognisable table is refused, so a user never publishes rows we made up.
+
+export interface PositionedText {
+  text: string;
+  page: number;
+  /** Left edge and baseline in PDF units (y grows upwards). */
+  x: number;
+  y: number;
+  width: number;
+}
+
+export interface StatementOptions {
+  maxRows: number;
+  defaultCurrency: string;
+  today: Date;
+}
+
+type MoneyColumn = 'debit' | 'credit' | 'amount' | 'balance';
+
+const HEADER_WORDS: Array<[RegExp, MoneyColumn | 'date' | 'description']> = [
+  [/^(date|posting date|transaction date|booking date|trans\.? date|value date)$/, 'date'],
+  [/^(description|details|transaction|narrative|particulars|payee|merchant)$/, 'description'],
+  [/^(debit|debits|withdrawal|withdrawals|money out|paid out|charges?|out)$/, 'debit'],
+  [/^(credit|credits|deposit|deposits|money in|paid in|payments?|in)$/, 'credit'],
+  [/^(amount|amount \(\w{3}\)|sum)$/, 'amount'],
+  [/^(balance|running balance)$/, 'balance'],
+];
+
+const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%d-%m-%Y', '%m-%d-%Y', '%d %b %Y', '%b %e, %Y', '%b %e %Y', '%d/%m/%y', '%m/%d/%y'];
+const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
+
+interface Cell {
+  text: string;
+  left: number;
+  right: number;
+}
+
+interface Line {
+  page: number;
+  y: number;
+  cells: Cell[];
+}
+
+interface Column {
+  kind: MoneyColumn;
+  left: number;
+  right: number;
+}
+
+/** Items on one baseline (within 2.5 units) form a line; touching items on a line merge into one cell. */
+function readLines(items: PositionedText[]): Line[] {
+  const sorted = items.filter((i) => i.text.trim()).sort((a, b) => a.page - b.page || b.y - a.y || a.x - b.x);
+  const lines: Line[] = [];
+  for (const item of sorted) {
+    let line = lines[lines.length - 1];
+    if (!line || line.page !== item.page || Math.abs(line.y - item.y) > 2.5) {
+      line = { page: item.page, y: item.y, cells: [] };
+      lines.push(line);
+    }
+    const last = line.cells[line.cells.length - 1];
+    if (last && item.x - last.right < 3) {
+      last.text = `${last.text}${item.x - last.right > 1 ? ' ' : ''}${item.text.trim()}`;
+      last.right = item.x + item.width;
+    } else line.cells.push({ text: item.text.trim(), left: item.x, right: item.x + item.width });
+  }
+  for (const line of lines) line.cells.sort((a, b) => a.left - b.left);
+  return lines;
+}
+
+/** The money columns a header line announces, or null when the line is not a transaction-table header. */
+function headerColumns(line: Line): Column[] | null {
+  const kinds = line.cells.map((cell) => HEADER_WORDS.find(([pattern]) => pattern.test(cell.text.toLowerCase()))?.[1]);
+  if (!kinds.includes('date')) return null;
+  const columns = line.cells
+    .map((cell, i) => ({ kind: kinds[i], left: cell.left, right: cell.right }))
+    .filter((c): c is Column => c.kind === 'debit' || c.kind === 'credit' || c.kind === 'amount' || c.kind === 'balance');
+  const hasMoney = columns.some((c) => c.kind !== 'balance');
+  return hasMoney ? columns : null;
+}
+
+/** The column a number belongs to: the one its left or right edge lines up with best (amounts are often right-aligned). */
+function columnOf(cell: Cell, columns: Column[]): Column {
+  const distance = (c: Column) => Math.min(Math.abs(cell.left - c.left), Math.abs(cell.right - c.right), Math.abs((cell.left + cell.right) / 2 - (c.left + c.right) / 2));
+  return columns.reduce((best, c) => (distance(c) < distance(best) ? c : best));
+}
+
+/**
+ * Reads the transaction table of a text-based statement into transaction rows (positive = money leaving the
+ * account). Debit/credit columns say the direction; a single amount column is signed as printed, except on credit
+ * card statements, where a positive amount is a charge.
+ */
+export function parsePdfStatement(items: PositionedText[], opts: StatementOptions): ParsedImport {
+  const refuse = (message: string): ParsedImport => ({ rows: [], fileErrors: [message], errorCode: 'unsupported_pdf' });
+  if (!items.some((i) => i.text.trim())) {
+    return refuse('The PDF has no text layer (a scanned statement?). Only text-based statements can be read; export a CSV or QIF from your bank instead.');
+  }
+  const lines = readLines(items);
+  const creditCard = lines.some((l) => l.cells.some((c) => /credit card/i.test(c.text)));
+  const candidates: Array<{ line: Line; columns: Column[]; description: string[] }> = [];
+  let columns: Column[] | null = null;
+  for (const line of lines) {
+    const header = headerColumns(line);
+    if (header) {
+      columns = header;
+      continue;
+    }
+    if (!columns) continue;
+    const money = columns.length ? Math.min(...columns.map((c) => c.left)) - 5 : Infinity;
+    const [first, ...rest] = line.cells;
+    const descriptionCells = rest.filter((c) => c.right <= money + 5 && !MONEY.test(c.text));
+    const moneyCells = rest.filter((c) => !descriptionCells.includes(c));
+    const previous = candidates[candidates.length - 1];
+    if (!moneyCells.length && previous?.line.page === line.page && previous.line.y - line.y < 20 && !looksLikeDate(first.text)) {
+      // A wrapped description continues the transaction above it.
+      previous.description.push(...line.cells.map((c) => c.text));
+      continue;
+    }
+    if (looksLikeDate(first.text) && moneyCells.length) candidates.push({ line, columns, description: descriptionCells.map((c) => c.text) });
+  }
+  if (!candidates.length) {
+    return refuse('No transaction table was found: the statement needs a header row with a Date column and Amount or Debit/Credit columns.');
+  }
+  if (candidates.length > opts.maxRows) {
+    return { rows: [], fileErrors: [`The statement has ${candidates.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
+  }
+  const layout = detectDateLayout(candidates.map((c) => c.line.cells[0].text), DATE_LAYOUTS);
+  const today = opts.today.toISOString().slice(0, 10);
+  const rows: ParsedRow[] = candidates.map(({ line, columns: cols, description }, i) => {
+    const rowNumber = i + 1;
+    const errors: string[] = [];
+    const where = `Row ${rowNumber} (page ${line.page})`;
+    const date = parseDate(line.cells[0].text, layout);
+    if (!date) errors.push(`${where}: date '${line.cells[0].text}' does not match ${layout}`);
+    else if (date > today) errors.push(`${where}: date ${date} is in the future`);
+    let amount: string | null = null;
+    for (const cell of line.cells.slice(1).filter((c) => MONEY.test(c.text) && c.left > Math.min(...cols.map((k) => k.left)) - 10)) {
+      const column = columnOf(cell, cols);
+      if (column.kind === 'balance') continue;
+      const marker = /\b(CR|DR)$/i.exec(cell.text)?.[1]?.toUpperCase();
+      const value = parseStatementAmount(cell.text.replace(/\s?(CR|DR)$/i, ''));
+      if (value === null) continue;
+      const magnitude = value.replace(/^-/, '');
+      if (column.kind === 'debit') amount = magnitude;
+      else if (column.kind === 'credit') amount = negateDecimal(magnitude);
+      else if (marker) amount = marker === 'CR' ? negateDecimal(magnitude) : magnitude;
+      else amount = creditCard ? value : negateDecimal(value);
+    }
+    if (amount === null) errors.push(`${where}: no amount was found in the debit, credit or amount columns`);
+    return {
+      sourceRowNumber: rowNumber,
+      errors,
+      values: {
+        row_kind: 'transaction',
+        date,
+        amount,
+        currency: opts.defaultCurrency,
+        name: description.join(' ').replace(/\s+/g, ' ').trim() || 'Imported item',
+        category: null,
+        tags: [],
+        notes: null,
+        account: null,
+        transfer_account: null,
+      },
+    };
+  });
+  return { rows, fileErrors: [] };
+}
+
+function looksLikeDate(text: string): boolean {
+  return DATE_LAYOUTS.some((layout) => parseDate(text, layout) !== null);
+}

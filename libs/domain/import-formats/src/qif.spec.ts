@@ -1,0 +1,120 @@
+import { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
+
+const options = { maxRows: 1000, defaultCurrency: 'USD', today: new Date('2026-11-22T12:00:00Z') };
+
+const BANK = `!Type:Bank
+D01/02'24
+T-1,234.56
+PRent Co
+MJanuary rent
+LHousing:Rent/home:fixed
+N1001
+^
+D1/15/2024
+T2500.00
+PEmployer
+LIncome
+^
+D1/20/2024
+T-300.00
+PTransfer
+L[Savings]
+^
+D1/25/2024
+T-100.00
+PCostco
+L--Split--
+SFood:Groceries
+EFood part
+$-60.00
+SHousehold
+$-40.00
+^
+`;
+
+describe('parseQif: bank sections', () => {
+  it('turns records into outflow-positive rows with categories, classes as tags, transfers and splits', () => {
+    const { rows, fileErrors } = parseQif(BANK, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.amount, r.values.name, r.values.category, r.values.tags, r.values.transfer_account, r.values.notes])).toEqual([
+      ['2024-01-02', '1234.56', 'Rent Co', 'Housing:Rent', ['home', 'fixed'], null, 'January rent'],
+      ['2024-01-15', '-2500.00', 'Employer', 'Income', [], null, null],
+      ['2024-01-20', '300.00', 'Transfer', null, [], 'Savings', null],
+      ['2024-01-25', '60.00', 'Costco', 'Food:Groceries', [], null, 'Food part'],
+      ['2024-01-25', '40.00', 'Costco', 'Household', [], null, null],
+    ]);
+    expect(rows.every((r) => r.errors.length === 0 && r.values.row_kind === 'transaction')).toBe(true);
+    expect(rows.map((r) => r.sourceRowNumber)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('reads day-first dates when the file says so, and an opening balance as its own kind', () => {
+    const qif = '!Type:CCard\nD31.01.2024\nT-12,50\nPBakery\n^\nD01.01.2024\nT500.00\nPOpening Balance\n^\n';
+    const { rows } = parseQif(qif, options);
+    expect(rows[0].values).toMatchObject({ date: '2024-01-31', amount: '12.50', row_kind: 'transaction' });
+    expect(rows[1].values).toMatchObject({ date: '2024-01-01', amount: '500.00', row_kind: 'opening_balance' });
+  });
+
+  it('reports records without a valid date or amount as row errors instead of dropping them', () => {
+    const { rows } = parseQif('!Type:Bank\nD13/45/2024\nT5\n^\nD01/02/2024\nTabc\n^\n', options);
+    expect(rows.map((r) => r.errors)).toEqual([
+      ["Row 1 (line 2): date '13/45/2024' is missing or not a date"],
+      ["Row 2 (line 5): amount 'abc' is missing or not a number"],
+    ]);
+  });
+
+  it('refuses text without a !Type header, without transactions, or with too many records', () => {
+    expect(parseQif('Date,Amount\n2024-01-01,5', options)).toMatchObject({ errorCode: 'invalid_qif', fileErrors: ['The file is not QIF: it has no !Type: header'] });
+    expect(parseQif('!Type:Cat\nNFood\n^\n', options)).toMatchObject({ errorCode: 'invalid_qif', fileErrors: ['The QIF file has no transactions'] });
+    expect(parseQif('!Type:Bank\n' + 'D01/02/2024\nT1\n^\n'.repeat(3), { ...options, maxRows: 2 })).toMatchObject({ errorCode: 'too_many_rows' });
+  });
+});
+
+describe('parseQif: investment sections', () => {
+  it('maps securities to tickers, signs sells negative and turns cash actions into transactions', () => {
+    const qif = `!Type:Security
+NApple Inc
+SAAPL
+^
+!Type:Invst
+D03/01/2024
+NBuy
+YApple Inc
+I170.50
+Q10
+T1705.00
+^
+D03/05/2024
+NSell
+YApple Inc
+Q4
+T720.00
+^
+D03/10/2024
+NDiv
+YApple Inc
+T2.40
+^
+`;
+    const { rows } = parseQif(qif, options);
+    expect(rows.map((r) => r.values)).toEqual([
+      expect.objectContaining({ row_kind: 'trade', ticker: 'AAPL', qty: '10', price: '170.50', name: 'Buy 10 AAPL' }),
+      expect.objectContaining({ row_kind: 'trade', ticker: 'AAPL', qty: '-4', price: '180', name: 'Sell 4 AAPL' }),
+      expect.objectContaining({ row_kind: 'transaction', amount: '-2.40', name: 'Dividend: AAPL' }),
+    ]);
+  });
+});
+
+describe('QIF dates', () => {
+  it('expands apostrophe and two-digit years without going into the future', () => {
+    const today = new Date('2026-11-22T00:00:00Z');
+    expect(normalizeQifDate("6/ 4'20", today)).toBe('6/4/2020');
+    expect(normalizeQifDate('12/31/99', today)).toBe('12/31/1999');
+    expect(normalizeQifDate('1/2/26', today)).toBe('1/2/2026');
+  });
+
+  it('prefers the layout that parses most dates, US on a tie', () => {
+    expect(detectQifDateLayout(['01/02/2024', '03/04/2024'])).toBe('%m/%d/%Y');
+    expect(detectQifDateLayout(['01/02/2024', '25/04/2024'])).toBe('%d/%m/%Y');
+    expect(detectQifDateLayout(['2024-01-31'])).toBe('%Y-%m-%d');
+  });
+});

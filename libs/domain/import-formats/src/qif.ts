@@ -1,0 +1,232 @@
+import { detectDateLayout, negateDecimal, parseDate, parseStatementAmount } from './cells';
+import type { ParsedImport, ParsedRow } from './csv-import';
+
+// QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
+// Rows come out in the service's conventions, like the CSV types: ISO dates, decimal strings with positive = money
+// leaving the account. A row's `row_kind` says what it publishes as: transaction, trade or opening_balance.
+
+export interface QifOptions {
+  maxRows: number;
+  defaultCurrency: string;
+  today: Date;
+}
+
+/** Sections holding transactions; lists (Cat, Class, Tag, Memorized, Prices) are skipped and Security maps names to tickers. */
+const TRANSACTION_SECTIONS = new Set(['bank', 'cash', 'ccard', 'oth a', 'oth l', 'invst']);
+
+/** Numeric date layouts tried on every D field; the one parsing the most samples wins, US first on a tie. */
+const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%m-%d-%Y', '%d-%m-%Y', '%Y/%m/%d'];
+
+const BUY_ACTIONS = new Set(['buy', 'buyx', 'reinvdiv', 'reinvint', 'reinvlg', 'reinvsh', 'cover', 'coverx']);
+const SELL_ACTIONS = new Set(['sell', 'sellx', 'shtsell', 'shtsellx']);
+/** Cash actions of an investment account: name and whether money comes in. */
+const CASH_ACTIONS: Record<string, { name: (security: string) => string; inflow: boolean }> = {
+  div: { name: (s) => (s ? `Dividend: ${s}` : 'Dividend'), inflow: true },
+  divx: { name: (s) => (s ? `Dividend: ${s}` : 'Dividend'), inflow: true },
+  intinc: { name: () => 'Interest', inflow: true },
+  intincx: { name: () => 'Interest', inflow: true },
+  xin: { name: () => 'Cash Transfer In', inflow: true },
+  cglong: { name: () => 'Capital Gain (Long)', inflow: true },
+  cgshort: { name: () => 'Capital Gain (Short)', inflow: true },
+  miscinc: { name: () => 'Miscellaneous Income', inflow: true },
+  xout: { name: () => 'Cash Transfer Out', inflow: false },
+  miscexp: { name: () => 'Miscellaneous Expense', inflow: false },
+};
+
+interface QifRecord {
+  section: string;
+  line: number;
+  fields: Map<string, string>;
+  splits: Array<{ category: string; memo: string; amount: string }>;
+}
+
+/** Splits the text into records of their section; `!Option`/`!Clear` lines and list sections are kept apart. */
+function readRecords(text: string): { records: QifRecord[]; securities: Map<string, string>; sawHeader: boolean } {
+  const records: QifRecord[] = [];
+  const securities = new Map<string, string>();
+  let section = '';
+  let sawHeader = false;
+  let current: QifRecord | null = null;
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line) return;
+    if (line.startsWith('!')) {
+      const header = /^!Type:(.*)$/i.exec(line);
+      if (header) {
+        section = header[1].trim().toLowerCase();
+        sawHeader = true;
+      } else if (/^!Account$/i.test(line)) section = 'account';
+      current = null;
+      return;
+    }
+    if (line === '^') {
+      if (current && section === 'security' && current.fields.get('N')) {
+        securities.set(current.fields.get('N')!, current.fields.get('S') || current.fields.get('N')!);
+      } else if (current && TRANSACTION_SECTIONS.has(section)) records.push(current);
+      current = null;
+      return;
+    }
+    current ??= { section, line: index + 1, fields: new Map(), splits: [] };
+    const code = line[0];
+    const value = line.slice(1).trim();
+    const inTransactions = TRANSACTION_SECTIONS.has(section); // in the Security list, S is the ticker
+    if (code === 'S' && inTransactions) current.splits.push({ category: value, memo: '', amount: '' });
+    else if (code === 'E' && inTransactions && current.splits.length) current.splits[current.splits.length - 1].memo = value;
+    else if (code === '$' && inTransactions && current.splits.length) current.splits[current.splits.length - 1].amount = value;
+    else if (!current.fields.has(code)) current.fields.set(code, value);
+  });
+  if (current && TRANSACTION_SECTIONS.has(section)) records.push(current);
+  return { records, securities, sawHeader };
+}
+
+/** `6/ 4'20` -> `6/4/2020`: Quicken writes the year after an apostrophe, two-digit, and pads with spaces. */
+export function normalizeQifDate(raw: string, today: Date): string {
+  let date = raw.replace(/\s+/g, '');
+  const apostrophe = /^(\d{1,2})([/.-])(\d{1,2})'(\d{1,4})$/.exec(date);
+  if (apostrophe) date = `${apostrophe[1]}${apostrophe[2]}${apostrophe[3]}${apostrophe[2]}${apostrophe[4]}`;
+  const shortYear = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{2})$/.exec(date);
+  if (shortYear) {
+    let year = 2000 + Number(shortYear[4]);
+    if (year > today.getUTCFullYear()) year -= 100;
+    date = `${shortYear[1]}${shortYear[2]}${shortYear[3]}${shortYear[2]}${year}`;
+  }
+  return date;
+}
+
+/** The layout that parses the most of the file's dates; ties go to the earlier (US) layout. */
+export const detectQifDateLayout = (samples: string[]): string => detectDateLayout(samples, DATE_LAYOUTS);
+
+/** `Parent:Child/Tag1:Tag2` -> category and tags; `[Account]` is a transfer and `--Split--` no category. */
+function categoryAndTags(raw: string | undefined): { category: string | null; tags: string[]; transferTo: string | null } {
+  const value = (raw ?? '').trim();
+  if (!value || value === '--Split--') return { category: null, tags: [], transferTo: null };
+  const transfer = /^\[(.*)\]$/.exec(value);
+  if (transfer) return { category: null, tags: [], transferTo: transfer[1].trim() || null };
+  const [category, classes = ''] = value.split('/', 2);
+  return { category: category.trim() || null, tags: classes.split(':').map((t) => t.trim()).filter(Boolean), transferTo: null };
+}
+
+/** Parses a QIF file into rows; records without a valid date or amount become rows with errors, not silent drops. */
+export function parseQif(text: string, opts: QifOptions): ParsedImport {
+  const { records, securities, sawHeader } = readRecords(text);
+  if (!sawHeader) return { rows: [], fileErrors: ['The file is not QIF: it has no !Type: header'], errorCode: 'invalid_qif' };
+  if (!records.length) return { rows: [], fileErrors: ['The QIF file has no transactions'], errorCode: 'invalid_qif' };
+  if (records.length > opts.maxRows) {
+    return { rows: [], fileErrors: [`The file has ${records.length} records; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
+  }
+  const dates = records.map((r) => normalizeQifDate(r.fields.get('D') ?? '', opts.today));
+  const layout = detectQifDateLayout(dates.filter(Boolean).slice(0, 200));
+  const rows: ParsedRow[] = [];
+  records.forEach((record, i) => {
+    const rowNumber = rows.length + 1;
+    const errors: string[] = [];
+    const date = dates[i] ? parseDate(dates[i], layout) : null;
+    if (!date) errors.push(`Row ${rowNumber} (line ${record.line}): date '${record.fields.get('D') ?? ''}' is missing or not a date`);
+    else if (date > opts.today.toISOString().slice(0, 10)) errors.push(`Row ${rowNumber} (line ${record.line}): date ${date} is in the future`);
+    const base = { date, currency: opts.defaultCurrency, account: null };
+    if (record.section === 'invst') {
+      rows.push(investmentRow(record, rowNumber, base, securities, errors));
+      return;
+    }
+    const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
+    if (total === null) errors.push(`Row ${rowNumber} (line ${record.line}): amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
+    const payee = record.fields.get('P') ?? '';
+    const memo = record.fields.get('M') || null;
+    if (payee.toLowerCase() === 'opening balance') {
+      // The account's balance on that date: stored as a valuation, not as income.
+      rows.push({ sourceRowNumber: rowNumber, errors, values: { ...base, row_kind: 'opening_balance', amount: total, name: 'Opening balance', notes: memo } });
+      return;
+    }
+    const { category, tags, transferTo } = categoryAndTags(record.fields.get('L'));
+    const splits = record.splits.filter((s) => s.amount);
+    if (splits.length && total !== null) {
+      // A split transaction becomes one row per split, so each part lands in its own category.
+      splits.forEach((split, k) => {
+        const part = categoryAndTags(split.category);
+        const amount = parseStatementAmount(split.amount);
+        const splitErrors = amount === null ? [...errors, `Row ${rowNumber} (line ${record.line}): split ${k + 1} amount '${split.amount}' is not a number`] : errors;
+        rows.push({
+          sourceRowNumber: rows.length + 1,
+          errors: splitErrors,
+          values: {
+            ...base,
+            row_kind: 'transaction',
+            amount: amount === null ? null : negateDecimal(amount),
+            name: payee || 'Imported item',
+            category: part.category,
+            tags: part.tags,
+            notes: split.memo || memo,
+            transfer_account: part.transferTo,
+          },
+        });
+      });
+      return;
+    }
+    rows.push({
+      sourceRowNumber: rowNumber,
+      errors,
+      values: {
+        ...base,
+        row_kind: 'transaction',
+        amount: total === null ? null : negateDecimal(total),
+        name: payee || (transferTo ? `Transfer: ${transferTo}` : 'Imported item'),
+        category,
+        tags,
+        notes: memo,
+        transfer_account: transferTo,
+      },
+    });
+  });
+  return { rows, fileErrors: [] };
+}
+
+function investmentRow(record: QifRecord, rowNumber: number, base: Record<string, unknown>, securities: Map<string, string>, errors: string[]): ParsedRow {
+  const action = (record.fields.get('N') ?? '').toLowerCase();
+  const securityName = record.fields.get('Y') ?? '';
+  const ticker = (securities.get(securityName) ?? securityName).toUpperCase();
+  const where = `Row ${rowNumber} (line ${record.line})`;
+  if (BUY_ACTIONS.has(action) || SELL_ACTIONS.has(action)) {
+    const qty = parseStatementAmount(record.fields.get('Q'));
+    const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
+    let price = parseStatementAmount(record.fields.get('I'));
+    if (price === null && qty !== null && total !== null && Number(qty) !== 0) price = (Math.abs(Number(total)) / Math.abs(Number(qty))).toFixed(8).replace(/\.?0+$/, '');
+    if (!ticker) errors.push(`${where}: the trade names no security (Y)`);
+    if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
+    if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
+    const sell = SELL_ACTIONS.has(action);
+    const magnitude = qty?.replace(/^-/, '') ?? null;
+    return {
+      sourceRowNumber: rowNumber,
+      errors,
+      values: {
+        ...base,
+        row_kind: 'trade',
+        ticker,
+        exchange_operating_mic: null,
+        qty: magnitude === null ? null : sell ? negateDecimal(magnitude) : magnitude,
+        price,
+        name: `${sell ? 'Sell' : 'Buy'} ${magnitude ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
+      },
+    };
+  }
+  const cash = CASH_ACTIONS[action];
+  const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
+  if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported`);
+  if (total === null) errors.push(`${where}: amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
+  const magnitude = total?.replace(/^-/, '') ?? null;
+  return {
+    sourceRowNumber: rowNumber,
+    errors,
+    values: {
+      ...base,
+      row_kind: 'transaction',
+      amount: magnitude === null ? null : cash?.inflow ? negateDecimal(magnitude) : magnitude,
+      name: cash?.name(ticker) ?? (record.fields.get('P') || 'Imported item'),
+      category: null,
+      tags: [],
+      notes: record.fields.get('M') || null,
+      transfer_account: null,
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { validateRoleMappingConfig } from './role-mapping-config';
+import type { RoleMappingConfig } from './role-mapping-config';
+
+describe('validateRoleMappingConfig', () => {
+  it('accepts a complete, sensible configuration', () => {
+    const config: RoleMappingConfig = {
+      groupMappings: [
+        { group: 'Admins', role: 'admin' },
+        { group: '*', role: 'member' },
+      ],
+      attributeMappings: { given_name: 'first_name' },
+      conditions: [
+        { attribute: 'department', value: 'IT', role: 'admin' },
+        { groups: ['Owners'], role: 'super_admin' },
+      ],
+      roleHierarchy: { super_admin: ['admin'], admin: ['member'] },
+    };
+    expect(validateRoleMappingConfig(config)).toEqual([]);
+  });
+
+  it('accepts an empty configuration', () => {
+    expect(validateRoleMappingConfig({})).toEqual([]);
+  });
+
+  it('reports empty groups and unknown roles', () => {
+    const config = { groupMappings: [{ group: ' ', role: 'guest' }] } as unknown as RoleMappingConfig;
+    expect(validateRoleMappingConfig(config)).toEqual([
+      'groupMappings[0].group must not be empty',
+      'groupMappings[0].role must be one of member, admin, super_admin, got "guest"',
+    ]);
+  });
+
+  it('reports conditions without criteria or with half an attribute test', () => {
+    expect(
+      validateRoleMappingConfig({
+        conditions: [
+          { role: 'admin' },
+          { attribute: 'department', role: 'admin' },
+          { value: 'IT', groups: ['x'], role: 'admin' },
+        ],
+      }),
+    ).toEqual([
+      'conditions[0] needs an attribute and value, or groups',
+      'conditions[1] needs both attribute and value',
+      'conditions[2] needs both attribute and value',
+    ]);
+  });
+
+  it('reports attribute mappings without a field name', () => {
+    expect(validateRoleMappingConfig({ attributeMappings: { given_name: '' } })).toEqual([
+      'attributeMappings["given_name"] needs an attribute and a field name',
+    ]);
+  });
+
+  it('refuses a hierarchy that implies a higher or equal role', () => {
+    expect(validateRoleMappingConfig({ roleHierarchy: { member: ['admin'], admin: ['admin'] } })).toEqual([
+      'roleHierarchy.member may only imply lower roles, not admin',
+      'roleHierarchy.admin may only imply lower roles, not admin',
+    ]);
+  });
+});

@@ -1,0 +1,83 @@
+import { ROLES, ROLE_RANK } from '@hearth/contracts';
+import type { Role } from '@hearth/contracts';
+
+/** A group mapped to this name matches every user, whatever their groups. */
+export const MATCH_ALL_GROUPS = '*';
+
+/** Members of `group` (exact, case-sensitive) get `role`. */
+export interface GroupRoleMapping {
+  group: string;
+  role: Role;
+}
+
+/**
+ * Grants `role` when every criterion given holds: provider attribute `attribute` equals `value` (for a multi-valued
+ * attribute, one of its values does), and the user is in at least one of `groups`. A condition without any
+ * criterion never matches.
+ */
+export interface RoleCondition {
+  attribute?: string;
+  value?: string;
+  groups?: readonly string[];
+  role: Role;
+}
+
+export interface RoleMappingConfig {
+  groupMappings?: readonly GroupRoleMapping[];
+  /** Provider attribute name -> application field name, e.g. { given_name: 'first_name' }. */
+  attributeMappings?: Readonly<Record<string, string>>;
+  conditions?: readonly RoleCondition[];
+  /** Role -> the roles it implies. Without it, a role implies every lower-ranked role. */
+  roleHierarchy?: Readonly<Partial<Record<Role, readonly Role[]>>>;
+}
+
+export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
+
+const roleError = (path: string, value: unknown) =>
+  `${path} must be one of ${ROLES.join(', ')}, got ${JSON.stringify(value)}`;
+
+function groupMappingErrors(mappings: readonly GroupRoleMapping[]): string[] {
+  return mappings.flatMap((mapping, index) => [
+    ...(mapping.group?.trim() ? [] : [`groupMappings[${index}].group must not be empty`]),
+    ...(isRole(mapping.role) ? [] : [roleError(`groupMappings[${index}].role`, mapping.role)]),
+  ]);
+}
+
+function conditionErrors(conditions: readonly RoleCondition[]): string[] {
+  return conditions.flatMap((condition, index) => {
+    const path = `conditions[${index}]`;
+    const errors = isRole(condition.role) ? [] : [roleError(`${path}.role`, condition.role)];
+    const hasAttribute = Boolean(condition.attribute);
+    if (hasAttribute !== (condition.value !== undefined)) errors.push(`${path} needs both attribute and value`);
+    if (!hasAttribute && !condition.groups?.length) errors.push(`${path} needs an attribute and value, or groups`);
+    return errors;
+  });
+}
+
+function attributeMappingErrors(mappings: Readonly<Record<string, string>>): string[] {
+  return Object.entries(mappings)
+    .filter(([attribute, field]) => !attribute.trim() || !field?.trim())
+    .map(([attribute]) => `attributeMappings[${JSON.stringify(attribute)}] needs an attribute and a field name`);
+}
+
+// Implying a higher role would let a hierarchy escalate privileges, so only downward implications are allowed.
+function hierarchyErrors(hierarchy: Readonly<Partial<Record<Role, readonly Role[]>>>): string[] {
+  return Object.entries(hierarchy).flatMap(([role, implied]) => {
+    if (!isRole(role)) return [roleError('roleHierarchy key', role)];
+    return (implied ?? []).flatMap((impliedRole) => {
+      if (!isRole(impliedRole)) return [roleError(`roleHierarchy.${role}[]`, impliedRole)];
+      if (ROLE_RANK[impliedRole] < ROLE_RANK[role]) return [];
+      return [`roleHierarchy.${role} may only imply lower roles, not ${impliedRole}`];
+    });
+  });
+}
+
+/** Human-readable problems with a configuration an administrator entered; empty when it is usable. */
+export function validateRoleMappingConfig(config: RoleMappingConfig): string[] {
+  return [
+    ...groupMappingErrors(config.groupMappings ?? []),
+    ...conditionErrors(config.conditions ?? []),
+    ...attributeMappingErrors(config.attributeMappings ?? {}),
+    ...hierarchyErrors(config.roleHierarchy ?? {}),
+  ];
+}
