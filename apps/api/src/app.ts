@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { INestApplication, ValidationError, ValidationPipe } from '@nestjs/common';
+import { INestApplication, RequestMethod, ValidationError, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { ApiError } from './common/api-error';
-import { bodyParserErrors } from './common/body-errors';
+import { bodyDepthLimit, bodyParserErrors } from './common/body-errors';
 import { PinoNestLogger } from './common/logger';
 import { accessLog, requestId } from './common/request-context';
 import type { AppConfig } from './config/config';
@@ -15,6 +15,22 @@ import { buildOpenApiDocument } from './openapi';
 import type { Runtime } from './runtime';
 
 export const API_PREFIX = 'api/v1';
+/** Browser sign-in lives at /sessions (SPEC.md 4.3), outside the API prefix. */
+export const API_PREFIX_OPTIONS = {
+  exclude: [
+    { path: 'sessions', method: RequestMethod.ALL },
+    // SSO in the browser (SPEC.md 4.3): /auth/<name>, /auth/<name>/callback, /auth/link, /auth/logout. Matched against
+    // declared route paths, so the escaped colon names exactly those routes, not /api/v1/auth/config and the like.
+    { path: 'auth/\\:provider', method: RequestMethod.GET },
+    { path: 'auth/\\:provider/callback', method: RequestMethod.ALL },
+    { path: 'auth/link', method: RequestMethod.ALL },
+    { path: 'auth/logout', method: RequestMethod.ALL },
+    // SAML SP endpoints: /auth/saml/<id>/metadata, /callback (ACS) and /logout (SLO).
+    { path: 'auth/saml/\\:id/metadata', method: RequestMethod.GET },
+    { path: 'auth/saml/\\:id/callback', method: RequestMethod.ALL },
+    { path: 'auth/saml/\\:id/logout', method: RequestMethod.ALL },
+  ],
+};
 
 function flattenValidationErrors(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -40,11 +56,15 @@ export async function createApp(config: AppConfig, runtime: Runtime, logger: Log
   });
   app.use(requestId);
   app.use(accessLog(logger));
+  // Imports carry up to 10 MB of CSV inside JSON, where escaping can double it; every other route stays small.
+  app.use(`/${API_PREFIX}/imports`, express.json({ limit: 2 * config.importMaxBytes + 64 * 1024 }));
   app.use(express.json({ limit: config.maxJsonBodyBytes }));
   app.use(express.urlencoded({ extended: false, limit: config.maxJsonBodyBytes }));
   app.use(bodyParserErrors);
+  app.use(bodyDepthLimit);
   app.disable('x-powered-by');
-  app.setGlobalPrefix(API_PREFIX);
+  app.set('trust proxy', config.trustProxy);
+  app.setGlobalPrefix(API_PREFIX, API_PREFIX_OPTIONS);
   app.useGlobalPipes(validationPipe());
 
   const document = buildOpenApiDocument(app);
@@ -61,6 +81,6 @@ function serveAdmin(app: NestExpressApplication, config: AppConfig): void {
   if (!existsSync(join(dir, 'index.html'))) return;
   app.useStaticAssets(dir, { index: false });
   app.use((req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' && !req.path.startsWith('/api/') ? res.sendFile(join(dir, 'index.html')) : next(),
+    req.method === 'GET' && !req.path.startsWith('/api/') && !req.path.startsWith('/auth/') ? res.sendFile(join(dir, 'index.html')) : next(),
   );
 }

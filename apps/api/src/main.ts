@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
 import { createApp } from './app';
 import { createLogger } from './common/logger';
 import { ConfigError, loadConfig } from './config/config';
 import { startRuntime } from './runtime';
+import { createWorker } from './worker';
 
 async function main(): Promise<void> {
   let config;
@@ -16,8 +18,18 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  if (config.role === 'api' && !config.redisUrl) {
+    logger.warn('HEARTH_ROLE=api without REDIS_URL: rate limits are counted per process; set REDIS_URL to share them');
+  }
   const runtime = await startRuntime(config, logger);
-  const app = await createApp(config, runtime, logger);
+  let app: INestApplicationContext;
+  if (config.role === 'worker') {
+    app = await createWorker(config, runtime, logger);
+  } else {
+    const http = await createApp(config, runtime, logger);
+    await http.listen(config.port, config.host);
+    app = http;
+  }
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await app.close();
@@ -26,8 +38,14 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen(config.port, config.host);
-  logger.info({ port: config.port, host: config.host, mode: runtime.mode }, `Hearth listening on http://${config.host}:${config.port}`);
+  if (config.role === 'worker') {
+    logger.info({ role: config.role, mode: runtime.mode, queueBackend: runtime.queue.backend }, 'Hearth worker running (no HTTP listener)');
+  } else {
+    logger.info(
+      { port: config.port, host: config.host, mode: runtime.mode, role: config.role },
+      `Hearth listening on http://${config.host}:${config.port}`,
+    );
+  }
 }
 
 main().catch((error) => {

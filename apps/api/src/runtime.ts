@@ -67,12 +67,23 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
   };
 }
 
+/** Any fixed 64-bit key: the session advisory lock that lets one process at a time migrate a shared database. */
+const MIGRATION_LOCK = 4_732_017_311;
+
+/**
+ * On PostgreSQL, several processes (API and worker processes of a scaled-out deployment) may start at once: each
+ * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
+ */
 async function migrate(target: DatabaseTarget): Promise<void> {
   const dataSource = createDataSource(target);
   await dataSource.initialize();
+  const lock = target.embedded ? null : dataSource.createQueryRunner();
   try {
+    await lock?.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await dataSource.runMigrations();
   } finally {
+    await lock?.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock?.release();
     await dataSource.destroy();
   }
 }

@@ -9,6 +9,8 @@ import { loadConfig } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { startRuntime } from '../runtime';
 import { UsersService } from '../users/users.service';
+import { SSO_COMMANDS } from '../sso/sso-cli';
+import { AUDIT_COMMANDS } from '../audit/audit-cli';
 import type { DataSource } from 'typeorm';
 
 interface Command {
@@ -68,12 +70,14 @@ const COMMANDS: Record<string, Command> = {
       console.log(`Revoked API key ${v.prefix}`);
     },
   },
+  ...SSO_COMMANDS,
+  ...AUDIT_COMMANDS,
 };
 
 function help(): string {
   const lines = ['Usage: npm run cli -- <command> [options]', '', 'Commands:'];
   for (const [name, command] of Object.entries(COMMANDS)) {
-    lines.push(`  ${name.padEnd(18)} ${command.summary}`, `  ${''.padEnd(18)} ${command.usage}`);
+    lines.push(`  ${name.padEnd(28)} ${command.summary}`, `  ${''.padEnd(28)} ${command.usage}`);
   }
   return lines.join('\n');
 }

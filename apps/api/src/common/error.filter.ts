@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { QueryFailedError } from 'typeorm';
 import type { ErrorBody } from '@hearth/contracts';
 import { ApiError } from './api-error';
 import { LOGGER } from './logger';
@@ -16,6 +17,20 @@ const HTTP_ERROR_CODES: Record<number, { code: string; message: string }> = {
   413: { code: 'payload_too_large', message: 'The request body is too large' },
   415: { code: 'unsupported_media_type', message: 'Unsupported content type' },
   429: { code: 'rate_limit_exceeded', message: 'Rate limit exceeded. Try again later.' },
+};
+
+/**
+ * PostgreSQL data exceptions (SQLSTATE class 22) that only client input can cause: the statement was rolled back,
+ * so the request changed nothing and the client can correct its input. Validation should catch these first.
+ */
+const DATA_ERRORS: Record<string, { code: string; message: string }> = {
+  '22001': { code: 'value_too_long', message: 'A value is longer than its field allows' },
+  '22003': { code: 'value_out_of_range', message: 'A number is out of the range its field allows' },
+  '22007': { code: 'invalid_value', message: 'A date or time value is not valid' },
+  '22008': { code: 'invalid_value', message: 'A date or time value is out of range' },
+  '22021': { code: 'invalid_encoding', message: 'The input contains bytes that are not valid text' },
+  '22P02': { code: 'invalid_value', message: 'A value does not have the expected type' },
+  '22P05': { code: 'invalid_encoding', message: 'The input contains characters that cannot be stored' },
 };
 
 /** Errors thrown by body parsers and multer before any controller runs. */
@@ -48,8 +63,9 @@ export class ErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return { status: exception.getStatus(), body: this.genericBody(exception.getStatus()), headers: {} };
     }
+    const dataError = exception instanceof QueryFailedError ? DATA_ERRORS[(exception.driverError as { code?: string }).code ?? ''] : undefined;
+    if (dataError) return { status: 422, body: { error: dataError.code, message: dataError.message }, headers: {} };
     const transport = exception as TransportError;
-    if (transport?.code === 'LIMIT_FILE_SIZE') return { status: 413, body: this.genericBody(413), headers: {} };
     if (typeof transport?.status === 'number' && transport.status >= 400 && transport.status < 500) {
       return { status: transport.status, body: this.genericBody(transport.status), headers: {} };
     }

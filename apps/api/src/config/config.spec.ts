@@ -9,6 +9,13 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('./data');
   });
 
+  it('sizes publish chunks and the stuck-import threshold from IMPORT_CHUNK_ROWS and IMPORT_STUCK_AFTER_SECONDS', () => {
+    expect(loadConfig({})).toMatchObject({ importChunkRows: 5000, importStuckAfterSeconds: 900 });
+    expect(loadConfig({ IMPORT_CHUNK_ROWS: '100', IMPORT_STUCK_AFTER_SECONDS: '10' })).toMatchObject({ importChunkRows: 100, importStuckAfterSeconds: 10 });
+    expect(() => loadConfig({ IMPORT_CHUNK_ROWS: '0' })).toThrow('IMPORT_CHUNK_ROWS must be an integer from 1 to 100000');
+    expect(() => loadConfig({ IMPORT_STUCK_AFTER_SECONDS: '5' })).toThrow('IMPORT_STUCK_AFTER_SECONDS must be an integer from 10 to 604800');
+  });
+
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer/],
     [{ PORT: '70000' }, /PORT must be an integer/],
@@ -18,8 +25,56 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ NODE_ENV: 'production' }, /SECRET_KEY_BASE must be set in production/],
     [{ SECRET_KEY_BASE: 'short' }, /SECRET_KEY_BASE must be at least 32 characters/],
+    [{ AUTH_LOCAL_LOGIN_ENABLED: 'yes' }, /AUTH_LOCAL_LOGIN_ENABLED must be true or false/],
+    [{ AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED: 'flase' }, /AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED must be true or false/],
+    [{ SESSION_TTL_HOURS: '0' }, /SESSION_TTL_HOURS must be an integer from 1 to 8760/],
+    [{ RATE_LIMIT_ADMIN_PER_MINUTE: '-1' }, /RATE_LIMIT_ADMIN_PER_MINUTE must be an integer/],
+    [{ RATE_LIMIT_LOGIN_PER_MINUTE: 'many' }, /RATE_LIMIT_LOGIN_PER_MINUTE must be an integer/],
+    [{ LOGIN_MAX_FAILURES_PER_ACCOUNT: '0' }, /LOGIN_MAX_FAILURES_PER_ACCOUNT must be an integer/],
+    [{ APP_URL: 'ftp://example.com' }, /APP_URL must use http: or https:/],
+    [{ TRUST_PROXY: 'everyone' }, /TRUST_PROXY must be/],
   ])('rejects %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('runs every role in one process by default and refuses split roles without DATABASE_URL', () => {
+    expect(loadConfig({}).role).toBe('all');
+    expect(loadConfig({ HEARTH_ROLE: 'api', DATABASE_URL: 'postgres://db/hearth' }).role).toBe('api');
+    expect(loadConfig({ HEARTH_ROLE: 'worker', DATABASE_URL: 'postgres://db/hearth' }).role).toBe('worker');
+    expect(() => loadConfig({ HEARTH_ROLE: 'web' })).toThrow(/HEARTH_ROLE must be one of all, api, worker/);
+    for (const role of ['api', 'worker']) {
+      expect(() => loadConfig({ HEARTH_ROLE: role })).toThrow(ConfigError);
+      expect(() => loadConfig({ HEARTH_ROLE: role })).toThrow(`HEARTH_ROLE=${role} needs DATABASE_URL`);
+    }
+  });
+
+  it('defaults sign-in to local login on, admin override off, and the SPEC.md rate limits', () => {
+    const { auth, appUrl, trustProxy } = loadConfig({});
+    expect(auth).toEqual({
+      localLoginEnabled: true,
+      localAdminOverrideEnabled: false,
+      sessionTtlHours: 336,
+      adminRateLimitPerMinute: 10,
+      loginRateLimitPerMinute: 10,
+      loginMaxFailuresPerAccount: 10,
+      loginFailureWindowMinutes: 15,
+    });
+    expect(appUrl).toBeNull();
+    expect(trustProxy).toBe(false);
+  });
+
+  it('reads the sign-in switches case-insensitively and keeps only the origin of APP_URL', () => {
+    const config = loadConfig({
+      AUTH_LOCAL_LOGIN_ENABLED: 'FALSE',
+      AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED: 'True',
+      APP_URL: 'https://money.example.com/some/path',
+      TRUST_PROXY: '1',
+    });
+    expect(config.auth.localLoginEnabled).toBe(false);
+    expect(config.auth.localAdminOverrideEnabled).toBe(true);
+    expect(config.appUrl).toBe('https://money.example.com');
+    expect(config.trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback,10.0.0.0/8');
   });
 });

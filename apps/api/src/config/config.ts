@@ -1,8 +1,14 @@
 // Runtime configuration: read once from the environment, validated, then immutable.
 // A bad value stops the process with a message naming the variable.
+import { join } from 'node:path';
+import { AUDIT_RETENTION_TIERS, AuditRetentionTier } from '../audit/audit-retention.policy';
+
+export type ProcessRole = 'all' | 'api' | 'worker';
 
 export interface AppConfig {
   nodeEnv: 'development' | 'production' | 'test';
+  /** HEARTH_ROLE: `all` (HTTP + job workers, the default), `api` (HTTP, enqueues only) or `worker` (job workers, no HTTP). */
+  role: ProcessRole;
   port: number;
   host: string;
   databaseUrl: string | null;
@@ -14,6 +20,64 @@ export interface AppConfig {
   maxJsonBodyBytes: number;
   /** Namespace of the job queues; lets several test runs share one Redis. */
   queuePrefix: string;
+  /** Rows one import may publish (AccountImport is capped at 50). */
+  importMaxRows: number;
+  /** Largest text import (CSV, NDJSON, QIF) in bytes; PDF statements have their own 25 MB limit. */
+  importMaxBytes: number;
+  /** IMPORT_CHUNK_ROWS: rows published per transaction; the import's resume point moves once per chunk. */
+  importChunkRows: number;
+  /**
+   * IMPORT_STUCK_AFTER_SECONDS: an import left in importing/reverting this long without progress is reaped. At least
+   * 10 s, beyond the 3 s deadline for queueing a job, during which an import is importing before its job exists.
+   */
+  importStuckAfterSeconds: number;
+  /** Public base URL of the instance (links in e-mails, allowed Origin); null: derived from the request. */
+  appUrl: string | null;
+  /** Express `trust proxy`: false, a hop count, or addresses/subnets of the proxies in front of Hearth. */
+  trustProxy: boolean | number | string;
+  auth: AuthConfig;
+  sso: SsoConfig;
+  audit: AuditConfig;
+}
+
+/** Audit log retention (SPEC.md 6). */
+export interface AuditConfig {
+  /** AUDIT_RETENTION_TIER: standard (90 days in the database), extended (1 year + archive), compliance (7-year archive). */
+  retentionTier: AuditRetentionTier;
+  /** AUDIT_ARCHIVE_DIR: where extended and compliance keep their archive files. */
+  archiveDir: string;
+}
+
+/** Single sign-on settings (SPEC.md 5.2, 5.4). */
+export interface SsoConfig {
+  /** AUTH_JIT_MODE: create accounts at first SSO sign-in, or only link to existing users. */
+  jitMode: 'create_and_link' | 'link_only';
+  /** ALLOWED_OIDC_DOMAINS, lower-cased; empty: any verified e-mail domain may get a JIT account. */
+  allowedDomains: string[];
+  /** SSO_ALLOW_INSECURE_HTTP: identity providers over plain http (development and tests only). */
+  allowInsecureHttp: boolean;
+  /** ACTIVE_RECORD_ENCRYPTION_*: custom keys for secrets at rest; null derives them from SECRET_KEY_BASE. */
+  encryptionKeys: { primaryKey: string; keyDerivationSalt: string } | null;
+  /** AUTH_PROVIDERS_SOURCE: `db` (admin API, effective at once) or `yaml` (AUTH_PROVIDERS_FILE, read at start). */
+  providersSource: 'db' | 'yaml';
+  /** AUTH_PROVIDERS_FILE, default config/auth.yml. */
+  providersFile: string;
+}
+
+/** Sign-in settings (SPEC.md 5.3, 8). */
+export interface AuthConfig {
+  /** AUTH_LOCAL_LOGIN_ENABLED: e-mail/password sign-in and password reset. */
+  localLoginEnabled: boolean;
+  /** AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED: with local login off, super admins may still sign in locally. */
+  localAdminOverrideEnabled: boolean;
+  sessionTtlHours: number;
+  /** Requests per minute per IP to /api/v1/admin/* (SPEC.md 8: 10). */
+  adminRateLimitPerMinute: number;
+  /** Sign-in and password-reset attempts per minute per IP. */
+  loginRateLimitPerMinute: number;
+  /** Failed sign-ins for one e-mail address within loginFailureWindowMinutes before it is refused with 429. */
+  loginMaxFailuresPerAccount: number;
+  loginFailureWindowMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -65,26 +129,129 @@ function secretKeyBase(env: Env, nodeEnv: AppConfig['nodeEnv']): string {
   return raw;
 }
 
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function trustProxy(env: Env): boolean | number | string {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 0, 10);
+  const parts = raw.split(',').map((part) => part.trim());
+  const address = /^(loopback|linklocal|uniquelocal|[0-9a-f.:]+(\/\d{1,3})?)$/i;
+  if (parts.some((part) => !address.test(part))) {
+    throw new ConfigError('TRUST_PROXY must be true, false, a hop count, or comma-separated proxy addresses/subnets');
+  }
+  return parts.join(',');
+}
+
+function appUrl(env: Env): string | null {
+  const raw = url(env, 'APP_URL', ['http:', 'https:']);
+  return raw === null ? null : new URL(raw).origin;
+}
+
+function authConfig(env: Env): AuthConfig {
+  return Object.freeze({
+    localLoginEnabled: boolean(env, 'AUTH_LOCAL_LOGIN_ENABLED', true),
+    localAdminOverrideEnabled: boolean(env, 'AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED', false),
+    sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 336, 1, 8760),
+    adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 10, 1, 100_000),
+    loginRateLimitPerMinute: integer(env, 'RATE_LIMIT_LOGIN_PER_MINUTE', 10, 1, 100_000),
+    loginMaxFailuresPerAccount: integer(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 10, 1, 100_000),
+    loginFailureWindowMinutes: integer(env, 'LOGIN_FAILURE_WINDOW_MINUTES', 15, 1, 1440),
+  });
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+function allowedDomains(env: Env): string[] {
+  const domains = (env.ALLOWED_OIDC_DOMAINS ?? '')
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = domains.find((domain) => !DOMAIN.test(domain));
+  if (bad !== undefined) throw new ConfigError(`ALLOWED_OIDC_DOMAINS must be comma-separated domain names (got "${bad}")`);
+  return domains;
+}
+
+function encryptionKeys(env: Env): SsoConfig['encryptionKeys'] {
+  const names = ['ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY', 'ACTIVE_RECORD_ENCRYPTION_DETERMINISTIC_KEY', 'ACTIVE_RECORD_ENCRYPTION_KEY_DERIVATION_SALT'];
+  const missing = names.filter((name) => !env[name]);
+  if (missing.length === names.length) return null;
+  if (missing.length) throw new ConfigError(`Active Record encryption environment variables are partially configured. Missing: ${missing.join(', ')}`);
+  return { primaryKey: env.ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY!, keyDerivationSalt: env.ACTIVE_RECORD_ENCRYPTION_KEY_DERIVATION_SALT! };
+}
+
+function ssoConfig(env: Env, nodeEnv: AppConfig['nodeEnv']): SsoConfig {
+  const allowInsecureHttp = boolean(env, 'SSO_ALLOW_INSECURE_HTTP', false);
+  if (allowInsecureHttp && nodeEnv === 'production') throw new ConfigError('SSO_ALLOW_INSECURE_HTTP must not be true in production');
+  return Object.freeze({
+    jitMode: oneOf(env, 'AUTH_JIT_MODE', ['create_and_link', 'link_only'] as const, 'create_and_link'),
+    allowedDomains: allowedDomains(env),
+    allowInsecureHttp,
+    encryptionKeys: encryptionKeys(env),
+    providersSource: oneOf(env, 'AUTH_PROVIDERS_SOURCE', ['db', 'yaml'] as const, 'db'),
+    providersFile: env.AUTH_PROVIDERS_FILE || 'config/auth.yml',
+  });
+}
+
+function auditConfig(env: Env, dataDir: string): AuditConfig {
+  const raw = env.AUDIT_ARCHIVE_DIR || undefined;
+  if (raw !== undefined && (raw.trim() === '' || raw.includes('\0'))) throw new ConfigError('AUDIT_ARCHIVE_DIR must be a directory path');
+  // An in-memory database has no directory of its own; its archive (if any) goes to the default data directory.
+  const base = dataDir.startsWith('memory://') ? './data' : dataDir;
+  return Object.freeze({
+    retentionTier: oneOf(env, 'AUDIT_RETENTION_TIER', AUDIT_RETENTION_TIERS, 'standard'),
+    archiveDir: raw ?? join(base, 'audit-archive'),
+  });
+}
+
 function queuePrefix(env: Env): string {
   const raw = env.QUEUE_PREFIX || 'hearth';
   if (!/^[a-z0-9_-]{1,40}$/i.test(raw)) throw new ConfigError('QUEUE_PREFIX must be 1 to 40 letters, digits, _ or -');
   return raw;
 }
 
+/** Split roles share one PostgreSQL between processes; the embedded PGlite belongs to one process. */
+function processRole(env: Env, databaseUrl: string | null): ProcessRole {
+  const role = oneOf(env, 'HEARTH_ROLE', ['all', 'api', 'worker'] as const, 'all');
+  if (role !== 'all' && databaseUrl === null) {
+    throw new ConfigError(
+      `HEARTH_ROLE=${role} needs DATABASE_URL: API and worker processes must share one PostgreSQL (and REDIS_URL for the queue and rate limits); the embedded database is single-node, so without DATABASE_URL use HEARTH_ROLE=all (npm start)`,
+    );
+  }
+  return role;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   return Object.freeze({
     nodeEnv,
+    role: processRole(env, databaseUrl),
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     dataDir: env.DATA_DIR || './data',
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     secretKeyBase: secretKeyBase(env, nodeEnv),
     adminDistDir: env.ADMIN_DIST_DIR || null,
-    maxJsonBodyBytes: integer(env, 'MAX_JSON_BODY_BYTES', 12 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    maxJsonBodyBytes: integer(env, 'MAX_JSON_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     queuePrefix: queuePrefix(env),
+    importMaxRows: integer(env, 'IMPORT_MAX_ROWS', 10_000, 1, 1_000_000),
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    importChunkRows: integer(env, 'IMPORT_CHUNK_ROWS', 5_000, 1, 100_000),
+    importStuckAfterSeconds: integer(env, 'IMPORT_STUCK_AFTER_SECONDS', 15 * 60, 10, 7 * 24 * 3600),
+    appUrl: appUrl(env),
+    trustProxy: trustProxy(env),
+    auth: authConfig(env),
+    sso: ssoConfig(env, nodeEnv),
+    audit: auditConfig(env, env.DATA_DIR || './data'),
   });
 }
 

@@ -8,6 +8,8 @@ const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 /** Frontend messages after which the client waits for the server: the end of one unit of work. */
 const BATCH_END = new Set(['S', 'Q', 'H']);
+const NOTIFICATION_RESPONSE = 0x41; // 'A'
+const LISTEN_STATEMENT = /^\s*(UN)?LISTEN\s+(\*|"((?:[^"]|"")+)"|[A-Za-z_][\w$]*)/i;
 
 interface Batch {
   conn: Connection;
@@ -19,6 +21,31 @@ interface Connection {
   buffer: Buffer;
   started: boolean;
   pending: Buffer[];
+  /** Channels this client LISTENs on: the one shared session hears them all, so we route by name. */
+  channels: Set<string>;
+}
+
+/** The SQL text of a simple Query ('Q') or Parse ('P') message, else null. */
+function statementText(message: Buffer): string | null {
+  const type = String.fromCharCode(message[0]);
+  if (type === 'Q') return message.toString('utf8', 5, message.length - 1);
+  if (type !== 'P') return null;
+  const nameEnd = message.indexOf(0, 5);
+  return message.toString('utf8', nameEnd + 1, message.indexOf(0, nameEnd + 1));
+}
+
+/** Applies the LISTEN / UNLISTEN statements in `sql` to `channels`. */
+export function trackListens(sql: string, channels: Set<string>): void {
+  const withoutComments = sql.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/--[^\n]*/g, ' ');
+  for (const statement of withoutComments.split(';')) {
+    const match = LISTEN_STATEMENT.exec(statement);
+    if (!match) continue;
+    const [, unlisten, raw, quoted] = match;
+    const channel = quoted !== undefined ? quoted.replace(/""/g, '"') : raw.toLowerCase();
+    if (!unlisten) channels.add(channel);
+    else if (raw === '*') channels.clear();
+    else channels.delete(channel);
+  }
 }
 
 /**
@@ -30,6 +57,10 @@ interface Connection {
  * the extended protocol. While a client holds an open transaction, only that client runs, so transactions stay
  * atomic. (@electric-sql/pglite-socket's multiplexer interleaves single messages and failed under BullMQ with
  * "bind message supplies 15 parameters, but prepared statement requires 3".)
+ *
+ * Notifications come out of the shared session in whichever client's turn commits the NOTIFY, so they are
+ * taken out of that client's stream and sent to the clients that LISTEN on the channel instead (BullMQ's
+ * PostgreSQL backend wakes its workers this way; without it jobs wait for the next poll).
  */
 export class EmbeddedPostgres {
   private readonly waiting: Batch[] = [];
@@ -65,7 +96,13 @@ export class EmbeddedPostgres {
   }
 
   private accept(socket: Socket): void {
-    const conn: Connection = { socket, buffer: Buffer.alloc(0), started: false, pending: [] };
+    const conn: Connection = {
+      socket,
+      buffer: Buffer.alloc(0),
+      started: false,
+      pending: [],
+      channels: new Set(),
+    };
     this.connections.add(conn);
     socket.setNoDelay(true);
     socket.on('data', (data) => this.receive(conn, data));
@@ -101,6 +138,8 @@ export class EmbeddedPostgres {
         conn.socket.end();
         return;
       }
+      const sql = statementText(message);
+      if (sql !== null && /listen/i.test(sql)) trackListens(sql, conn.channels);
       conn.pending.push(message);
       if (BATCH_END.has(type)) {
         this.enqueue(conn, Buffer.concat(conn.pending));
@@ -123,15 +162,48 @@ export class EmbeddedPostgres {
         const index = this.transactionOwner ? this.waiting.findIndex((b) => b.conn === this.transactionOwner) : 0;
         if (index < 0 || this.waiting.length === 0) return;
         const [batch] = this.waiting.splice(index, 1);
+        let carry: Buffer = Buffer.alloc(0);
         await this.db.execProtocolRawStream(batch.bytes, {
           onRawData: (chunk) => {
-            if (!batch.conn.socket.destroyed) batch.conn.socket.write(chunk);
+            carry = this.forward(batch.conn, Buffer.concat([carry, chunk]));
           },
         });
         this.transactionOwner = this.db.isInTransaction() ? batch.conn : null;
       }
     } finally {
       this.running = false;
+    }
+  }
+
+  /**
+   * Writes the complete backend messages in `data` to `conn`, except notifications, which go to their
+   * listeners. Returns the incomplete tail, to be completed by the next chunk.
+   */
+  private forward(conn: Connection, data: Buffer): Buffer {
+    const passThrough: Buffer[] = [];
+    let start = 0;
+    let offset = 0;
+    while (data.length - offset >= 5) {
+      const length = 1 + data.readInt32BE(offset + 1);
+      if (data.length - offset < length) break;
+      if (data[offset] === NOTIFICATION_RESPONSE) {
+        passThrough.push(data.subarray(start, offset));
+        this.notify(data.subarray(offset, offset + length));
+        start = offset + length;
+      }
+      offset += length;
+    }
+    passThrough.push(data.subarray(start, offset));
+    const out = Buffer.concat(passThrough);
+    if (out.length > 0 && !conn.socket.destroyed) conn.socket.write(out);
+    return data.subarray(offset);
+  }
+
+  private notify(message: Buffer): void {
+    const channelStart = 9; // type, length, sender pid
+    const channel = message.toString('utf8', channelStart, message.indexOf(0, channelStart));
+    for (const listener of this.connections) {
+      if (listener.channels.has(channel) && !listener.socket.destroyed) listener.socket.write(message);
     }
   }
 

@@ -1,6 +1,7 @@
 import { AuditLog } from '../audit/audit-log.entity';
-import { ApiKey, Session } from '../auth/auth.entities';
+import { ApiKey, PasswordResetToken, Session } from '../auth/auth.entities';
 import { Budget, BudgetCategory } from '../budgets/budget.entity';
+import { FamilyExport } from '../family-exports/family-export.entity';
 import { Account } from '../finance/entities/account.entity';
 import {
   Entry,
@@ -15,7 +16,8 @@ import {
 import { Family } from '../finance/entities/family.entity';
 import { Category, Merchant, Rule, Tag } from '../finance/entities/taxonomy.entity';
 import { Import, ImportMapping, ImportRow } from '../imports/import.entity';
-import { SsoIdentity, SsoProvider } from '../sso/sso.entities';
+import { SamlAssertion, SamlRequest } from '../sso/saml.entities';
+import { SsoIdentity, SsoLoginState, SsoProvider, SsoSession } from '../sso/sso.entities';
 import { User } from '../users/user.entity';
 
 /** Every entity; the migrations must describe exactly these (checked by `npm run migrations:check`). */
@@ -42,7 +44,13 @@ export const ENTITIES = [
   ImportMapping,
   ApiKey,
   Session,
+  PasswordResetToken,
   SsoProvider,
   SsoIdentity,
+  SsoLoginState,
+  SsoSession,
+  SamlRequest,
+  SamlAssertion,
   AuditLog,
+  FamilyExport,
 ];

@@ -7,6 +7,8 @@ import { Public } from '../auth/auth.decorators';
 import { RUNTIME } from '../database/database.module';
 import { HEALTH_QUEUE } from '../jobs/health.processor';
 import type { Runtime } from '../runtime';
+import type { Logger } from 'pino';
+import { LOGGER } from '../common/logger';
 
 class HealthDto {
   @ApiProperty({ enum: ['ok', 'degraded'] }) status: 'ok' | 'degraded';
@@ -40,7 +42,11 @@ export class HealthController {
     private readonly dataSource: DataSource,
     @InjectQueue(HEALTH_QUEUE) private readonly queue: Queue,
     @Inject(RUNTIME) private readonly runtime: Runtime,
-  ) {}
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    // An outage is reported by this endpoint; the connection's own retries are only logged.
+    queue.on('error', (err) => logger.debug({ err }, 'health queue connection error'));
+  }
 
   @Public()
   @Get()

@@ -1,9 +1,10 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Runtime } from '../runtime';
-import { HEALTH_QUEUE, HealthProcessor } from './health.processor';
+import { HEALTH_QUEUE } from './health.processor';
 import { queueConnection } from './queue-connection';
 
+/** The queue connection and the queues every process may enqueue to; workers are in WorkersModule. */
 @Global()
 @Module({})
 export class JobsModule {
@@ -13,7 +14,6 @@ export class JobsModule {
     return {
       module: JobsModule,
       imports: [bull, queues],
-      providers: [HealthProcessor],
       exports: [queues],
     };
   }
