@@ -15,7 +15,10 @@ export class Import {
   @Column({ type: 'uuid', nullable: true }) accountId: string | null;
   @Column({ type: 'varchar', length: 30 }) type: ImportType;
   @Column({ type: 'varchar', length: 20, default: 'pending' }) status: ImportStatus;
-  @Column({ type: 'text', nullable: true }) rawFileContent: string | null;
+  /** Not loaded by default: up to 10 MB that only (re)parsing needs. */
+  @Column({ type: 'text', nullable: true, select: false }) rawFileContent?: string | null;
+  /** Size of the uploaded content in bytes; 0 until content is uploaded. */
+  @Column({ type: 'integer', default: 0 }) contentBytes: number;
   @Column({ type: 'varchar', length: 255, nullable: true }) fileName: string | null;
   @Column({ type: 'varchar', length: 255, nullable: true }) dateColLabel: string | null;
   @Column({ type: 'varchar', length: 255, nullable: true }) amountColLabel: string | null;
@@ -37,6 +40,8 @@ export class Import {
   @Column({ type: 'varchar', length: 20, default: 'signed_amount' }) amountTypeStrategy: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) amountTypeInflowValue: string | null;
   @Column({ type: 'integer', default: 0 }) rowsCount: number;
+  /** Rows with validation errors; kept with rows_count whenever the rows are replaced. */
+  @Column({ type: 'integer', default: 0 }) invalidRowsCount: number;
   @Column({ type: 'text', nullable: true }) error: string | null;
   /** Type-specific settings (e.g. the QIF date order). */
   @Column({ type: 'jsonb', default: () => `'{}'` }) columnMappings: Record<string, unknown>;
@@ -51,12 +56,15 @@ export class Import {
 
 /** One parsed source row; values keep the text as read, errors hold the row's validation messages. */
 @Entity('import_rows')
+@Index('import_rows_duplicate_of', ['importId', 'duplicateOf'], { where: '"duplicate_of" IS NOT NULL' })
 export class ImportRow {
   @PrimaryColumn({ type: 'uuid' }) importId: string;
   @ManyToOne(() => Import, { onDelete: 'CASCADE' }) @JoinColumn() import?: Import;
   @PrimaryColumn({ type: 'integer' }) sourceRowNumber: number;
   @Column({ type: 'jsonb' }) values: Record<string, string | null>;
   @Column({ type: 'jsonb', default: () => `'[]'` }) errors: string[];
+  /** The existing entry this row turned out to duplicate at publish; it was claimed instead of inserted. */
+  @Column({ type: 'uuid', nullable: true }) duplicateOf: string | null;
 }
 
 /** Maps a name found in the rows (account, category, tag, account type) to a record of the family. */

@@ -1,0 +1,81 @@
+import type { ImportType } from '@hearth/contracts';
+import { ApiError } from '../common/api-error';
+import { MAX_PDF_BYTES } from './import-limits';
+import { checkedText, decodeBytes, DecodeResult } from '@hearth/domain/import-formats';
+
+export interface UploadedFile {
+  originalname: string;
+  mimetype: string;
+  size: number;
+  buffer: Buffer;
+}
+
+export interface ImportContent {
+  text: string;
+  fileName: string | null;
+  /** The upload's bytes, for formats that are not text (PDF). */
+  bytes?: Buffer;
+}
+
+interface ContentRules {
+  /** null: the configured limit for text imports (IMPORT_MAX_BYTES). */
+  maxBytes: number | null;
+  mimeTypes: string[];
+  extensions: string[];
+  describe: string;
+}
+
+const CSV: ContentRules = {
+  maxBytes: null,
+  mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv'],
+  extensions: ['.csv', '.txt'],
+  describe: 'a CSV file',
+};
+const RULES: Partial<Record<ImportType, ContentRules>> = {
+  ServiceImport: {
+    maxBytes: null,
+    mimeTypes: ['application/x-ndjson', 'application/ndjson', 'application/json', 'application/octet-stream', 'text/plain'],
+    extensions: ['.ndjson', '.json'],
+    describe: 'an NDJSON file',
+  },
+  QifImport: { maxBytes: null, mimeTypes: ['application/qif', 'application/x-qif', 'text/plain', 'application/octet-stream'], extensions: ['.qif'], describe: 'a QIF file' },
+  PdfImport: { maxBytes: MAX_PDF_BYTES, mimeTypes: ['application/pdf'], extensions: ['.pdf'], describe: 'a PDF file' },
+};
+
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10}MB` : `${Math.round(bytes / 1024)}KB`);
+
+/** Checks size and type of the content (file or inline text) and decodes it; nothing is stored yet. */
+export function readUpload(type: ImportType, raw: string | undefined, file: UploadedFile | undefined, maxTextBytes: number): ImportContent {
+  const rules = RULES[type] ?? CSV;
+  const maxBytes = rules.maxBytes ?? maxTextBytes;
+  if (file) {
+    if (file.size > maxBytes) {
+      throw new ApiError(422, 'file_too_large', `File is too large. Maximum size is ${sizeText(maxBytes)}.`);
+    }
+    const extension = /\.[^.]+$/.exec(file.originalname.toLowerCase())?.[0] ?? '';
+    if (!rules.mimeTypes.includes(file.mimetype) && !rules.extensions.includes(extension)) {
+      throw new ApiError(422, 'invalid_file_type', `Invalid file type. Please upload ${rules.describe}.`);
+    }
+    if (file.size === 0) throw new ApiError(422, 'missing_content', 'The uploaded file is empty.');
+    return { text: type === 'PdfImport' ? '' : textOf(decodeBytes(file.buffer)), fileName: safeFileName(file.originalname), bytes: file.buffer };
+  }
+  if (raw === undefined || raw.trim() === '') {
+    throw new ApiError(422, 'missing_content', 'Provide raw_file_content or upload a file.');
+  }
+  if (Buffer.byteLength(raw, 'utf8') > maxBytes) {
+    throw new ApiError(422, 'content_too_large', `Content is too large. Maximum size is ${sizeText(maxBytes)}.`);
+  }
+  return { text: textOf(checkedText(raw)), fileName: null };
+}
+
+/** The name without any directory part or control characters: it is only ever shown, never used as a path. */
+export function safeFileName(name: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return base ? base.slice(0, 255) : null;
+}
+
+function textOf(result: DecodeResult): string {
+  if ('error' in result) throw new ApiError(422, result.error.code, result.error.message);
+  return result.text;
+}

@@ -1,0 +1,43 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import multer, { MulterError } from 'multer';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { MAX_PDF_BYTES } from './import-limits';
+
+/** Multer's refusals, each as our own error: the client learns what to change, never a library message. */
+const MULTER_ERRORS: Partial<Record<MulterError['code'], ApiError>> = {
+  LIMIT_FILE_SIZE: new ApiError(422, 'file_too_large', 'File is too large for any import type.'),
+  LIMIT_FILE_COUNT: new ApiError(422, 'unexpected_file', "Send exactly one file, in the field 'file'."),
+  LIMIT_UNEXPECTED_FILE: new ApiError(422, 'unexpected_file', "Send exactly one file, in the field 'file'."),
+  LIMIT_FIELD_COUNT: new ApiError(422, 'too_many_fields', 'The form has too many fields.'),
+  LIMIT_FIELD_VALUE: new ApiError(422, 'content_too_large', 'A form field is too large for an import.'),
+  LIMIT_PART_COUNT: new ApiError(422, 'too_many_fields', 'The form has too many parts.'),
+  LIMIT_FIELD_KEY: new ApiError(422, 'too_many_fields', 'A form field name is too long.'),
+};
+
+/** Reads an optional multipart file in the field `file` (JSON bodies pass through untouched). */
+@Injectable()
+export class ImportUploadInterceptor implements NestInterceptor {
+  private readonly upload: ReturnType<ReturnType<typeof multer>['single']>;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.upload = multer({
+      storage: multer.memoryStorage(),
+      // Per-type sizes are checked after the upload (readUpload); this cap is the largest any type accepts.
+      limits: { fileSize: Math.max(MAX_PDF_BYTES, config.importMaxBytes), files: 1, fields: 40, fieldSize: 2 * config.importMaxBytes, parts: 42 },
+    }).single('file');
+  }
+
+  async intercept(context: ExecutionContext, next: CallHandler) {
+    const http = context.switchToHttp();
+    await new Promise<void>((resolve, reject) =>
+      this.upload(http.getRequest<Request>(), http.getResponse<Response>(), (error: unknown) => {
+        if (!error) return resolve();
+        if (error instanceof MulterError) return reject(MULTER_ERRORS[error.code] ?? new ApiError(400, 'malformed_multipart', 'The multipart body could not be read.'));
+        reject(new ApiError(400, 'malformed_multipart', 'The multipart body could not be read.'));
+      }),
+    );
+    return next.handle();
+  }
+}

@@ -1,0 +1,221 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  AMOUNT_TYPE_STRATEGIES,
+  COLUMN_SEPARATORS,
+  IMPORT_STATUSES,
+  IMPORT_TYPES,
+  NUMBER_FORMATS,
+  SIGNAGE_CONVENTIONS,
+  VERIFICATION_STATUSES,
+} from '@hearth/contracts';
+
+const LABEL = { maxLength: 255 };
+
+/** Column labels and parsing options; shared by create (multipart or JSON) and PATCH. */
+export class ImportConfigurationInput {
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) date_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) amount_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) name_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) category_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) tags_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) notes_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) account_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) qty_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) ticker_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) price_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) entity_type_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) currency_col_label?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) exchange_operating_mic_col_label?: string;
+  @ApiPropertyOptional({ example: '%Y-%m-%d', description: 'strftime-style date pattern' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  date_format?: string;
+  @ApiPropertyOptional({ enum: NUMBER_FORMATS }) @IsOptional() @IsIn(NUMBER_FORMATS) number_format?: string;
+  @ApiPropertyOptional({ enum: SIGNAGE_CONVENTIONS }) @IsOptional() @IsIn(SIGNAGE_CONVENTIONS) signage_convention?: string;
+  @ApiPropertyOptional({ enum: Object.keys(COLUMN_SEPARATORS) })
+  @IsOptional()
+  @IsIn(Object.keys(COLUMN_SEPARATORS), { message: 'col_sep must be one of: comma, semicolon' })
+  col_sep?: string;
+  @ApiPropertyOptional({ enum: AMOUNT_TYPE_STRATEGIES }) @IsOptional() @IsIn(AMOUNT_TYPE_STRATEGIES) amount_type_strategy?: string;
+  @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) amount_type_inflow_value?: string;
+}
+
+export class CreateImportDto extends ImportConfigurationInput {
+  @ApiPropertyOptional({ description: 'Raw CSV or NDJSON text (CSV limited to 10MB)' })
+  @IsOptional()
+  @IsString()
+  raw_file_content?: string;
+
+  @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'CSV or NDJSON upload (multipart/form-data)' })
+  file?: unknown;
+
+  /** Validated by the service, so an unknown value gets `invalid_import_type` rather than a generic message. */
+  @ApiPropertyOptional({ enum: IMPORT_TYPES, default: 'TransactionImport' })
+  @IsOptional()
+  @IsString()
+  type?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'account_id must be a UUID' })
+  account_id?: string;
+
+  @ApiPropertyOptional({
+    description: 'The string "true" (JSON boolean true is accepted too) queues publishing when the import is valid',
+    type: String,
+  })
+  @IsOptional()
+  @Transform(({ value }) => (value === true ? 'true' : value))
+  @IsIn(['true', 'false'], { message: 'publish must be "true" or "false"' })
+  publish?: string;
+}
+
+export class ImportMappingInput {
+  @ApiProperty({ enum: ['account', 'category', 'tag', 'account_type'] })
+  @IsIn(['account', 'category', 'tag', 'account_type'])
+  type: 'account' | 'category' | 'tag' | 'account_type';
+  @ApiProperty() @IsString() @MaxLength(500) key: string;
+  @ApiPropertyOptional({ description: 'Existing record id (account, category, tag), or the account type name', nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  value?: string | null;
+  @ApiPropertyOptional({ description: 'Create the record at publish when no existing one is chosen' })
+  @IsOptional()
+  @IsBoolean()
+  create_when_empty?: boolean;
+}
+
+export class UpdateImportDto extends ImportConfigurationInput {
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
+  @IsOptional()
+  @IsUUID('all', { message: 'account_id must be a UUID' })
+  account_id?: string | null;
+  @ApiPropertyOptional({ type: [ImportMappingInput] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => ImportMappingInput)
+  mappings?: ImportMappingInput[];
+}
+
+export class PageQuery {
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Transform(({ value }) => Number(value))
+  @IsInt({ message: 'page must be a positive integer' })
+  @Min(1, { message: 'page must be a positive integer' })
+  page?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
+  @IsOptional()
+  @Transform(({ value }) => Number(value))
+  @IsInt({ message: 'per_page must be an integer from 1 to 100' })
+  @Min(1, { message: 'per_page must be an integer from 1 to 100' })
+  @Max(100, { message: 'per_page must be an integer from 1 to 100' })
+  per_page?: number;
+}
+
+export class ListImportsQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: IMPORT_STATUSES }) @IsOptional() @IsIn(IMPORT_STATUSES) status?: string;
+  @ApiPropertyOptional({ enum: IMPORT_TYPES }) @IsOptional() @IsIn(IMPORT_TYPES) type?: string;
+}
+
+export class StatusDetailDto {
+  @ApiProperty() uploaded: boolean;
+  @ApiProperty() configured: boolean;
+  @ApiProperty() terminal: boolean;
+  @ApiProperty() cleaned: boolean;
+  @ApiProperty() publishable: boolean;
+  @ApiProperty() revertable: boolean;
+}
+
+export class ConfigurationDto {
+  @ApiProperty({ nullable: true, type: String }) date_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) amount_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) name_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) category_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) tags_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) notes_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) account_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) date_format: string | null;
+  @ApiProperty({ nullable: true, type: String }) number_format: string | null;
+  @ApiProperty({ nullable: true, type: String }) signage_convention: string | null;
+}
+
+export class StatsDto {
+  @ApiProperty({ minimum: 0 }) rows_count: number;
+  @ApiProperty({ minimum: 0 }) valid_rows_count: number;
+  @ApiProperty({ minimum: 0 }) invalid_rows_count: number;
+  @ApiProperty({ minimum: 0 }) mappings_count: number;
+  @ApiProperty({ minimum: 0 }) unassigned_mappings_count: number;
+}
+
+export class ReadbackDto {
+  @ApiPropertyOptional({ enum: VERIFICATION_STATUSES }) status?: string;
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) checked_at?: string | null;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) expected_record_counts?: Record<string, number>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) before_counts?: Record<string, number>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) after_counts?: Record<string, number>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) actual_delta_counts?: Record<string, number>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) checked_counts?: Record<string, number>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'object', properties: { expected: { type: 'integer' }, actual: { type: 'integer' } } } }) mismatches?: Record<string, { expected: number; actual: number }>;
+  @ApiPropertyOptional({ nullable: true, type: String }) error?: string | null;
+}
+
+export class VerificationDto {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' } }) expected_record_counts: Record<string, number>;
+  @ApiProperty({ type: ReadbackDto }) readback: ReadbackDto;
+}
+
+export class ImportDetailDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: IMPORT_TYPES }) type: string;
+  @ApiProperty({ enum: IMPORT_STATUSES }) status: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) account_id: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) error: string | null;
+  @ApiProperty({ type: StatusDetailDto }) status_detail: StatusDetailDto;
+  @ApiProperty({ type: ConfigurationDto }) configuration: ConfigurationDto;
+  @ApiProperty({ type: StatsDto }) stats: StatsDto;
+  @ApiPropertyOptional({ type: VerificationDto }) verification?: VerificationDto;
+}
+
+export class ImportResponseDto {
+  @ApiProperty({ type: ImportDetailDto }) data: ImportDetailDto;
+}
+
+export class PaginationMetaDto {
+  @ApiProperty() current_page: number;
+  @ApiProperty({ nullable: true, type: Number }) next_page: number | null;
+  @ApiProperty({ nullable: true, type: Number }) prev_page: number | null;
+  @ApiProperty() total_pages: number;
+  @ApiProperty() total_count: number;
+  @ApiProperty() per_page: number;
+}
+
+export class ImportListDto {
+  @ApiProperty({ type: [ImportDetailDto] }) data: ImportDetailDto[];
+  @ApiProperty({ type: PaginationMetaDto }) meta: PaginationMetaDto;
+}
+
+export class ImportRowDto {
+  @ApiProperty() row_number: number;
+  @ApiProperty() valid: boolean;
+  @ApiProperty({ type: [String] }) errors: string[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Parsed values: ISO dates, decimal strings (positive = money leaving the account), lists for tags, null when empty',
+  })
+  fields: Record<string, unknown>;
+}
+
+export class ImportRowListDto {
+  @ApiProperty({ type: [ImportRowDto] }) data: ImportRowDto[];
+  @ApiProperty({ type: PaginationMetaDto }) meta: PaginationMetaDto;
+}

@@ -1,0 +1,87 @@
+import type { Import } from './import.entity';
+import type { ImportDetailDto, StatusDetailDto } from './import.dto';
+import type { RowStats } from './imports.repository';
+import { maxRowCount } from './import-limits';
+
+const TERMINAL = new Set(['complete', 'failed', 'revert_failed']);
+const PUBLISHABLE_FROM = new Set(['pending', 'failed']);
+const REVERTABLE_FROM = new Set(['complete', 'revert_failed']);
+/** Types whose rows carry no account of their own: they go into the import's account. */
+const NEEDS_ACCOUNT = new Set(['QifImport', 'PdfImport']);
+
+/** Complete or revert_failed; or failed after committing chunks, whose rows stay until published again or reverted. */
+export const isRevertable = (imp: Pick<Import, 'status' | 'publishedThroughRow'>) =>
+  REVERTABLE_FROM.has(imp.status) || (imp.status === 'failed' && imp.publishedThroughRow > 0);
+
+export function statusDetail(imp: Import, stats: RowStats, maxRows: number): StatusDetailDto {
+  const uploaded = imp.contentBytes > 0;
+  const configured = uploaded && stats.rowsCount > 0;
+  const cleaned = configured && stats.invalidRowsCount === 0;
+  const publishable =
+    cleaned &&
+    stats.unassignedMappingsCount === 0 &&
+    stats.rowsCount <= maxRowCount(imp.type, maxRows) &&
+    (!NEEDS_ACCOUNT.has(imp.type) || imp.accountId !== null) &&
+    PUBLISHABLE_FROM.has(imp.status);
+  return {
+    uploaded,
+    configured,
+    terminal: TERMINAL.has(imp.status),
+    cleaned,
+    publishable,
+    revertable: isRevertable(imp),
+  };
+}
+
+/** ImportDetail (SPEC.md 2.1-2.6). */
+export function presentImport(imp: Import, stats: RowStats, maxRows: number): ImportDetailDto {
+  const detail: ImportDetailDto = {
+    id: imp.id,
+    type: imp.type,
+    status: imp.status,
+    created_at: imp.createdAt.toISOString(),
+    updated_at: imp.updatedAt.toISOString(),
+    account_id: imp.accountId,
+    error: imp.error,
+    status_detail: statusDetail(imp, stats, maxRows),
+    configuration: {
+      date_col_label: imp.dateColLabel,
+      amount_col_label: imp.amountColLabel,
+      name_col_label: imp.nameColLabel,
+      category_col_label: imp.categoryColLabel,
+      tags_col_label: imp.tagsColLabel,
+      notes_col_label: imp.notesColLabel,
+      account_col_label: imp.accountColLabel,
+      date_format: imp.dateFormat,
+      number_format: imp.numberFormat,
+      signage_convention: imp.signageConvention,
+    },
+    stats: {
+      rows_count: stats.rowsCount,
+      valid_rows_count: stats.validRowsCount,
+      invalid_rows_count: stats.invalidRowsCount,
+      mappings_count: stats.mappingsCount,
+      unassigned_mappings_count: stats.unassignedMappingsCount,
+    },
+  };
+  if (imp.type === 'ServiceImport') {
+    detail.verification = {
+      expected_record_counts: imp.expectedRecordCounts,
+      readback: Object.keys(imp.readbackVerification).length ? imp.readbackVerification : { status: 'not_verified', checked_at: null },
+    };
+  }
+  return detail;
+}
+
+/** The pagination block of list responses (SPEC.md 2.1). */
+export function pageMeta(page: number, perPage: number, total: number) {
+  const totalPages = Math.max(1, Math.ceil(total / perPage));
+  return {
+    current_page: page,
+    next_page: page < totalPages ? page + 1 : null,
+    prev_page: page > 1 ? page - 1 : null,
+    total_pages: totalPages,
+    total_count: total,
+    per_page: perPage,
+  };
+}

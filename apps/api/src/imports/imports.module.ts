@@ -1,0 +1,18 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { ImportsController } from './imports.controller';
+import { IMPORTS_QUEUE } from './imports.queue';
+import { ImportsRepository } from './imports.repository';
+import { ImportsService } from './imports.service';
+import { ImportPublisher } from './publishing/import-publisher';
+
+const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
+
+/** HTTP side of imports; the processor and the reaper schedule run in worker processes (jobs/workers.module.ts). */
+@Module({
+  imports: [queue],
+  controllers: [ImportsController],
+  providers: [ImportsRepository, ImportsService, ImportPublisher],
+  exports: [queue, ImportPublisher],
+})
+export class ImportsModule {}

@@ -1,0 +1,6 @@
+export const IMPORTS_QUEUE = 'imports';
+
+export interface PublishJob {
+  importId: string;
+  familyId: string;
+}

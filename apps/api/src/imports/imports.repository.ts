@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { ImportStatus } from '@hearth/contracts';
+import { Import, ImportMapping } from './import.entity';
+import type { ParsedRow } from '@hearth/domain/import-formats';
+
+export interface RowStats {
+  rowsCount: number;
+  validRowsCount: number;
+  invalidRowsCount: number;
+  mappingsCount: number;
+  unassignedMappingsCount: number;
+}
+
+/** Rows go in with one statement per batch of this many (bounded parameter size). */
+const ROW_INSERT_BATCH = 10_000;
+
+/** SQL for imports, their rows and mappings. Every read and write is scoped by family id. */
+@Injectable()
+export class ImportsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  findOne(familyId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<Import | null> {
+    return manager.getRepository(Import).findOneBy({ id, familyId });
+  }
+
+  async rawContent(familyId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
+    const [row] = await manager.query(`SELECT raw_file_content AS text FROM imports WHERE id = $1 AND family_id = $2`, [id, familyId]);
+    return row?.text ?? null;
+  }
+
+  async list(familyId: string, filter: { status?: string; type?: string }, page: number, perPage: number) {
+    const where = { familyId, ...(filter.status ? { status: filter.status as ImportStatus } : {}), ...(filter.type ? { type: filter.type as Import['type'] } : {}) };
+    const [imports, total] = await this.dataSource.getRepository(Import).findAndCount({
+      where,
+      order: { createdAt: 'DESC', id: 'DESC' },
+      skip: (page - 1) * perPage,
+      take: perPage,
+    });
+    return { imports, total };
+  }
+
+  async stats(importIds: string[]): Promise<Map<string, RowStats>> {
+    if (!importIds.length) return new Map();
+    const rows: Array<{ id: string; rows: string; invalid: string; mappings: string; unassigned: string }> =
+      await this.dataSource.query(
+        `SELECT i.id,
+                i.rows_count AS rows, i.invalid_rows_count AS invalid,
+                (SELECT count(*) FROM import_mappings m WHERE m.import_id = i.id) AS mappings,
+                (SELECT count(*) FROM import_mappings m
+                  WHERE m.import_id = i.id AND m.type IN ('account', 'account_type')
+                    AND m.mappable_id IS NULL AND m.value IS NULL AND NOT m.create_when_empty) AS unassigned
+           FROM imports i WHERE i.id = ANY($1::uuid[])`,
+        [importIds],
+      );
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          rowsCount: Number(r.rows),
+          validRowsCount: Number(r.rows) - Number(r.invalid),
+          invalidRowsCount: Number(r.invalid),
+          mappingsCount: Number(r.mappings),
+          unassignedMappingsCount: Number(r.unassigned),
+        },
+      ]),
+    );
+  }
+
+  /** Replaces the import's rows with freshly parsed ones (bulk insert, one statement per batch). */
+  async replaceRows(manager: EntityManager, importId: string, rows: ParsedRow[]): Promise<void> {
+    await manager.query(`DELETE FROM import_rows WHERE import_id = $1`, [importId]);
+    for (let start = 0; start < rows.length; start += ROW_INSERT_BATCH) {
+      const batch = rows.slice(start, start + ROW_INSERT_BATCH);
+      // One JSON document per batch: serialising it is native and fast, unlike a jsonb[] literal of escaped strings.
+      await manager.query(
+        `INSERT INTO import_rows (import_id, source_row_number, "values", errors)
+         SELECT $1, t.n, t.v, t.e FROM jsonb_to_recordset($2::jsonb) AS t(n int, v jsonb, e jsonb)`,
+        [importId, JSON.stringify(batch.map((r) => ({ n: r.sourceRowNumber, v: r.values, e: r.errors })))],
+      );
+    }
+    const invalid = rows.reduce((n, r) => n + (r.errors.length ? 1 : 0), 0);
+    await manager.query(`UPDATE imports SET rows_count = $2, invalid_rows_count = $3 WHERE id = $1`, [importId, rows.length, invalid]);
+  }
+
+  async rowsPage(importId: string, page: number, perPage: number): Promise<{ rows: ParsedRow[]; total: number }> {
+    const [rows, [{ total }]] = await Promise.all([
+      this.dataSource.query(
+        `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
+          WHERE import_id = $1 ORDER BY source_row_number LIMIT $2 OFFSET $3`,
+        [importId, perPage, (page - 1) * perPage],
+      ),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM import_rows WHERE import_id = $1`, [importId]),
+    ]);
+    return { rows, total };
+  }
+
+  async invalidRows(importId: string, limit: number): Promise<{ rows: ParsedRow[] }> {
+    const rows = await this.dataSource.query(
+      `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
+        WHERE import_id = $1 AND errors <> '[]'::jsonb ORDER BY source_row_number LIMIT $2`,
+      [importId, limit],
+    );
+    return { rows };
+  }
+
+  mappings(importId: string, manager: EntityManager = this.dataSource.manager): Promise<ImportMapping[]> {
+    return manager.getRepository(ImportMapping).find({ where: { importId }, order: { type: 'ASC', key: 'ASC' } });
+  }
+
+  async replaceMappings(manager: EntityManager, importId: string, mappings: Array<Pick<ImportMapping, 'type' | 'key' | 'value' | 'createWhenEmpty' | 'mappableId'>>) {
+    await manager.query(`DELETE FROM import_mappings WHERE import_id = $1`, [importId]);
+    if (!mappings.length) return;
+    await manager.query(
+      `INSERT INTO import_mappings (import_id, type, key, value, create_when_empty, mappable_id)
+       SELECT $1, t, k, v, c, m FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::boolean[], $6::uuid[]) AS x(t, k, v, c, m)`,
+      [
+        importId,
+        mappings.map((m) => m.type),
+        mappings.map((m) => m.key),
+        mappings.map((m) => m.value),
+        mappings.map((m) => m.createWhenEmpty),
+        mappings.map((m) => m.mappableId),
+      ],
+    );
+  }
+
+  /**
+   * Moves an import from one of `from` to `to` atomically; false when another request got there first.
+   * This compare-and-set is what keeps one publish (or revert) at a time per import.
+   */
+  async transition(familyId: string, id: string, from: ImportStatus[], to: ImportStatus, changes: { error?: string | null } = {}): Promise<boolean> {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(Import)
+      .set({ ...changes, status: to })
+      .where('id = :id AND family_id = :familyId AND status IN (:...from)', { id, familyId, from })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,291 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { DataSource, EntityManager } from 'typeorm';
+import { COLUMN_SEPARATORS, IMPORT_TYPE_ALIASES, IMPORT_TYPES, ImportType } from '@hearth/contracts';
+import type { Principal } from '../auth/principal';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { Account } from '../finance/entities/account.entity';
+import { Family } from '../finance/entities/family.entity';
+import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, UpdateImportDto } from './import.dto';
+import { Import } from './import.entity';
+import { maxRowCount } from './import-limits';
+import { ImportContent, readUpload, UploadedFile } from './import-content';
+import { buildMappings, MappingDraft } from './import-mappings';
+import { ParsedImport, ParseOptions, parseImportContent, parsePdfStatement, parseQif } from '@hearth/domain/import-formats';
+import { extractPdfText } from './pdf-text';
+import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
+import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
+import { ImportsRepository } from './imports.repository';
+import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
+
+const ENQUEUE_TIMEOUT_MS = 3000;
+/** About 30 s of retries (1, 2, 4, 8, 16 s): longer than a database restart or failover. */
+const JOB_RETRIES = { attempts: 6, backoff: { type: 'exponential', delay: 1000 } } as const;
+/**
+ * Rows stored for inspection even when over the publish limit (IMPORT_MAX_ROWS); a file with more (10 MB of
+ * one-character lines is millions) is refused before anything is stored.
+ */
+const STORED_ROWS_CAP = 100_000;
+
+/** Import types whose rows are parsed from CSV text: all but the statement and NDJSON formats. */
+const CSV_TYPES = new Set<ImportType>(IMPORT_TYPES.filter((t) => !['PdfImport', 'QifImport', 'ServiceImport'].includes(t)));
+
+/** Types whose stored text is parsed again when the configuration changes. */
+const REPARSED_TYPES = new Set<ImportType>([...CSV_TYPES, 'QifImport']);
+
+/** Export layouts whose column labels are fixed by the exporting app (reference imports.md 3.4-3.6). */
+const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
+  MintImport: {
+    dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Description', amountColLabel: 'Amount',
+    currencyColLabel: 'Currency', accountColLabel: 'Account Name', categoryColLabel: 'Category',
+    tagsColLabel: 'Labels', notesColLabel: 'Notes', entityTypeColLabel: 'Transaction Type', signageConvention: 'inflows_positive',
+  },
+  ActualImport: {
+    dateColLabel: 'Date', dateFormat: '%Y-%m-%d', nameColLabel: 'Payee', amountColLabel: 'Amount',
+    accountColLabel: 'Account', categoryColLabel: 'Category', notesColLabel: 'Notes', signageConvention: 'inflows_positive',
+  },
+  YnabImport: {
+    dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Payee', accountColLabel: 'Account',
+    categoryColLabel: 'Category', notesColLabel: 'Memo', signageConvention: 'inflows_positive',
+  },
+};
+
+export function resolveImportType(raw: string | undefined): ImportType {
+  const type = raw === undefined || raw === '' ? 'TransactionImport' : (IMPORT_TYPE_ALIASES[raw] ?? raw);
+  if (!(IMPORT_TYPES as readonly string[]).includes(type)) {
+    const shown = type.length > 40 ? `${type.slice(0, 40)}…` : type;
+    throw new ApiError(422, 'invalid_import_type', `Unknown import type '${shown}'. Expected one of: ${IMPORT_TYPES.join(', ')}`);
+  }
+  return type as ImportType;
+}
+
+function configurationChanges(input: ImportConfigurationInput): Partial<Import> {
+  const changes: Partial<Import> = {
+    dateColLabel: input.date_col_label,
+    amountColLabel: input.amount_col_label,
+    nameColLabel: input.name_col_label,
+    categoryColLabel: input.category_col_label,
+    tagsColLabel: input.tags_col_label,
+    notesColLabel: input.notes_col_label,
+    accountColLabel: input.account_col_label,
+    qtyColLabel: input.qty_col_label,
+    tickerColLabel: input.ticker_col_label,
+    priceColLabel: input.price_col_label,
+    entityTypeColLabel: input.entity_type_col_label,
+    currencyColLabel: input.currency_col_label,
+    exchangeOperatingMicColLabel: input.exchange_operating_mic_col_label,
+    dateFormat: input.date_format,
+    numberFormat: input.number_format,
+    signageConvention: input.signage_convention,
+    colSep: input.col_sep ? COLUMN_SEPARATORS[input.col_sep as keyof typeof COLUMN_SEPARATORS] : undefined,
+    amountTypeStrategy: input.amount_type_strategy,
+    amountTypeInflowValue: input.amount_type_inflow_value,
+  };
+  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+}
+
+function validateConfiguration(imp: Import): void {
+  if (imp.amountTypeStrategy === 'custom_column' && !imp.amountTypeInflowValue?.trim()) {
+    throw ApiError.validation(['amount_type_inflow_value is required when amount_type_strategy is custom_column']);
+  }
+}
+
+/** Use cases of the import API: create, reconfigure, publish, revert. The job processor does the publishing. */
+@Injectable()
+export class ImportsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly imports: ImportsRepository,
+    @InjectQueue(IMPORTS_QUEUE) private readonly queue: Queue<PublishJob>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile): Promise<ImportDetailDto> {
+    const type = resolveImportType(dto.type);
+    if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
+    const content = readUpload(type, dto.raw_file_content, file, this.config.importMaxBytes);
+
+    const imp = this.dataSource.getRepository(Import).create({
+      familyId: principal.familyId,
+      type,
+      accountId: dto.account_id ?? null,
+      fileName: content.fileName,
+      rawFileContent: content.text,
+      contentBytes: content.bytes?.length ?? Buffer.byteLength(content.text),
+      ...configurationChanges(dto),
+      ...FIXED_LAYOUTS[type],
+    });
+    validateConfiguration(imp);
+
+    const saved = await this.dataSource.transaction(async (tx) => {
+      const stored = await tx.getRepository(Import).save(imp);
+      await this.generateRows(tx, stored, content);
+      return stored;
+    });
+    if (dto.publish === 'true') await this.enqueuePublish(principal, saved.id, { fromCreate: true });
+    return this.show(principal, saved.id);
+  }
+
+  async show(principal: Principal, id: string): Promise<ImportDetailDto> {
+    const imp = await this.findOrFail(principal.familyId, id);
+    const stats = await this.imports.stats([imp.id]);
+    return presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows);
+  }
+
+  async list(principal: Principal, query: { page?: number; per_page?: number; status?: string; type?: string }) {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 25;
+    const { imports, total } = await this.imports.list(principal.familyId, query, page, perPage);
+    const stats = await this.imports.stats(imports.map((i) => i.id));
+    return {
+      data: imports.map((imp) => presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows)),
+      meta: pageMeta(page, perPage, total),
+    };
+  }
+
+  async rows(principal: Principal, id: string, query: { page?: number; per_page?: number }) {
+    const imp = await this.findOrFail(principal.familyId, id);
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 25;
+    const { rows, total } = await this.imports.rowsPage(imp.id, page, perPage);
+    return {
+      data: rows.map((row) => ({ row_number: row.sourceRowNumber, valid: row.errors.length === 0, errors: row.errors, fields: row.values })),
+      meta: pageMeta(page, perPage, total),
+    };
+  }
+
+  /** Changes configuration and mappings before publishing; rows are parsed again from the stored content. */
+  async update(principal: Principal, id: string, dto: UpdateImportDto): Promise<ImportDetailDto> {
+    if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
+    await this.dataSource.transaction(async (tx) => {
+      const imp = await this.imports.findOne(principal.familyId, id, tx);
+      if (!imp) throw ApiError.notFound();
+      if (!['pending', 'failed'].includes(imp.status)) {
+        throw new ApiError(409, 'import_not_editable', `An import in status ${imp.status} cannot be changed`);
+      }
+      Object.assign(imp, configurationChanges(dto), FIXED_LAYOUTS[imp.type]);
+      if (dto.account_id !== undefined) imp.accountId = dto.account_id;
+      validateConfiguration(imp);
+      await tx.getRepository(Import).save(imp);
+      const text = REPARSED_TYPES.has(imp.type) ? await this.imports.rawContent(imp.familyId, imp.id, tx) : null;
+      if (text) await this.generateRows(tx, imp, { text, fileName: imp.fileName }, dto.mappings);
+    });
+    return this.show(principal, id);
+  }
+
+  async publish(principal: Principal, id: string): Promise<ImportDetailDto> {
+    await this.findOrFail(principal.familyId, id);
+    await this.enqueuePublish(principal, id, { fromCreate: false });
+    return this.show(principal, id);
+  }
+
+  async revert(principal: Principal, id: string): Promise<ImportDetailDto> {
+    const imp = await this.findOrFail(principal.familyId, id);
+    const from: Import['status'][] = isRevertable(imp) ? [imp.status] : [];
+    if (!from.length || !(await this.imports.transition(principal.familyId, id, from, 'reverting', { error: null }))) {
+      throw new ApiError(422, 'not_revertable', `An import in status ${imp.status} cannot be reverted`);
+    }
+    await this.enqueue(principal, id, 'revert', imp.status);
+    return this.show(principal, id);
+  }
+
+  private async generateRows(tx: EntityManager, imp: Import, content: ImportContent, mappingOverrides: MappingDraft[] = []) {
+    // ServiceImport: NDJSON records stored in publish order with the expected counts (service-import.ts).
+    if (imp.type === 'ServiceImport') return storeServiceImportRows(tx, imp, content.text, this.imports, this.config.importMaxRows);
+    const family = await tx.getRepository(Family).findOneByOrFail({ id: imp.familyId });
+    const account = imp.accountId ? await tx.getRepository(Account).findOneBy({ id: imp.accountId, familyId: imp.familyId }) : null;
+    const options = {
+      maxRows: Math.max(STORED_ROWS_CAP, this.config.importMaxRows),
+      defaultCurrency: account?.currency ?? family.currency,
+      hasAccount: account !== null,
+      today: new Date(),
+    };
+    const parsed = await this.parse(imp, content, options);
+    if (parsed.fileErrors.length) {
+      throw new ApiError(422, parsed.errorCode ?? 'invalid_csv', parsed.fileErrors[0], { errors: parsed.fileErrors });
+    }
+    await this.imports.replaceRows(tx, imp.id, parsed.rows);
+    const mappings = await buildMappings(tx, imp, parsed.rows, mappingOverrides);
+    await this.imports.replaceMappings(tx, imp.id, mappings);
+  }
+
+  /** Rows of the content, by the import's format. */
+  private async parse(imp: Import, content: ImportContent, options: ParseOptions): Promise<ParsedImport> {
+    if (imp.type === 'QifImport') return parseQif(content.text, options);
+    if (imp.type === 'PdfImport') {
+      if (!content.bytes) throw new ApiError(422, 'missing_content', 'Upload the PDF statement as a file.');
+      return parsePdfStatement(await extractPdfText(content.bytes), options);
+    }
+    return parseImportContent(imp, content.text, options);
+  }
+
+  /** Checks the import can publish now, then queues it; the 422/500 bodies carry import_id (SPEC.md 4.1). */
+  private async enqueuePublish(principal: Principal, id: string, { fromCreate }: { fromCreate: boolean }) {
+    const imp = await this.findOrFail(principal.familyId, id);
+    const stats = (await this.imports.stats([id])).get(id)!;
+    const reject = (code: string, message: string, errors?: string[]) =>
+      new ApiError(422, code, message, { import_id: id, ...(errors ? { errors } : {}) });
+    const limit = maxRowCount(imp.type, this.config.importMaxRows);
+    if (stats.rowsCount > limit) {
+      throw reject('max_row_count_exceeded', `Import was uploaded but has ${stats.rowsCount} rows; at most ${limit} can be published`);
+    }
+    // ServiceImport: strict NDJSON preflight before anything is queued (422 preflight_failed / not_publishable).
+    if (imp.type === 'ServiceImport') await assertServiceImportPublishable(this.dataSource, this.imports, imp);
+    const detail = statusDetail(imp, stats, this.config.importMaxRows);
+    if (!detail.publishable) {
+      const errors = await this.publishBlockers(imp, stats, detail.configured);
+      throw reject('not_publishable', fromCreate ? 'Import was uploaded but cannot be published yet' : 'Import cannot be published yet', errors);
+    }
+    if (!(await this.imports.transition(principal.familyId, id, ['pending', 'failed'], 'importing', { error: null }))) {
+      throw reject('not_publishable', `An import in status ${imp.status} cannot be published`);
+    }
+    await this.enqueue(principal, id, 'publish', imp.status);
+  }
+
+  private async publishBlockers(imp: Import, stats: { invalidRowsCount: number; unassignedMappingsCount: number }, configured: boolean) {
+    const errors: string[] = [];
+    if (!configured) errors.push('The import has no rows');
+    if (!['pending', 'failed'].includes(imp.status)) errors.push(`An import in status ${imp.status} cannot be published`);
+    if (['QifImport', 'PdfImport'].includes(imp.type) && !imp.accountId) errors.push('account_id is required for this import type');
+    if (stats.invalidRowsCount) {
+      const { rows } = await this.imports.invalidRows(imp.id, 20);
+      errors.push(`${stats.invalidRowsCount} rows are invalid`, ...rows.flatMap((r) => r.errors));
+    }
+    if (stats.unassignedMappingsCount) errors.push(`${stats.unassignedMappingsCount} values are not mapped (see PATCH mappings)`);
+    return errors;
+  }
+
+  /** Adds the job, giving up after 3 s (Redis down must not hang the request); on failure the status is restored. */
+  private async enqueue(principal: Principal, id: string, name: 'publish' | 'revert', previous: Import['status']) {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        // Retried with backoff when the worker could not even record an outcome (the database was down).
+        this.queue.add(name, { importId: id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000, ...JOB_RETRIES }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS);
+        }),
+      ]);
+    } catch {
+      await this.imports.transition(principal.familyId, id, [name === 'publish' ? 'importing' : 'reverting'], previous);
+      throw new ApiError(500, 'publish_failed', `Import was uploaded but could not be queued for ${name === 'publish' ? 'processing' : 'reverting'}`, {
+        import_id: id,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async findOrFail(familyId: string, id: string): Promise<Import> {
+    const imp = await this.imports.findOne(familyId, id);
+    if (!imp) throw ApiError.notFound();
+    return imp;
+  }
+
+  private async requireFamilyAccount(familyId: string, accountId: string): Promise<void> {
+    const exists = await this.dataSource.getRepository(Account).exists({ where: { id: accountId, familyId } });
+    if (!exists) throw ApiError.validation(['account_id must be an account of your family']);
+  }
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { AccountableType } from '@hearth/contracts';
+import { LIABILITY_TYPES } from '@hearth/contracts';
+import type { Import, ImportMapping } from '../import.entity';
+import { categoryLeaf } from '../import-mappings';
+import type { PublishContext } from './publish-context';
+
+/** New categories get a color from this palette, chosen by name so re-imports agree. */
+const PALETTE = ['#e99537', '#4da568', '#6471eb', '#db5a54', '#df4e92', '#c44fe9', '#eb5429', '#61c9ea', '#805dee', '#6ad28a'];
+export const paletteColor = (name: string) => PALETTE[[...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % PALETTE.length];
+
+export const classificationOf = (type: AccountableType) => (LIABILITY_TYPES.includes(type) ? 'liability' : 'asset');
+
+async function byName(tx: EntityManager, table: string, familyId: string, names: string[]): Promise<Map<string, string>> {
+  if (!names.length) return new Map();
+  const rows: Array<{ id: string; name: string }> = await tx.query(
+    `SELECT DISTINCT ON (name) id, name FROM ${table} WHERE family_id = $1 AND name = ANY($2::text[]) ORDER BY name, created_at`,
+    [familyId, names],
+  );
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
+/** Creates the categories (parents first) and tags of the given names that the family lacks; returns name -> id. */
+export async function ensureNamed(tx: EntityManager, table: 'categories' | 'tags', imp: Import, names: string[], parents: Map<string, string> = new Map()) {
+  const unique = [...new Set(names)];
+  if (!unique.length) return new Map<string, string>();
+  const colors = unique.map((n) => (table === 'categories' ? (parents.get(n) ? null : paletteColor(n)) : paletteColor(n)));
+  if (table === 'categories') {
+    await tx.query(
+      `INSERT INTO categories (family_id, name, color, parent_id, import_id)
+       SELECT $1, n, COALESCE(c, (SELECT color FROM categories p WHERE p.id = pid), '#6172F3'), pid, $2
+         FROM unnest($3::text[], $4::varchar[], $5::uuid[]) AS t(n, c, pid)
+       ON CONFLICT (family_id, name) DO NOTHING`,
+      [imp.familyId, imp.id, unique, colors, unique.map((n) => parents.get(n) ?? null)],
+    );
+  } else {
+    await tx.query(
+      `INSERT INTO tags (family_id, name, color, import_id) SELECT $1, n, c, $2 FROM unnest($3::text[], $4::varchar[]) AS t(n, c)
+       ON CONFLICT (family_id, name) DO NOTHING`,
+      [imp.familyId, imp.id, unique, colors],
+    );
+  }
+  return byName(tx, table, imp.familyId, unique);
+}
+
+async function ensureAccounts(tx: EntityManager, imp: Import, names: string[], currency: string): Promise<Map<string, string>> {
+  const existing = await byName(tx, 'accounts', imp.familyId, names);
+  const missing = [...new Set(names)].filter((n) => !existing.has(n));
+  if (missing.length) {
+    await tx.query(
+      `INSERT INTO accounts (id, family_id, name, accountable_type, classification, currency, import_id)
+       SELECT id, $1, n, 'Depository', 'asset', $2, $3 FROM unnest($4::uuid[], $5::text[]) AS t(id, n)`,
+      [imp.familyId, currency, imp.id, missing.map(() => randomUUID()), missing],
+    );
+  }
+  return byName(tx, 'accounts', imp.familyId, names);
+}
+
+/**
+ * Resolves every mapping to a record id, creating the accounts, categories and tags still missing, and records
+ * the ids on the mappings. Runs in its own transaction before the first chunk; on a resumed publish it finds
+ * everything already resolved.
+ */
+export async function resolveMappables(tx: EntityManager, imp: Import, familyCurrency: string): Promise<PublishContext> {
+  // Two deliveries of one publish job must not both create the missing records (accounts have no unique name):
+  // the import row lock makes the second wait, then read the mappings the first resolved.
+  await tx.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [imp.id]);
+  const mappings: ImportMapping[] = await tx.query(
+    `SELECT id, type, key, value, create_when_empty AS "createWhenEmpty", mappable_id AS "mappableId" FROM import_mappings WHERE import_id = $1`,
+    [imp.id],
+  );
+  const pending = (type: ImportMapping['type']) => mappings.filter((m) => m.type === type && !m.mappableId && m.createWhenEmpty);
+  const resolved = (type: ImportMapping['type']) => new Map(mappings.filter((m) => m.type === type && m.mappableId).map((m) => [m.key, m.mappableId!]));
+
+  const accounts = resolved('account');
+  const accountKeys = pending('account').map((m) => m.key);
+  const createdAccounts = await ensureAccounts(tx, imp, accountKeys, familyCurrency);
+  for (const key of accountKeys) accounts.set(key, createdAccounts.get(key)!);
+
+  const categories = resolved('category');
+  const categoryKeys = pending('category').map((m) => m.key);
+  const parentNames = categoryKeys.filter((k) => k.includes(':')).map((k) => k.slice(0, k.indexOf(':')).trim());
+  const parentIds = await ensureNamed(tx, 'categories', imp, parentNames);
+  const parentOfLeaf = new Map(
+    categoryKeys.filter((k) => k.includes(':')).map((k) => [categoryLeaf(k), parentIds.get(k.slice(0, k.indexOf(':')).trim())!]),
+  );
+  const leafIds = await ensureNamed(tx, 'categories', imp, categoryKeys.map(categoryLeaf), parentOfLeaf);
+  for (const key of categoryKeys) categories.set(key, leafIds.get(categoryLeaf(key))!);
+
+  const tags = resolved('tag');
+  const tagKeys = pending('tag').map((m) => m.key);
+  const tagIds = await ensureNamed(tx, 'tags', imp, tagKeys);
+  for (const key of tagKeys) tags.set(key, tagIds.get(key)!);
+
+  const updates = [
+    ...accountKeys.map((k) => ['account', k, accounts.get(k)!]),
+    ...categoryKeys.map((k) => ['category', k, categories.get(k)!]),
+    ...tagKeys.map((k) => ['tag', k, tags.get(k)!]),
+  ];
+  if (updates.length) {
+    await tx.query(
+      `UPDATE import_mappings m SET mappable_id = u.id
+         FROM unnest($2::varchar[], $3::varchar[], $4::uuid[]) AS u(type, key, id)
+        WHERE m.import_id = $1 AND m.type = u.type AND m.key = u.key`,
+      [imp.id, updates.map((u) => u[0]), updates.map((u) => u[1]), updates.map((u) => u[2])],
+    );
+  }
+  const accountTypes = new Map(
+    mappings.filter((m) => m.type === 'account_type' && m.value).map((m) => [m.key, m.value as AccountableType]),
+  );
+  return { imp, familyCurrency, accounts, categories, tags, accountTypes };
+}

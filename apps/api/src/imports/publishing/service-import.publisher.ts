@@ -1,0 +1,312 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { ACCOUNTABLE_TYPES, AccountableType, TRANSACTION_KINDS } from '@hearth/contracts';
+import { minorUnitsText, ServiceRecordType } from '@hearth/domain/import-formats';
+import { classificationOf, paletteColor } from './mappables';
+import type { ChunkPublisher, ImportRowRecord, PublishContext } from './publish-context';
+import { publishRules } from './taxonomy.publisher';
+
+// ServiceImport publishing. Rows arrive in dependency order (stored that way at upload), so everything a record
+// refers to was committed in this chunk's earlier statements or an earlier chunk. Source ids are remapped to
+// deterministic uuids derived from (import, kind, source id): no lookup table, the same on a resumed publish, and
+// revert can find records that carry no import_id (budgets). Every type is one set-based statement per chunk.
+
+type Data = Record<string, unknown>;
+interface Row {
+  line: number;
+  type: ServiceRecordType;
+  currency: string;
+  anchorDate: string | null;
+  data: Data;
+}
+type Handler = (tx: EntityManager, rows: Row[], ctx: PublishContext) => Promise<void>;
+
+/**
+ * The uuid a source id of one kind becomes in this import: an RFC 9562 version 8 (custom) uuid with the RFC variant,
+ * so the API's own uuid validators (account_id, /budgets/{id}, ...) accept the ids it hands out.
+ */
+export function targetId(importId: string, kind: string, sourceId: string): string {
+  const h = createHash('sha256').update(`${importId}\n${kind}\n${sourceId}`).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+const sid = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null);
+const ids = (v: unknown): string[] => (Array.isArray(v) ? [...new Set(v.map(sid).filter((x): x is string => x !== null))] : []);
+const flag = (v: unknown) => v === true || v === 'true';
+const oneOf = <T extends string>(v: unknown, allowed: readonly T[], fallback: T): T => (allowed.includes(v as T) ? (v as T) : fallback);
+const minor = (v: unknown, currency: string) => minorUnitsText(v, currency);
+
+function idOf(ctx: PublishContext, kind: string) {
+  return (source: unknown): string | null => {
+    const s = sid(source);
+    return s === null ? null : targetId(ctx.imp.id, kind, s);
+  };
+}
+
+const accounts: Handler = async (tx, rows, ctx) => {
+  const account = idOf(ctx, 'accounts');
+  const list = rows.map((r) => {
+    const d = r.data;
+    const type = oneOf(d.accountable_type, ACCOUNTABLE_TYPES, 'Depository') as AccountableType;
+    const accountable = (typeof d.accountable === 'object' && d.accountable !== null ? d.accountable : {}) as Data;
+    const balance = minor(d.balance, r.currency) ?? '0';
+    return {
+      id: account(d.id)!, name: String(d.name).trim(), type, subtype: text(accountable.subtype) ?? text(d.subtype), classification: classificationOf(type),
+      balance, cash: minor(d.cash_balance, r.currency) ?? balance, currency: r.currency, status: oneOf(d.status, ['active', 'disabled', 'draft'], 'active'),
+      institution: text(d.institution_name), notes: text(d.notes), anchorDate: r.anchorDate,
+    };
+  });
+  await tx.query(
+    `INSERT INTO accounts (id, family_id, name, accountable_type, subtype, classification, balance_minor, cash_balance_minor, currency, status,
+                           institution_name, notes, import_id)
+     SELECT id, $1, n, t, s, c, b, cb, cur, st, i, notes, $2
+       FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[], $8::bigint[], $9::bigint[], $10::char(3)[], $11::varchar[],
+                   $12::varchar[], $13::text[]) AS x(id, n, t, s, c, b, cb, cur, st, i, notes)`,
+    [ctx.imp.familyId, ctx.imp.id, list.map((a) => a.id), list.map((a) => a.name), list.map((a) => a.type), list.map((a) => a.subtype),
+      list.map((a) => a.classification), list.map((a) => a.balance), list.map((a) => a.cash), list.map((a) => a.currency), list.map((a) => a.status),
+      list.map((a) => a.institution), list.map((a) => a.notes)],
+  );
+  // Sure's synthesized opening balance (reference imports.md 4.4), decided at upload by planServiceImport.
+  const anchors = list.filter((a) => a.anchorDate).map((a) => ({ ...a, entryId: targetId(ctx.imp.id, 'opening_anchor', a.id) }));
+  await insertEntries(tx, ctx, 'Valuation', anchors.map((a) => ({ id: a.entryId, accountId: a.id, date: a.anchorDate!, name: 'Opening balance', amount: a.balance, currency: a.currency })));
+  await valuationDetails(tx, anchors.map((a) => ({ id: a.entryId, kind: 'opening_anchor' })));
+};
+
+const categories: Handler = async (tx, rows, ctx) => {
+  const category = idOf(ctx, 'categories');
+  await tx.query(
+    `INSERT INTO categories (id, family_id, name, color, lucide_icon, parent_id, import_id)
+     SELECT id, $1, n, COALESCE(c, '#737373'), COALESCE(i, 'shapes'), p, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::uuid[]) AS x(id, n, c, i, p)`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => category(r.data.id)), rows.map((r) => String(r.data.name).trim()), rows.map((r) => text(r.data.color)),
+      rows.map((r) => text(r.data.lucide_icon)), rows.map((r) => category(r.data.parent_id))],
+  );
+};
+
+const tags: Handler = async (tx, rows, ctx) => {
+  await tx.query(
+    `INSERT INTO tags (id, family_id, name, color, import_id) SELECT id, $1, n, COALESCE(c, '#e99537'), $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[]) AS x(id, n, c)`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => idOf(ctx, 'tags')(r.data.id)), rows.map((r) => String(r.data.name).trim()), rows.map((r) => text(r.data.color))],
+  );
+};
+
+const merchants: Handler = async (tx, rows, ctx) => {
+  const names = rows.map((r) => String(r.data.name).trim());
+  await tx.query(
+    `INSERT INTO merchants (id, family_id, type, name, color, logo_url, website_url, import_id)
+     SELECT id, $1, 'FamilyMerchant', n, c, l, w, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[]) AS x(id, n, c, l, w)`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => idOf(ctx, 'merchants')(r.data.id)), names,
+      rows.map((r, i) => (/^#[0-9a-fA-F]{6}$/.test(String(r.data.color)) ? String(r.data.color) : paletteColor(names[i]))),
+      rows.map((r) => text(r.data.logo_url)), rows.map((r) => text(r.data.website_url))],
+  );
+};
+
+interface EntryDraft {
+  id: string;
+  accountId: string;
+  date: string;
+  name: string;
+  amount: string;
+  currency: string;
+  notes?: string | null;
+  excluded?: boolean;
+  parentId?: string | null;
+}
+
+async function insertEntries(tx: EntityManager, ctx: PublishContext, type: 'Transaction' | 'Trade' | 'Valuation', entries: EntryDraft[]) {
+  if (!entries.length) return;
+  await tx.query(
+    `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
+     SELECT id, $1, a, $3, d, n, m, c, notes, ex, p, $2
+       FROM unnest($4::uuid[], $5::uuid[], $6::date[], $7::text[], $8::bigint[], $9::char(3)[], $10::text[], $11::boolean[], $12::uuid[])
+         AS x(id, a, d, n, m, c, notes, ex, p)`,
+    [ctx.imp.familyId, ctx.imp.id, type, entries.map((e) => e.id), entries.map((e) => e.accountId), entries.map((e) => e.date), entries.map((e) => e.name),
+      entries.map((e) => e.amount), entries.map((e) => e.currency), entries.map((e) => e.notes ?? null), entries.map((e) => e.excluded ?? false),
+      entries.map((e) => e.parentId ?? null)],
+  );
+}
+
+async function valuationDetails(tx: EntityManager, rows: Array<{ id: string; kind: string }>) {
+  if (!rows.length) return;
+  await tx.query(`INSERT INTO valuations (entry_id, kind) SELECT * FROM unnest($1::uuid[], $2::varchar[])`, [rows.map((r) => r.id), rows.map((r) => r.kind)]);
+}
+
+/** Transactions with their split lines as child entries (the parent is excluded, children inherit what they lack). */
+const transactions: Handler = async (tx, rows, ctx) => {
+  const account = idOf(ctx, 'accounts');
+  const transaction = idOf(ctx, 'transactions');
+  const category = idOf(ctx, 'categories');
+  const merchant = idOf(ctx, 'merchants');
+  const tag = idOf(ctx, 'tags');
+  const entries: EntryDraft[] = [];
+  const details: Array<{ id: string; category: string | null; merchant: string | null; kind: string; tags: string[] }> = [];
+  for (const r of rows) {
+    const d = r.data;
+    const splits = (Array.isArray(d.split_lines) ? d.split_lines : Array.isArray(d.splitLines) ? d.splitLines : Array.isArray(d.splits) ? d.splits : []) as Data[];
+    const parent: EntryDraft = {
+      id: transaction(d.id)!, accountId: account(d.account_id)!, date: String(d.date), name: text(d.name) ?? 'Imported transaction',
+      amount: minor(d.amount, r.currency)!, currency: r.currency, notes: text(d.notes), excluded: splits.length > 0 || flag(d.excluded),
+    };
+    const kind = oneOf(d.kind, TRANSACTION_KINDS, 'standard');
+    const parentTags = ids(d.tag_ids).map((t) => tag(t)!);
+    entries.push(parent);
+    details.push({ id: parent.id, category: category(d.category_id), merchant: merchant(d.merchant_id), kind, tags: parentTags });
+    splits.forEach((s, k) => {
+      const child: EntryDraft = {
+        ...parent, id: sid(s.id) ? transaction(s.id)! : targetId(ctx.imp.id, 'split', `${r.line}:${k}`),
+        name: text(s.name) ?? text(s.memo) ?? text(s.description) ?? 'Imported split',
+        amount: minor(s.amount ?? s.amount_money ?? s.amount_decimal, r.currency)!, notes: text(s.notes), excluded: flag(s.excluded), parentId: parent.id,
+      };
+      entries.push(child);
+      details.push({
+        id: child.id, category: category(s.category_id), merchant: merchant(s.merchant_id) ?? merchant(d.merchant_id),
+        kind: oneOf(s.kind, TRANSACTION_KINDS, kind), tags: Array.isArray(s.tag_ids) ? ids(s.tag_ids).map((t) => tag(t)!) : parentTags,
+      });
+    });
+  }
+  await insertEntries(tx, ctx, 'Transaction', entries);
+  await tx.query(
+    `INSERT INTO transactions (entry_id, category_id, merchant_id, kind) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[])`,
+    [details.map((t) => t.id), details.map((t) => t.category), details.map((t) => t.merchant), details.map((t) => t.kind)],
+  );
+  const pairs = details.flatMap((t) => t.tags.map((tagId) => [tagId, t.id]));
+  if (pairs.length) {
+    await tx.query(`INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
+  }
+};
+
+const transfers: Handler = async (tx, rows, ctx) => {
+  const transaction = idOf(ctx, 'transactions');
+  await tx.query(
+    `INSERT INTO transfers (id, family_id, inflow_entry_id, outflow_entry_id, status, notes, import_id)
+     SELECT id, $1, i, o, s, n, $2 FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::varchar[], $7::text[]) AS x(id, i, o, s, n)`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => targetId(ctx.imp.id, 'transfer', String(r.line))), rows.map((r) => transaction(r.data.inflow_transaction_id)),
+      rows.map((r) => transaction(r.data.outflow_transaction_id)), rows.map((r) => oneOf(r.data.status, ['pending', 'confirmed'], 'pending')), rows.map((r) => text(r.data.notes))],
+  );
+};
+
+/** Trades: securities found by (ticker, MIC) or created offline; the entry amount is the file's, not recomputed. */
+const trades: Handler = async (tx, rows, ctx) => {
+  const account = idOf(ctx, 'accounts');
+  const list = rows.map((r) => {
+    const d = r.data;
+    const ticker = String(d.ticker).trim().toUpperCase();
+    const qty = String(d.qty).trim();
+    return {
+      id: targetId(ctx.imp.id, 'line', String(r.line)), accountId: account(d.account_id)!, date: String(d.date), currency: r.currency,
+      amount: minor(d.amount, r.currency)!, ticker, mic: (text(d.exchange_operating_mic) ?? '').toUpperCase(), securityName: text(d.security_name),
+      qty, price: String(d.price).trim(), name: text(d.name) ?? `${qty.startsWith('-') ? 'Sell' : 'Buy'} ${ticker}`,
+      label: qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy',
+    };
+  });
+  await tx.query(
+    `INSERT INTO securities (ticker, exchange_operating_mic, name, offline) SELECT DISTINCT ON (t, m) t, m, n, true FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS x(t, m, n)
+     ON CONFLICT (ticker, exchange_operating_mic) DO NOTHING`,
+    [list.map((t) => t.ticker), list.map((t) => t.mic), list.map((t) => t.securityName)],
+  );
+  await insertEntries(tx, ctx, 'Trade', list.map((t) => ({ id: t.id, accountId: t.accountId, date: t.date, name: t.name, amount: t.amount, currency: t.currency })));
+  await tx.query(
+    `INSERT INTO trades (entry_id, security_id, qty, price, currency, investment_activity_label)
+     SELECT x.id, s.id, x.q, x.p, x.c, x.l FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::char(3)[], $7::varchar[]) AS x(id, t, m, q, p, c, l)
+       JOIN securities s ON s.ticker = x.t AND s.exchange_operating_mic = x.m`,
+    [list.map((t) => t.id), list.map((t) => t.ticker), list.map((t) => t.mic), list.map((t) => t.qty), list.map((t) => t.price), list.map((t) => t.currency), list.map((t) => t.label)],
+  );
+};
+
+const valuations: Handler = async (tx, rows, ctx) => {
+  const account = idOf(ctx, 'accounts');
+  const list = rows.map((r) => ({
+    id: targetId(ctx.imp.id, 'line', String(r.line)), accountId: account(r.data.account_id)!, date: String(r.data.date), name: text(r.data.name) ?? 'Valuation',
+    amount: minor(r.data.amount, r.currency)!, currency: r.currency, kind: oneOf(r.data.kind, ['reconciliation', 'opening_anchor', 'current_anchor'], 'reconciliation'),
+  }));
+  await insertEntries(tx, ctx, 'Valuation', list);
+  await valuationDetails(tx, list);
+};
+
+const budgets: Handler = async (tx, rows, ctx) => {
+  await tx.query(
+    `INSERT INTO budgets (id, family_id, start_date, end_date, budgeted_spending_minor, expected_income_minor, currency)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::date[], $5::bigint[], $6::bigint[], $7::char(3)[])`,
+    [rows.map((r) => idOf(ctx, 'budgets')(r.data.id)), rows.map(() => ctx.imp.familyId), rows.map((r) => r.data.start_date), rows.map((r) => r.data.end_date),
+      rows.map((r) => minor(r.data.budgeted_spending, r.currency)), rows.map((r) => minor(r.data.expected_income, r.currency)), rows.map((r) => r.currency)],
+  );
+};
+
+const budgetCategories: Handler = async (tx, rows, ctx) => {
+  await tx.query(
+    `INSERT INTO budget_categories (budget_id, category_id, budgeted_spending_minor, currency)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::char(3)[])`,
+    [rows.map((r) => idOf(ctx, 'budgets')(r.data.budget_id)), rows.map((r) => idOf(ctx, 'categories')(r.data.category_id)),
+      rows.map((r) => minor(r.data.budgeted_spending, r.currency) ?? '0'), rows.map((r) => r.currency)],
+  );
+};
+
+type Operand = Data & { value_ref?: { name?: unknown }; sub_conditions?: Operand[] };
+const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Exported rules name their category/merchant/tag operands; value_ref (ids of the source family) is dropped. */
+function portableOperands(list: unknown): Operand[] {
+  return (Array.isArray(list) ? list : []).map((raw: Operand) => {
+    const { value_ref: ref, sub_conditions: subs, ...op } = raw ?? {};
+    const refName = typeof ref?.name === 'string' ? ref.name : null;
+    const value = refName && (op.value === null || op.value === undefined || (typeof op.value === 'string' && UUID_LIKE.test(op.value))) ? refName : op.value;
+    return { ...op, value, ...(Array.isArray(subs) ? { sub_conditions: portableOperands(subs) } : {}) };
+  });
+}
+
+/** Rules reuse the RuleImport publisher: names become this family's ids, created when missing. */
+const rules: Handler = async (tx, rows, ctx) => {
+  const records: ImportRowRecord[] = rows.map((r) => ({
+    sourceRowNumber: r.line,
+    values: { name: r.data.name, active: flag(r.data.active), effective_date: r.data.effective_date, conditions: portableOperands(r.data.conditions), actions: portableOperands(r.data.actions) },
+  }));
+  await publishRules(tx, records, ctx);
+};
+
+/** Types Hearth has no table for yet (balances, holdings, recurring and rejected transfers): counted, not stored. */
+const skip: Handler = async () => undefined;
+
+const HANDLERS: Record<ServiceRecordType, Handler> = {
+  Account: accounts,
+  Balance: skip,
+  Category: categories,
+  Tag: tags,
+  Merchant: merchants,
+  RecurringTransaction: skip,
+  Transaction: transactions,
+  Transfer: transfers,
+  RejectedTransfer: skip,
+  Trade: trades,
+  Holding: skip,
+  Valuation: valuations,
+  Budget: budgets,
+  BudgetCategory: budgetCategories,
+  Rule: rules,
+};
+
+/** One chunk: consecutive rows of the same type go to that type's handler, in order. */
+export const publishServiceImport: ChunkPublisher = async (tx, records, ctx) => {
+  let group: Row[] = [];
+  const flush = async () => {
+    if (group.length) await HANDLERS[group[0].type](tx, group, ctx);
+    group = [];
+  };
+  for (const record of records) {
+    const v = record.values;
+    const row: Row = { line: Number(v.line), type: v.type as ServiceRecordType, currency: String(v.currency), anchorDate: (v.anchor_date as string | null) ?? null, data: v.data as Data };
+    if (!row.data) throw new Error(`ServiceImport row ${record.sourceRowNumber} has no record (preflight should have refused it)`);
+    if (group.length && group[0].type !== row.type) await flush();
+    group.push(row);
+  }
+  await flush();
+};
+
+/** Budgets carry no import_id: revert finds the ones this import created through their derived ids. */
+export async function deleteServiceImportBudgets(tx: EntityManager, familyId: string, importId: string): Promise<void> {
+  const rows: Array<{ id: string }> = await tx.query(
+    `SELECT "values"->'data'->>'id' AS id FROM import_rows WHERE import_id = $1 AND "values"->>'type' = 'Budget'`,
+    [importId],
+  );
+  const budgetIds = rows.filter((r) => r.id).map((r) => targetId(importId, 'budgets', r.id.trim()));
+  if (budgetIds.length) await tx.query(`DELETE FROM budgets WHERE family_id = $1 AND id = ANY($2::uuid[])`, [familyId, budgetIds]);
+}

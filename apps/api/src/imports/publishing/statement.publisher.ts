@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { publishTrades } from './investments.publisher';
+import { minorUnitScale } from './minor-units';
+import { ChunkPublisher, ImportRowRecord } from './publish-context';
+import { publishTransactions } from './transactions.publisher';
+
+const kindOf = (row: ImportRowRecord) => row.values.row_kind;
+
+/**
+ * Statement rows (QIF, PDF) publish into the import's account by kind: transactions (splits already one row each),
+ * trades of a QIF investment section, and an opening balance as a valuation entry of kind opening_anchor.
+ */
+export const publishStatement: ChunkPublisher = async (tx, records, ctx) => {
+  const accountId = ctx.imp.accountId;
+  if (!accountId) throw new Error('A statement import publishes into its account_id');
+  await publishTransactions(tx, records.filter((r) => kindOf(r) === 'transaction'), ctx);
+  const trades = records.filter((r) => kindOf(r) === 'trade');
+  if (trades.length) await publishTrades(tx, trades, ctx);
+  const openings = records.filter((r) => kindOf(r) === 'opening_balance');
+  if (!openings.length) return;
+  const ids = openings.map(() => randomUUID());
+  const currencies = openings.map((r) => String(r.values.currency ?? ctx.familyCurrency));
+  await tx.query(
+    `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
+     SELECT id, $1, $2, 'Valuation', date, 'Opening balance', round(amount * scale)::bigint, currency, $3
+       FROM unnest($4::uuid[], $5::date[], $6::numeric[], $7::numeric[], $8::char(3)[]) AS t(id, date, amount, scale, currency)`,
+    [ctx.imp.familyId, accountId, ctx.imp.id, ids, openings.map((r) => r.values.date), openings.map((r) => r.values.amount),
+      currencies.map(minorUnitScale), currencies],
+  );
+  await tx.query(`INSERT INTO valuations (entry_id, kind) SELECT unnest($1::uuid[]), 'opening_anchor'`, [ids]);
+};

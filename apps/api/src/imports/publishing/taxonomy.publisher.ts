@@ -1,0 +1,103 @@
+import type { EntityManager } from 'typeorm';
+import { ensureNamed, paletteColor } from './mappables';
+import { ChunkPublisher, PublishContext, str } from './publish-context';
+
+/**
+ * Categories: created when new (recorded as this import's), colour and icon updated when given; parents
+ * (created as placeholders when missing) are linked in a second statement once every name exists.
+ */
+export const publishCategories: ChunkPublisher = async (tx, records, ctx) => {
+  const rows = records.map((r) => ({
+    name: String(r.values.name).trim(),
+    color: str(r.values.color),
+    icon: str(r.values.icon),
+    parent: str(r.values.parent),
+    rowNumber: r.sourceRowNumber,
+  }));
+  const selfParent = rows.find((r) => r.parent === r.name);
+  if (selfParent) throw new Error(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
+  await tx.query(
+    `INSERT INTO categories (family_id, name, color, lucide_icon, import_id)
+     SELECT $1, n, COALESCE(c, $3), COALESCE(i, 'shapes'), $2 FROM unnest($4::text[], $5::varchar[], $6::varchar[]) AS t(n, c, i)
+     ON CONFLICT (family_id, name) DO UPDATE
+       SET color = COALESCE(EXCLUDED.color, categories.color), lucide_icon = COALESCE(EXCLUDED.lucide_icon, categories.lucide_icon), updated_at = now()`,
+    [ctx.imp.familyId, ctx.imp.id, '#737373', rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.icon)],
+  );
+  const parents = rows.filter((r) => r.parent);
+  await ensureNamed(tx, 'categories', ctx.imp, parents.map((r) => r.parent!));
+  await tx.query(
+    `UPDATE categories c SET parent_id = p.id, color = p.color, updated_at = now()
+       FROM unnest($2::text[], $3::text[]) AS t(child, parent) JOIN categories p ON p.family_id = $1 AND p.name = t.parent
+      WHERE c.family_id = $1 AND c.name = t.child`,
+    [ctx.imp.familyId, parents.map((r) => r.name), parents.map((r) => r.parent)],
+  );
+};
+
+/** Merchants: created when new; existing ones are left as they are. */
+export const publishMerchants: ChunkPublisher = async (tx, records, ctx) => {
+  const rows = records.map((r) => ({ name: String(r.values.name).trim(), color: str(r.values.color), website: str(r.values.website_url) }));
+  await tx.query(
+    `INSERT INTO merchants (family_id, type, name, color, website_url, import_id)
+     SELECT $1, 'FamilyMerchant', n, c, w, $2 FROM unnest($3::text[], $4::varchar[], $5::varchar[]) AS t(n, c, w)
+     ON CONFLICT (family_id, name) WHERE type = 'FamilyMerchant' DO NOTHING`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.name), rows.map((r) => r.color ?? paletteColor(r.name)), rows.map((r) => r.website)],
+  );
+};
+
+type Operand = { condition_type?: string; action_type?: string; value?: unknown; sub_conditions?: Operand[] };
+const NAMED_VALUE: Record<string, 'categories' | 'merchants' | 'tags'> = {
+  transaction_category: 'categories',
+  set_transaction_category: 'categories',
+  transaction_merchant: 'merchants',
+  set_transaction_merchant: 'merchants',
+  transaction_tag: 'tags',
+  set_transaction_tags: 'tags',
+};
+
+function namesIn(operands: Operand[], into: Record<'categories' | 'merchants' | 'tags', Set<string>>): void {
+  for (const op of operands) {
+    const table = NAMED_VALUE[op.condition_type ?? op.action_type ?? ''];
+    if (table && typeof op.value === 'string' && op.value.trim()) into[table].add(op.value.trim());
+    namesIn(op.sub_conditions ?? [], into);
+  }
+}
+
+function withIds(operands: Operand[], ids: Record<'categories' | 'merchants' | 'tags', Map<string, string>>): Operand[] {
+  return operands.map((op) => {
+    const table = NAMED_VALUE[op.condition_type ?? op.action_type ?? ''];
+    const value = table && typeof op.value === 'string' ? (ids[table].get(op.value.trim()) ?? op.value) : op.value;
+    return { ...op, value, ...(op.sub_conditions ? { sub_conditions: withIds(op.sub_conditions, ids) } : {}) };
+  });
+}
+
+async function ensureMerchants(tx: EntityManager, ctx: PublishContext, names: string[]): Promise<Map<string, string>> {
+  if (names.length) await publishMerchants(tx, names.map((name, i) => ({ sourceRowNumber: i, values: { name } })), ctx);
+  const rows: Array<{ id: string; name: string }> = names.length
+    ? await tx.query(`SELECT id, name FROM merchants WHERE family_id = $1 AND type = 'FamilyMerchant' AND name = ANY($2::text[])`, [ctx.imp.familyId, names])
+    : [];
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
+/** Rules: names in category, merchant and tag operands become ids (records created when missing). */
+export const publishRules: ChunkPublisher = async (tx, records, ctx) => {
+  const rows = records.map((r) => ({
+    name: str(r.values.name),
+    active: r.values.active === true || r.values.active === 'true',
+    effectiveDate: str(r.values.effective_date),
+    conditions: (r.values.conditions ?? []) as Operand[],
+    actions: (r.values.actions ?? []) as Operand[],
+  }));
+  const names = { categories: new Set<string>(), merchants: new Set<string>(), tags: new Set<string>() };
+  for (const row of rows) namesIn([...row.conditions, ...row.actions], names);
+  const ids = {
+    categories: await ensureNamed(tx, 'categories', ctx.imp, [...names.categories]),
+    tags: await ensureNamed(tx, 'tags', ctx.imp, [...names.tags]),
+    merchants: await ensureMerchants(tx, ctx, [...names.merchants]),
+  };
+  await tx.query(
+    `INSERT INTO rules (family_id, name, active, effective_date, conditions, actions, import_id)
+     SELECT $1, n, a, d, c, x, $2 FROM unnest($3::varchar[], $4::boolean[], $5::date[], $6::jsonb[], $7::jsonb[]) AS t(n, a, d, c, x)`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.name), rows.map((r) => r.active), rows.map((r) => r.effectiveDate),
+      rows.map((r) => JSON.stringify(withIds(r.conditions, ids))), rows.map((r) => JSON.stringify(withIds(r.actions, ids)))],
+  );
+};

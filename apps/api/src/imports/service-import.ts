@@ -1,0 +1,103 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import {
+  ExistingFamilyNames,
+  hasValidFirstLine,
+  parseServiceNdjson,
+  planServiceImport,
+  preflightErrorText,
+  preflightServiceNdjson,
+  PreflightResult,
+  ParsedNdjson,
+  ParsedRow,
+} from '@hearth/domain/import-formats';
+import { ApiError } from '../common/api-error';
+import type { Import } from './import.entity';
+import { maxRowCount } from './import-limits';
+import type { ImportsRepository } from './imports.repository';
+import { targetId } from './publishing/service-import.publisher';
+
+// ServiceImport (the service's own NDJSON, SPEC.md 2.6 and reference imports.md 4) around the generic import
+// pipeline: rows are stored in publish order at upload, and the strict preflight runs before anything is queued.
+
+/**
+ * Upload: checks the first line, stores the records as import rows in dependency order (row number = publish
+ * position; the file's line is kept in the values) and the expected counts. Lines with problems are stored after
+ * them with their errors, so GET /imports/{id}/rows shows what preflight will say. A file over the row limit keeps
+ * only its counts: it cannot be published anyway.
+ */
+export async function storeServiceImportRows(tx: EntityManager, imp: Import, text: string, rowsRepo: ImportsRepository, configuredMaxRows: number) {
+  if (!hasValidFirstLine(text)) {
+    throw new ApiError(422, 'invalid_ndjson', 'Invalid NDJSON content: the first line must be a JSON object with "type" and "data" keys.');
+  }
+  const parsed = parseServiceNdjson(text);
+  const [{ currency }] = await tx.query(`SELECT currency FROM families WHERE id = $1`, [imp.familyId]);
+  const rows: ParsedRow[] = [];
+  if (parsed.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows)) {
+    for (const record of planServiceImport(parsed, { familyCurrency: currency, today: new Date() })) {
+      const values = { line: record.line, type: record.type, currency: record.currency, anchor_date: record.anchorDate ?? null, data: record.data };
+      rows.push({ sourceRowNumber: rows.length + 1, values, errors: [] });
+    }
+    for (const bad of parsed.lines.filter((l) => l.errors.length)) {
+      rows.push({ sourceRowNumber: rows.length + 1, values: { line: bad.line, type: bad.type }, errors: bad.errors.map((e) => e.message) });
+    }
+  }
+  await rowsRepo.replaceRows(tx, imp.id, rows);
+  await tx.query(
+    `UPDATE imports SET rows_count = $2, expected_record_counts = $3, readback_verification = '{}' WHERE id = $1`,
+    [imp.id, parsed.rowsCount, JSON.stringify(parsed.expectedRecordCounts)],
+  );
+}
+
+const TAXONOMY = new Set(['Category', 'Tag', 'Merchant']);
+
+/**
+ * The family's names and budget periods among those the file would create (family-scoped, one query each). Records
+ * this import already created (a publish resumed after a failure) are not collisions.
+ */
+async function existingNames(manager: EntityManager | DataSource, imp: Import, parsed: ParsedNdjson): Promise<ExistingFamilyNames> {
+  const names = new Set<string>();
+  const ownBudgets: string[] = [];
+  for (const l of parsed.lines) {
+    if (TAXONOMY.has(l.type ?? '') && typeof l.data?.name === 'string') names.add(l.data.name.trim());
+    const id = typeof l.data?.id === 'string' ? l.data.id.trim() : typeof l.data?.id === 'number' ? String(l.data.id) : '';
+    if (l.type === 'Budget' && id) ownBudgets.push(targetId(imp.id, 'budgets', id));
+  }
+  const params = [imp.familyId, [...names], imp.id];
+  const pick = async (sql: string) => new Set<string>((await manager.query(sql, params)).map((r: { name: string }) => r.name));
+  const [categories, tags, merchants] = await Promise.all([
+    pick(`SELECT name FROM categories WHERE family_id = $1 AND name = ANY($2::text[]) AND import_id IS DISTINCT FROM $3`),
+    pick(`SELECT name FROM tags WHERE family_id = $1 AND name = ANY($2::text[]) AND import_id IS DISTINCT FROM $3`),
+    pick(`SELECT name FROM merchants WHERE family_id = $1 AND type = 'FamilyMerchant' AND name = ANY($2::text[]) AND import_id IS DISTINCT FROM $3`),
+  ]);
+  const periods: Array<{ period: string }> = await manager.query(
+    `SELECT start_date::text || '..' || end_date::text AS period FROM budgets WHERE family_id = $1 AND user_id IS NULL AND id <> ALL($2::uuid[])`,
+    [imp.familyId, ownBudgets],
+  );
+  return { categories, tags, merchants, budgetPeriods: new Set(periods.map((p) => p.period)) };
+}
+
+export async function preflightServiceImport(dataSource: DataSource, imp: Import, text: string): Promise<PreflightResult> {
+  const parsed = parseServiceNdjson(text);
+  return preflightServiceNdjson(parsed, await existingNames(dataSource, imp, parsed));
+}
+
+/**
+ * Publish gate after the row limit (reference imports.md 4.8): a file with no supported record is not publishable
+ * (stays pending); a failed preflight marks the import failed with Sure's error text and answers 422 with the lines.
+ */
+export async function assertServiceImportPublishable(dataSource: DataSource, rowsRepo: ImportsRepository, imp: Import): Promise<void> {
+  if (imp.status !== 'pending' && imp.status !== 'failed') return; // the caller refuses other states
+  const supported = Object.values(imp.expectedRecordCounts ?? {}).reduce((sum, n) => sum + n, 0);
+  if (imp.rowsCount > 0 && supported === 0) {
+    throw new ApiError(422, 'not_publishable', 'Import was uploaded but has no publishable records.', { import_id: imp.id });
+  }
+  const text = (await rowsRepo.rawContent(imp.familyId, imp.id)) ?? '';
+  const result = await preflightServiceImport(dataSource, imp, text);
+  if (result.valid) return;
+  const error = preflightErrorText(result.errors);
+  await rowsRepo.transition(imp.familyId, imp.id, ['pending', 'failed'], 'failed', { error });
+  throw new ApiError(422, 'preflight_failed', 'Import was uploaded but did not pass NDJSON preflight.', {
+    import_id: imp.id,
+    errors: error.split('\n').map((l) => l.trim()).filter(Boolean),
+  });
+}
