@@ -1,0 +1,66 @@
+import { Body, Controller, Get, Headers, Param, Patch, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { BudgetCategoryDto, BudgetCategoryListDto, ListBudgetCategoriesQuery, LocaleQuery, UpdateBudgetCategoryDto } from './budget.dto';
+import type { Presentation } from './budget.presenter';
+import { budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import { BudgetsService } from './budgets.service';
+
+@ApiTags('budgets')
+@Controller('budget_categories')
+@RequireSession()
+export class BudgetCategoriesController {
+  constructor(private readonly budgets: BudgetsService) {}
+
+  @Get()
+  @RequireScope('read')
+  @ApiOkResponse({ type: BudgetCategoryListDto })
+  @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date, or an id filter not a UUID' })
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListBudgetCategoriesQuery,
+    @Headers('accept-language') language?: string,
+  ): Promise<BudgetCategoryListDto> {
+    return this.budgets.listCategories(principal, query, this.budgets.presentation(query.locale, language));
+  }
+
+  @Get(':id')
+  @RequireScope('read')
+  @ApiOkResponse({ type: BudgetCategoryDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
+  @ApiResponse(NOT_FOUND)
+  show(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', budgetIdPipe) id: string,
+    @Query() query: LocaleQuery,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('accept-language') language?: string,
+  ): Promise<BudgetCategoryDto> {
+    return this.respond(principal, id, this.budgets.presentation(query.locale, language), res);
+  }
+
+  @Patch(':id')
+  @RequireScope('write')
+  @ApiOkResponse({ type: BudgetCategoryDto, description: "A subcategory's parent row moves with its limit" })
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse({ status: 422, description: 'validation_failed: budgeted_spending is not a decimal >= 0' })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', budgetIdPipe) id: string,
+    @Body() body: UpdateBudgetCategoryDto,
+    @Query() query: LocaleQuery,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('accept-language') language?: string,
+  ): Promise<BudgetCategoryDto> {
+    const view = this.budgets.presentation(query.locale, language);
+    await this.budgets.updateCategory(principal, id, body);
+    return this.respond(principal, id, view, res);
+  }
+
+  private async respond(principal: Principal, id: string, view: Presentation, res: Response): Promise<BudgetCategoryDto> {
+    const { dto, unconvertedEntries } = await this.budgets.showCategory(principal, id, view);
+    if (unconvertedEntries) res.setHeader(UNCONVERTED_HEADER, String(unconvertedEntries));
+    return dto;
+  }
+}

@@ -1,0 +1,16 @@
+import { ParseUUIDPipe } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+
+// HTTP details shared by the budgets and budget_categories controllers.
+
+/** Malformed ids answer like unknown ones and other families' ones: 404, never a hint about what exists. */
+export const budgetIdPipe = new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() });
+
+/** Entries left out of the amounts because no exchange rate to the budget currency exists on their date. */
+export const UNCONVERTED_HEADER = 'X-Budget-Unconverted-Entries';
+
+export const NOT_FOUND = { status: 404, description: "record_not_found: malformed id, unknown id or another family's" };
+export const UNCONVERTED = {
+  name: UNCONVERTED_HEADER,
+  description: 'Present when foreign-currency entries had no exchange rate on their date and were left out',
+};

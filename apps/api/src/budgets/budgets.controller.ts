@@ -1,0 +1,80 @@
+import { Body, Controller, Get, Headers, HttpStatus, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { BudgetDto, BudgetListDto, CreateBudgetDto, ListBudgetsQuery, LocaleQuery, UpdateBudgetDto } from './budget.dto';
+import { budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import type { Presentation } from './budget.presenter';
+import { BudgetsService } from './budgets.service';
+
+@ApiTags('budgets')
+@Controller('budgets')
+@RequireSession() // the admin app's session also works; X-Api-Key takes precedence when sent
+export class BudgetsController {
+  constructor(private readonly budgets: BudgetsService) {}
+
+  @Get()
+  @RequireScope('read')
+  @ApiOkResponse({ type: BudgetListDto })
+  @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date' })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListBudgetsQuery, @Headers('accept-language') language?: string): Promise<BudgetListDto> {
+    return this.budgets.list(principal, query, this.budgets.presentation(query.locale, language));
+  }
+
+  @Get(':id')
+  @RequireScope('read')
+  @ApiOkResponse({ type: BudgetDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
+  @ApiResponse(NOT_FOUND)
+  async show(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', budgetIdPipe) id: string,
+    @Query() query: LocaleQuery,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('accept-language') language?: string,
+  ): Promise<BudgetDto> {
+    return this.respond(principal, id, this.budgets.presentation(query.locale, language), res);
+  }
+
+  @Post()
+  @RequireScope('write')
+  @ApiResponse({ status: 201, type: BudgetDto, description: 'Budget created, with a row (0) per category' })
+  @ApiResponse({ status: 200, type: BudgetDto, description: 'The budget of that month already existed; rows added for new categories' })
+  @ApiResponse({ status: 422, description: 'validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead)' })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateBudgetDto,
+    @Query() query: LocaleQuery,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('accept-language') language?: string,
+  ): Promise<BudgetDto> {
+    const view = this.budgets.presentation(query.locale, language); // a bad locale is refused before any write
+    const { id, created } = await this.budgets.create(principal, body);
+    res.status(created ? HttpStatus.CREATED : HttpStatus.OK);
+    return this.respond(principal, id, view, res);
+  }
+
+  @Patch(':id')
+  @RequireScope('write')
+  @ApiOkResponse({ type: BudgetDto })
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse({ status: 422, description: 'validation_failed: an amount is not a decimal >= 0' })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', budgetIdPipe) id: string,
+    @Body() body: UpdateBudgetDto,
+    @Query() query: LocaleQuery,
+    @Res({ passthrough: true }) res: Response,
+    @Headers('accept-language') language?: string,
+  ): Promise<BudgetDto> {
+    const view = this.budgets.presentation(query.locale, language);
+    await this.budgets.update(principal, id, body);
+    return this.respond(principal, id, view, res);
+  }
+
+  private async respond(principal: Principal, id: string, view: Presentation, res: Response): Promise<BudgetDto> {
+    const { dto, unconvertedEntries } = await this.budgets.show(principal, id, view);
+    if (unconvertedEntries) res.setHeader(UNCONVERTED_HEADER, String(unconvertedEntries));
+    return dto;
+  }
+}
