@@ -42,6 +42,21 @@ export class ApiKeysRepository {
     return this.dataSource.getRepository(ApiKey).find({ where: { userId }, order: { createdAt: 'DESC' } });
   }
 
+  async findForUser(id: string, userId: string): Promise<ApiKey | null> {
+    return this.dataSource.getRepository(ApiKey).findOneBy({ id, userId });
+  }
+
+  /** Whether the user has a usable (not revoked, not expired) key of this name. */
+  async activeNameTaken(userId: string, name: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM api_keys
+        WHERE user_id = $1 AND name = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
+        LIMIT 1`,
+      [userId, name, now],
+    );
+    return rows.length > 0;
+  }
+
   /** Returns how many keys were revoked (0 when none matched or it was already revoked). */
   async revoke(where: { prefix: string; userId?: string }, at: Date): Promise<number> {
     const result = await this.dataSource

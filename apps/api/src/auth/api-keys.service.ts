@@ -3,6 +3,7 @@ import type { ApiKeyScope, RequiredScope } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-token';
 import { ApiKeysRepository } from './api-keys.repository';
+import type { ApiKey } from './auth.entities';
 import type { Principal } from './principal';
 
 const INVALID_KEY = 'Access token or API key is invalid, expired, or missing';
@@ -38,9 +39,12 @@ export class ApiKeysService {
   }
 
   /** Creates a key; the plaintext is returned once and never stored. */
-  async create(input: { userId: string; name: string; scope: ApiKeyScope; expiresAt?: Date | null }) {
+  async create(input: { userId: string; name: string; scope: ApiKeyScope; expiresAt?: Date | null; uniqueName?: boolean }) {
     const name = input.name.trim();
     if (!name || name.length > 100) throw ApiError.validation(['name must be 1 to 100 characters']);
+    if (input.uniqueName && (await this.keys.activeNameTaken(input.userId, name, new Date()))) {
+      throw ApiError.validation(['name is already used by another of your active API keys']);
+    }
     const generated = generateApiKey();
     const saved = await this.keys.insert({
       userId: input.userId,
@@ -50,7 +54,19 @@ export class ApiKeysService {
       scope: input.scope,
       expiresAt: input.expiresAt ?? null,
     });
-    return { id: saved.id, key: generated.key, prefix: saved.prefix, scope: saved.scope, name: saved.name };
+    return { id: saved.id, key: generated.key, prefix: saved.prefix, scope: saved.scope, name: saved.name, record: saved };
+  }
+
+  listForUser(userId: string): Promise<ApiKey[]> {
+    return this.keys.listForUser(userId);
+  }
+
+  /** Revokes one of the user's keys by id; null when the user has no such key. Revoking twice changes nothing. */
+  async revokeById(id: string, userId: string): Promise<ApiKey | null> {
+    const key = await this.keys.findForUser(id, userId);
+    if (!key) return null;
+    if (!key.revokedAt) await this.keys.revoke({ prefix: key.prefix, userId }, new Date());
+    return key;
   }
 
   async revoke(prefix: string, userId?: string): Promise<boolean> {

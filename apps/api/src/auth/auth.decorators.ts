@@ -1,11 +1,21 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { applyDecorators } from '@nestjs/common';
-import type { RequiredScope } from '@hearth/contracts';
-import type { Principal } from './principal';
+import type { RequiredScope, Role } from '@hearth/contracts';
+import type { Principal, SessionPrincipal } from './principal';
 
 export const PUBLIC_ROUTE = 'hearth:public';
 export const REQUIRED_SCOPE = 'hearth:scope';
+export const REQUIRED_SESSION = 'hearth:session';
+export const RATE_LIMITS = 'hearth:rate-limits';
+
+export interface SessionRequirement {
+  /** Lowest role allowed; super_admin > admin > member. */
+  minRole: Role;
+}
+
+/** Named request budgets (see rate-limit.ts). */
+export type RateLimitName = 'admin' | 'login';
 
 /** The route needs no credentials. Every other route must name its scope, or the guard refuses it. */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
@@ -18,6 +28,32 @@ export const RequireScope = (scope: RequiredScope) =>
     ApiResponse({ status: 401, description: 'Missing, invalid, expired or revoked API key, or deactivated user' }),
     ApiResponse({ status: 403, description: `Key lacks the '${scope}' scope` }),
   );
+
+/**
+ * The route takes a browser session (the httpOnly session cookie) of a user with at least `minRole`. Unsafe methods
+ * also need the CSRF token in X-CSRF-Token and, when the browser sends one, a same-origin Origin header.
+ * Combined with @RequireScope, a request carrying X-Api-Key is authenticated by its key instead.
+ */
+export const RequireSession = (requirement: Partial<SessionRequirement> = {}) => {
+  const minRole = requirement.minRole ?? 'member';
+  return applyDecorators(
+    SetMetadata(REQUIRED_SESSION, { minRole } satisfies SessionRequirement),
+    ApiSecurity('Session'),
+    ApiResponse({ status: 401, description: 'No valid session (signed out, expired, revoked or suspended user)' }),
+    ApiResponse({ status: 403, description: `Role below ${minRole}, or CSRF token/Origin check failed` }),
+  );
+};
+
+/** Counts requests to the route against the named per-IP budget(s). */
+export const RateLimit = (...names: RateLimitName[]) =>
+  applyDecorators(
+    SetMetadata(RATE_LIMITS, names),
+    ApiResponse({ status: 429, description: 'Rate limit exceeded; see Retry-After' }),
+  );
+
+export const CurrentSession = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): SessionPrincipal => ctx.switchToHttp().getRequest().sessionPrincipal,
+);
 
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): Principal => ctx.switchToHttp().getRequest().principal,

@@ -35,3 +35,15 @@ export class Session {
   @Column({ type: 'timestamptz', nullable: true }) lastSeenAt: Date | null;
   @CreatedAt() createdAt: Date;
 }
+
+/** A password-reset link: single use, short-lived; only the SHA-256 of its token is stored. */
+@Entity('password_reset_tokens')
+export class PasswordResetToken {
+  @PrimaryUuid() id: string;
+  @Index() @Column({ type: 'uuid' }) userId: string;
+  @ManyToOne(() => User, { onDelete: 'CASCADE' }) @JoinColumn() user?: User;
+  @Index({ unique: true }) @Column({ type: 'char', length: 64 }) tokenHash: string;
+  @Column({ type: 'timestamptz' }) expiresAt: Date;
+  @Column({ type: 'timestamptz', nullable: true }) usedAt: Date | null;
+  @CreatedAt() createdAt: Date;
+}

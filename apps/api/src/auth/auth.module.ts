@@ -1,11 +1,48 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKeyGuard } from './api-key.guard';
+import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
+import type { Logger } from 'pino';
+import { LOGGER } from '../common/logger';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { UsersModule } from '../users/users.module';
+import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
+import { AuthConfigController } from './auth-config.controller';
+import { AuthGuard } from './auth.guard';
+import { LogMailer, MAILER } from './mailer';
+import { MeController } from './me.controller';
+import { PasswordResetsService } from './password-resets.service';
+import { RateLimitGuard, rateLimitOptions, RateLimitStorage } from './rate-limit';
+import { SessionsController } from './sessions.controller';
+import { SessionsRepository } from './sessions.repository';
+import { SessionsService } from './sessions.service';
 
 @Module({
-  providers: [ApiKeysRepository, ApiKeysService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [ApiKeysService],
+  imports: [UsersModule],
+  controllers: [SessionsController, MeController, AuthConfigController, ApiKeysController],
+  providers: [
+    ApiKeysRepository,
+    ApiKeysService,
+    SessionsRepository,
+    SessionsService,
+    PasswordResetsService,
+    { provide: MAILER, useClass: LogMailer },
+    {
+      provide: RateLimitStorage,
+      useFactory: (config: AppConfig, logger: Logger) => new RateLimitStorage(config.redisUrl, logger),
+      inject: [APP_CONFIG, LOGGER],
+    },
+    { provide: getStorageToken(), useExisting: RateLimitStorage },
+    {
+      provide: getOptionsToken(),
+      useFactory: (config: AppConfig, storage: RateLimitStorage) => rateLimitOptions(config, storage),
+      inject: [APP_CONFIG, RateLimitStorage],
+    },
+    // Order matters: budgets are counted before credentials are checked.
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [ApiKeysService, SessionsService, MAILER],
 })
 export class AuthModule {}

@@ -8,3 +8,14 @@ export interface Principal {
   apiKeyId: string;
   scope: ApiKeyScope;
 }
+
+/** Who is signed in through a browser session (cookie). */
+export interface SessionPrincipal {
+  userId: string;
+  familyId: string;
+  role: Role;
+  email: string;
+  sessionId: string;
+  /** The cookie's token, to derive the CSRF token; never logged or returned. */
+  token: string;
+}

@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AdminUsersController } from './admin-users.controller';
+import { AdminUsersRepository } from './admin-users.repository';
+import { AdminUsersService } from './admin-users.service';
 import { UsersService } from './users.service';
 
-@Module({ providers: [UsersService], exports: [UsersService] })
+@Module({
+  controllers: [AdminUsersController],
+  providers: [UsersService, AdminUsersRepository, AdminUsersService],
+  exports: [UsersService],
+})
 export class UsersModule {}

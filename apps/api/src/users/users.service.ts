@@ -17,7 +17,12 @@ export interface CreateUserInput {
   familyName?: string;
   familyId?: string;
   currency?: string;
+  /** First-run setup: refuse (409) unless the instance has no user yet, decided under a lock. */
+  onlyWhenNoUsers?: boolean;
 }
+
+/** Serialises first-run setups, so two racing requests cannot both become the first user. */
+const SETUP_LOCK = 7_201_001;
 
 @Injectable()
 export class UsersService {
@@ -37,6 +42,12 @@ export class UsersService {
 
     const passwordHash = input.password ? await hash(input.password) : null;
     return this.dataSource.transaction(async (tx) => {
+      if (input.onlyWhenNoUsers) {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK]);
+        if (await tx.getRepository(User).exists({})) {
+          throw new ApiError(409, 'already_set_up', 'This instance already has users; sign in instead.');
+        }
+      }
       if (await tx.getRepository(User).exists({ where: { email } })) {
         throw ApiError.validation([`a user with e-mail ${email} already exists`]);
       }
@@ -53,6 +64,14 @@ export class UsersService {
       const user = await users.save(users.create({ email, role: input.role, passwordHash, familyId: family.id }));
       return { user, family, familyCreated };
     });
+  }
+
+  async hasUsers(): Promise<boolean> {
+    return this.dataSource.getRepository(User).exists({});
+  }
+
+  findWithFamily(id: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOne({ where: { id }, relations: { family: true } });
   }
 
   findByEmail(email: string): Promise<User | null> {

@@ -1,0 +1,59 @@
+import type { DataSource } from 'typeorm';
+import { createLogger } from '../common/logger';
+import { AppConfig, loadConfig } from '../config/config';
+import { AuditArchive } from './audit-archive';
+import { AuditRetentionRepository } from './audit-retention.repository';
+import { AuditRetentionService, RetentionReport } from './audit-retention.service';
+import { AuditService } from './audit.service';
+
+type Print = (line: string) => void;
+
+/** `audit:retention`: the daily retention job, once, now; prints what it did. */
+export async function retentionTask(dataSource: DataSource, config: AppConfig, print: Print, now = new Date()): Promise<RetentionReport> {
+  const service = new AuditRetentionService(new AuditRetentionRepository(dataSource), new AuditService(dataSource), config, createLogger('warn'));
+  const report = await service.run(now);
+  print(`Tier: ${report.tier}`);
+  print(`Database: deleted ${report.purged_rows} audit rows created before ${report.database_cutoff}`);
+  if (!report.archive) {
+    print('Archive: none for this tier');
+    return report;
+  }
+  print(`Archive: ${report.archive.directory}`);
+  for (const file of report.archive.written) print(`  wrote ${file.file} (${file.rows} rows, sha256 ${file.sha256})`);
+  print(`  ${report.archive.archived_rows} rows archived; the archive covers events before ${report.archive.through}`);
+  for (const file of report.archive.expired_files) print(`  deleted ${file} (ended before ${report.archive.expire_before})`);
+  if (!report.archive.expired_files.length) print(`  no archive file ended before ${report.archive.expire_before}`);
+  return report;
+}
+
+/** `audit:verify-archive`: checks every archive file against its manifest; 1 when anything is wrong. */
+export async function verifyArchiveTask(config: AppConfig, print: Print): Promise<number> {
+  const archive = AuditArchive.fromConfig(config);
+  const result = await archive.verify();
+  print(`Archive: ${archive.directory}`);
+  for (const problem of result.problems) print(`FAIL ${problem.file}: ${problem.problem}`);
+  print(`${result.files} files, ${result.rows} rows verified; ${result.problems.length} problems`);
+  return result.ok ? 0 : 1;
+}
+
+/** Operator commands for apps/api/src/cli/cli.ts. */
+export const AUDIT_COMMANDS = {
+  'audit:retention': {
+    summary: 'Apply AUDIT_RETENTION_TIER now: archive, purge old audit rows, expire archive files',
+    usage: '',
+    options: {},
+    required: [] as string[],
+    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
+      await retentionTask(dataSource, loadConfig(), console.log);
+    },
+  },
+  'audit:verify-archive': {
+    summary: 'Check every audit archive file against its SHA-256 and signed manifest',
+    usage: '',
+    options: {},
+    required: [] as string[],
+    async run() {
+      if (await verifyArchiveTask(loadConfig(), console.log)) throw new Error('the audit archive failed verification');
+    },
+  },
+};

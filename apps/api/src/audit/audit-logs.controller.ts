@@ -1,0 +1,49 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { RateLimit, RequireSession } from '../auth/auth.decorators';
+import { ApiError } from '../common/api-error';
+import { AuditLogListDto, AuditLogQuery } from './audit-logs.dto';
+import { AuditLogsRepository } from './audit-logs.repository';
+
+/** The sign-in and administration audit log (SPEC.md 6), instance-wide, for super admins. Read-only. */
+@ApiTags('admin')
+@Controller('admin/audit_logs')
+@RequireSession({ minRole: 'super_admin' })
+@RateLimit('admin')
+export class AuditLogsController {
+  constructor(private readonly logs: AuditLogsRepository) {}
+
+  @Get()
+  @ApiOkResponse({ type: AuditLogListDto })
+  async list(@Query() query: AuditLogQuery): Promise<AuditLogListDto> {
+    if (query.from && query.to && query.from >= query.to) throw ApiError.validation(['from must be before to']);
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 50;
+    const { rows, total } = await this.logs.list({
+      event: query.event,
+      from: query.from,
+      to: query.to,
+      userId: query.user_id,
+      providerName: query.provider,
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    return {
+      audit_logs: rows.map((row) => ({
+        id: row.id,
+        event: row.event,
+        user_id: row.userId,
+        family_id: row.familyId,
+        provider_id: row.providerId,
+        provider_name: row.providerName,
+        ip_address: row.ipAddress,
+        user_agent: row.userAgent,
+        details: row.details,
+        created_at: row.createdAt.toISOString(),
+      })),
+      total,
+      page,
+      per_page: perPage,
+    };
+  }
+}

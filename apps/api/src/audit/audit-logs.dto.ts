@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDate, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { AUDIT_EVENTS } from '@hearth/contracts';
+import type { AuditEvent } from '@hearth/contracts';
+
+export class AuditLogQuery {
+  @ApiPropertyOptional({ enum: AUDIT_EVENTS }) @IsOptional() @IsIn(AUDIT_EVENTS) event?: AuditEvent;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Events at or after this moment' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate({ message: 'from must be an ISO 8601 date-time' })
+  from?: Date;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Events before this moment' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate({ message: 'to must be an ISO 8601 date-time' })
+  to?: Date;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() user_id?: string;
+  @ApiPropertyOptional({ description: '`local` or a provider name' }) @IsOptional() @IsString() @Length(1, 100) provider?: string;
+  @ApiPropertyOptional({ minimum: 1, default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  per_page?: number;
+}
+
+export class AuditLogDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: AUDIT_EVENTS }) event: AuditEvent;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) user_id: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) family_id: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) provider_id: string | null;
+  @ApiProperty({ nullable: true, type: String }) provider_name: string | null;
+  @ApiProperty({ nullable: true, type: String }) ip_address: string | null;
+  @ApiProperty({ nullable: true, type: String }) user_agent: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class AuditLogListDto {
+  @ApiProperty({ type: [AuditLogDto] }) audit_logs: AuditLogDto[];
+  @ApiProperty() total: number;
+  @ApiProperty() page: number;
+  @ApiProperty() per_page: number;
+}

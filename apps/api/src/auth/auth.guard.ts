@@ -1,0 +1,59 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { roleAtLeast, RequiredScope } from '@hearth/contracts';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { PUBLIC_ROUTE, REQUIRED_SCOPE, REQUIRED_SESSION, SessionRequirement } from './auth.decorators';
+import { ApiKeysService, unauthorized } from './api-keys.service';
+import { assertCsrfToken, assertSameOrigin, isUnsafeMethod } from './csrf';
+import type { Principal, SessionPrincipal } from './principal';
+import { readCookie, SESSION_COOKIE } from './session-token';
+import { SessionsService } from './sessions.service';
+
+export type AuthenticatedRequest = Request & { principal?: Principal; sessionPrincipal?: SessionPrincipal };
+
+/**
+ * Global guard: fails closed. A route is reachable only when it is @Public(), names the scope its API key must carry
+ * (@RequireScope), or asks for a browser session (@RequireSession). A route with both takes the key when X-Api-Key is
+ * sent, the session cookie otherwise. Authentication comes before the scope/role check, so bad credentials are 401
+ * whatever the route asks for; a session's unsafe request must then pass the Origin and CSRF-token checks.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeysService,
+    private readonly sessions: SessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const scope = this.reflector.getAllAndOverride<RequiredScope>(REQUIRED_SCOPE, targets);
+    const session = this.reflector.getAllAndOverride<SessionRequirement>(REQUIRED_SESSION, targets);
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+
+    if (scope && (!session || req.header('x-api-key') !== undefined)) {
+      const principal = await this.apiKeys.authenticate(req.header('x-api-key'));
+      this.apiKeys.authorize(principal, scope);
+      req.principal = principal;
+      return true;
+    }
+    if (!session) throw unauthorized();
+
+    const principal = await this.sessions.authenticate(readCookie(req.header('cookie'), SESSION_COOKIE));
+    if (isUnsafeMethod(req.method)) {
+      assertSameOrigin(req, this.config.appUrl);
+      assertCsrfToken(req, this.sessions.csrfToken(principal.token));
+    }
+    if (!roleAtLeast(principal.role, session.minRole)) {
+      throw new ApiError(403, 'forbidden', `This action requires the '${session.minRole}' role`);
+    }
+    req.sessionPrincipal = principal;
+    // A route that takes a key or a session (e.g. imports from the admin app): the session acts with full scope.
+    if (scope) req.principal = { userId: principal.userId, familyId: principal.familyId, role: principal.role, apiKeyId: '', scope: 'read_write' };
+    return true;
+  }
+}

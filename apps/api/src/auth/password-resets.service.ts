@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { hash } from 'argon2';
+import { DataSource, IsNull } from 'typeorm';
+import { AuditService, RequestOrigin } from '../audit/audit.service';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { User } from '../users/user.entity';
+import { normalizeEmail } from '../users/users.service';
+import { PasswordResetToken } from './auth.entities';
+import { passwordResetEnabled } from './local-login-policy';
+import { MAILER, Mailer } from './mailer';
+import { generateToken, hashToken, isWellFormedToken } from './session-token';
+import { SessionsRepository } from './sessions.repository';
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+/** Password reset by e-mailed link: one live token per user, valid one hour, single use, stored only as a hash. */
+@Injectable()
+export class PasswordResetsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
+    private readonly audit: AuditService,
+    @Inject(MAILER) private readonly mailer: Mailer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Always the same answer, so it tells nothing about which addresses have accounts. */
+  async request(rawEmail: string, origin: RequestOrigin): Promise<void> {
+    this.assertEnabled();
+    const user = await this.dataSource.getRepository(User).findOneBy({ email: normalizeEmail(rawEmail) });
+    if (!user || user.status !== 'active' || !user.passwordHash) return;
+    const token = generateToken();
+    const now = new Date();
+    await this.dataSource.transaction(async (tx) => {
+      const tokens = tx.getRepository(PasswordResetToken);
+      await tokens.update({ userId: user.id, usedAt: IsNull() }, { usedAt: now });
+      await tokens.insert(tokens.create({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS), usedAt: null }));
+      await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, tx);
+    });
+    const link = `${this.baseUrl()}/password_reset?token=${encodeURIComponent(token)}`;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Reset your Hearth password',
+      text: `Someone asked to reset the password of your Hearth account.\n\nTo choose a new password, open this link within one hour:\n${link}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
+    });
+  }
+
+  /** Sets the new password, spends the token and ends every session of the user, all or nothing. */
+  async complete(token: string, password: string, origin: RequestOrigin): Promise<void> {
+    this.assertEnabled();
+    const invalid = () => new ApiError(422, 'invalid_token', 'This password reset link is invalid or has expired. Request a new one.');
+    if (!isWellFormedToken(token)) throw invalid();
+    const passwordHash = await hash(password);
+    await this.dataSource.transaction(async (tx) => {
+      // TypeORM answers UPDATE ... RETURNING with [rows, affected count].
+      const [spent] = (await tx.query(
+        `UPDATE password_reset_tokens SET used_at = now()
+          WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+          RETURNING user_id`,
+        [hashToken(token)],
+      )) as [{ user_id: string }[], number];
+      const userId = spent[0]?.user_id;
+      const user = userId ? await tx.getRepository(User).findOneBy({ id: userId }) : null;
+      if (!user || user.status !== 'active') throw invalid();
+      await tx.getRepository(User).update({ id: user.id }, { passwordHash });
+      await this.sessions.revokeAllForUser(user.id, new Date(), tx);
+      await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, tx);
+    });
+  }
+
+  private assertEnabled(): void {
+    if (!passwordResetEnabled(this.config.auth)) {
+      throw new ApiError(
+        403,
+        'password_reset_disabled',
+        'Password reset is disabled. Please reset your password through your identity provider.',
+      );
+    }
+  }
+
+  /** APP_URL; without it, localhost: a link is never built from the request's Host header (link poisoning). */
+  private baseUrl(): string {
+    return this.config.appUrl ?? `http://localhost:${this.config.port}`;
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import type { Role, UserStatus } from '@hearth/contracts';
+import { Session } from './auth.entities';
+
+export interface SessionWithUser {
+  id: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  lastSeenAt: Date | null;
+  userId: string;
+  familyId: string;
+  email: string;
+  role: Role;
+  status: UserStatus;
+}
+
+@Injectable()
+export class SessionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findByTokenHash(tokenHash: string): Promise<SessionWithUser | null> {
+    const rows: SessionWithUser[] = await this.dataSource.query(
+      `SELECT s.id, s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt", s.last_seen_at AS "lastSeenAt",
+              u.id AS "userId", u.family_id AS "familyId", u.email, u.role, u.status
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.token_hash = $1`,
+      [tokenHash],
+    );
+    return rows[0] ?? null;
+  }
+
+  async insert(
+    session: Pick<Session, 'userId' | 'tokenHash' | 'expiresAt' | 'ipAddress' | 'userAgent'>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Session> {
+    const repository = manager.getRepository(Session);
+    return repository.save(repository.create({ ...session, ssoProviderId: null, revokedAt: null, lastSeenAt: null }));
+  }
+
+  async touch(id: string, at: Date): Promise<void> {
+    await this.dataSource.getRepository(Session).update({ id }, { lastSeenAt: at });
+  }
+
+  async revoke(id: string, at: Date): Promise<void> {
+    await this.dataSource.getRepository(Session).update({ id, revokedAt: IsNull() }, { revokedAt: at });
+  }
+
+  /** Ends every live session of a user, optionally keeping one; returns how many were ended. */
+  async revokeAllForUser(userId: string, at: Date, manager: EntityManager = this.dataSource.manager, keep?: string): Promise<number> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(Session)
+      .set({ revokedAt: at })
+      .where('user_id = :userId AND revoked_at IS NULL', { userId })
+      .andWhere(keep ? 'id <> :keep' : 'TRUE', keep ? { keep } : {})
+      .execute();
+    return result.affected ?? 0;
+  }
+}

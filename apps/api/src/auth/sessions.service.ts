@@ -1,0 +1,192 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { hash, verify } from 'argon2';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AuditService, RequestOrigin } from '../audit/audit.service';
+import { ApiError } from '../common/api-error';
+import { LOGGER } from '../common/logger';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { User } from '../users/user.entity';
+import { normalizeEmail } from '../users/users.service';
+import { localLoginAllowedFor, localLoginMode } from './local-login-policy';
+import type { SessionPrincipal } from './principal';
+import { accountKey, csrfTokenFor, generateToken, hashToken, isWellFormedToken } from './session-token';
+import { SessionsRepository } from './sessions.repository';
+
+export const INVALID_CREDENTIALS = () => new ApiError(401, 'invalid_credentials', 'Invalid email or password.');
+export const LOCAL_LOGIN_DISABLED = () =>
+  new ApiError(403, 'local_login_disabled', 'Local password login is disabled. Please use single sign-on.');
+const NO_SESSION = 'Session is missing, expired or revoked. Sign in again.';
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SignedIn {
+  user: User;
+  token: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+/** Local e-mail/password sign-in and the server-side sessions behind the session cookie. */
+@Injectable()
+export class SessionsService implements OnModuleInit {
+  /** Verified when the e-mail is unknown, so both paths cost one argon2id verification. */
+  private dummyHash: Promise<string> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
+    private readonly audit: AuditService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    void this.getDummyHash();
+  }
+
+  csrfToken(sessionToken: string): string {
+    return csrfTokenFor(sessionToken, this.config.secretKeyBase);
+  }
+
+  /**
+   * Checks the password and opens a session. Every refusal for a form-visible configuration (unknown e-mail, wrong
+   * password, no password, suspended, not a super admin under the override) is the same 401 after the same work.
+   */
+  async signIn(rawEmail: string, password: string, origin: RequestOrigin, previousToken?: string): Promise<SignedIn> {
+    const email = normalizeEmail(rawEmail);
+    const mode = localLoginMode(this.config.auth);
+    if (mode === 'disabled') {
+      await this.audit.record('login_failed', { providerName: 'local', origin, details: { reason: 'local_login_disabled' } });
+      throw LOCAL_LOGIN_DISABLED();
+    }
+    const account = accountKey(email, this.config.secretKeyBase);
+    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    await this.refuseWhenAccountThrottled(account, user, origin);
+
+    const matches = await verify(user?.passwordHash ?? (await this.getDummyHash()), password).catch(() => false);
+    const reason = !user
+      ? 'unknown_account'
+      : !user.passwordHash
+        ? 'no_password'
+        : !matches
+          ? 'invalid_password'
+          : user.status !== 'active'
+            ? 'suspended'
+            : !localLoginAllowedFor(this.config.auth, user.role)
+              ? 'local_login_restricted'
+              : null;
+    if (reason !== null || !user) {
+      await this.audit.record('login_failed', {
+        userId: user?.id,
+        familyId: user?.familyId,
+        providerName: 'local',
+        origin,
+        details: { reason, account },
+      });
+      throw INVALID_CREDENTIALS();
+    }
+
+    if (previousToken) await this.endPresentedSession(previousToken);
+    const override = mode === 'super_admins_only';
+    const signedIn = await this.openSession(user, origin, { method: 'password', ...(override ? { admin_override: true } : {}) });
+    if (override) this.logger.warn({ userId: user.id }, 'Super admin signed in with a password under the local-login override');
+    return signedIn;
+  }
+
+  /** Creates a session for an authenticated user (password here; SSO callbacks later), audited as `login`. */
+  async openSession(user: User, origin: RequestOrigin, details: Record<string, unknown>, providerName = 'local'): Promise<SignedIn> {
+    const token = generateToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.config.auth.sessionTtlHours * 3_600_000);
+    await this.dataSource.transaction(async (tx) => {
+      await this.sessions.insert({ userId: user.id, tokenHash: hashToken(token), expiresAt, ipAddress: origin.ip, userAgent: origin.userAgent }, tx);
+      await tx.getRepository(User).update({ id: user.id }, { lastLoginAt: now });
+      await this.audit.record('login', { userId: user.id, familyId: user.familyId, providerName, origin, details }, tx);
+    });
+    user.lastLoginAt = now;
+    return { user, token, csrfToken: this.csrfToken(token), expiresAt };
+  }
+
+  /** Resolves the session cookie to its principal or throws 401; a suspended user's session is ended on the spot. */
+  async authenticate(token: string | undefined, now = new Date()): Promise<SessionPrincipal> {
+    if (!isWellFormedToken(token)) throw new ApiError(401, 'unauthorized', NO_SESSION);
+    const session = await this.sessions.findByTokenHash(hashToken(token));
+    if (!session || session.revokedAt || session.expiresAt <= now) throw new ApiError(401, 'unauthorized', NO_SESSION);
+    if (session.status !== 'active') {
+      await this.sessions.revoke(session.id, now);
+      throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
+    }
+    if (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      await this.sessions.touch(session.id, now);
+    }
+    return { userId: session.userId, familyId: session.familyId, role: session.role, email: session.email, sessionId: session.id, token };
+  }
+
+  async signOut(principal: SessionPrincipal, origin: RequestOrigin): Promise<void> {
+    await this.sessions.revoke(principal.sessionId, new Date());
+    await this.audit.record('logout', { userId: principal.userId, familyId: principal.familyId, origin });
+  }
+
+  /** Changes the caller's own password; the current one is required, other sessions end. */
+  async changePassword(principal: SessionPrincipal, currentPassword: string, newPassword: string, origin: RequestOrigin): Promise<void> {
+    const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.userId });
+    if (!localLoginAllowedFor(this.config.auth, user.role)) throw LOCAL_LOGIN_DISABLED();
+    if (!user.passwordHash) {
+      throw new ApiError(422, 'password_not_set', 'Your account signs in through single sign-on and has no password to change.');
+    }
+    if (!(await verify(user.passwordHash, currentPassword).catch(() => false))) {
+      await this.audit.record('login_failed', {
+        userId: user.id,
+        familyId: user.familyId,
+        providerName: 'local',
+        origin,
+        details: { reason: 'invalid_current_password', account: accountKey(user.email, this.config.secretKeyBase) },
+      });
+      throw new ApiError(422, 'invalid_current_password', 'The current password is not correct.');
+    }
+    const passwordHash = await hash(newPassword);
+    await this.dataSource.transaction(async (tx) => {
+      await tx.getRepository(User).update({ id: user.id }, { passwordHash });
+      await this.sessions.revokeAllForUser(user.id, new Date(), tx, principal.sessionId);
+      await this.audit.record('password_changed', { userId: user.id, familyId: user.familyId, origin }, tx);
+    });
+  }
+
+  /** Too many recent failures for this e-mail: 429 before any password is checked (known or unknown alike). */
+  private async refuseWhenAccountThrottled(account: string, user: User | null, origin: RequestOrigin): Promise<void> {
+    const { loginMaxFailuresPerAccount: max, loginFailureWindowMinutes } = this.config.auth;
+    const windowMs = loginFailureWindowMinutes * 60_000;
+    const now = Date.now();
+    const failures = await this.audit.failuresSince(account, new Date(now - windowMs));
+    if (failures.length < max) return;
+    const retryAfter = Math.max(1, Math.ceil((failures[failures.length - max].getTime() + windowMs - now) / 1000));
+    // Recorded without the account key, so refused attempts do not extend the lock.
+    await this.audit.record('login_failed', {
+      userId: user?.id,
+      familyId: user?.familyId,
+      providerName: 'local',
+      origin,
+      details: { reason: 'account_rate_limited' },
+    });
+    throw new ApiError(
+      429,
+      'rate_limit_exceeded',
+      `Too many failed sign-in attempts for this account. Try again in ${retryAfter} seconds.`,
+      {},
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+
+  /** Signing in again never reuses the session presented with the request (no session fixation). */
+  private async endPresentedSession(token: string): Promise<void> {
+    if (!isWellFormedToken(token)) return;
+    const session = await this.sessions.findByTokenHash(hashToken(token));
+    if (session && !session.revokedAt) await this.sessions.revoke(session.id, new Date());
+  }
+
+  private getDummyHash(): Promise<string> {
+    this.dummyHash ??= hash(randomBytes(32).toString('hex'));
+    return this.dummyHash;
+  }
+}

@@ -1,0 +1,104 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { requestOrigin } from '../audit/audit.service';
+import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
+import type { SessionPrincipal } from '../auth/principal';
+import { ApiError } from '../common/api-error';
+import type { AdminUserRow } from './admin-users.repository';
+import { AdminUserDto, AdminUserListDto, AuthHistoryDto, ChangeRoleDto, DeleteUserDto, ListUsersQuery } from './admin-users.dto';
+import { AdminUsersService } from './admin-users.service';
+
+const toDto = (user: AdminUserRow): AdminUserDto => ({
+  id: user.id,
+  email: user.email,
+  first_name: user.firstName,
+  last_name: user.lastName,
+  role: user.role,
+  status: user.status,
+  family_id: user.familyId,
+  family_name: user.familyName,
+  auth_methods: [...(user.hasPassword ? ['password'] : []), ...user.providers],
+  last_login_at: user.lastLoginAt ? new Date(user.lastLoginAt).toISOString() : null,
+  created_at: new Date(user.createdAt).toISOString(),
+});
+
+const UserId = () => Param('id', new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() }));
+
+/** User management for the admin app: family admins see their family, super admins everyone. 10 requests/min/IP. */
+@ApiTags('admin')
+@Controller('admin/users')
+@RequireSession({ minRole: 'admin' })
+@RateLimit('admin')
+export class AdminUsersController {
+  constructor(private readonly users: AdminUsersService) {}
+
+  @Get()
+  @ApiOkResponse({ type: AdminUserListDto })
+  async list(@CurrentSession() actor: SessionPrincipal, @Query() query: ListUsersQuery): Promise<AdminUserListDto> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 25;
+    const { rows, total } = await this.users.list(actor, {
+      q: query.q,
+      role: query.role,
+      status: query.status,
+      provider: query.provider,
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    });
+    return { users: rows.map(toDto), total, page, per_page: perPage };
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: AdminUserDto })
+  async show(@CurrentSession() actor: SessionPrincipal, @UserId() id: string): Promise<AdminUserDto> {
+    return toDto(await this.users.get(actor, id));
+  }
+
+  /** Changes the role (the only writable field). */
+  @Patch(':id')
+  @ApiOkResponse({ type: AdminUserDto })
+  async changeRole(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Body() body: ChangeRoleDto, @Req() req: Request): Promise<AdminUserDto> {
+    return toDto(await this.users.changeRole(actor, id, body.role, requestOrigin(req)));
+  }
+
+  @Post(':id/suspend')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AdminUserDto })
+  async suspend(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Req() req: Request): Promise<AdminUserDto> {
+    return toDto(await this.users.suspend(actor, id, requestOrigin(req)));
+  }
+
+  @Post(':id/reactivate')
+  @HttpCode(200)
+  @ApiOkResponse({ type: AdminUserDto })
+  async reactivate(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Req() req: Request): Promise<AdminUserDto> {
+    return toDto(await this.users.reactivate(actor, id, requestOrigin(req)));
+  }
+
+  /** Permanent: the body must repeat the user's e-mail address. */
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse()
+  async remove(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Body() body: DeleteUserDto, @Req() req: Request): Promise<void> {
+    await this.users.remove(actor, id, body.confirmation_email, requestOrigin(req));
+  }
+
+  /** Sign-in and account events of the user, newest first (from the audit log). */
+  @Get(':id/auth_history')
+  @ApiOkResponse({ type: AuthHistoryDto })
+  async history(@CurrentSession() actor: SessionPrincipal, @UserId() id: string): Promise<AuthHistoryDto> {
+    const events = await this.users.history(actor, id);
+    return {
+      events: events.map((e) => ({
+        id: e.id,
+        event: e.event,
+        provider: e.providerName,
+        ip_address: e.ipAddress,
+        user_agent: e.userAgent,
+        details: e.details,
+        created_at: e.createdAt.toISOString(),
+      })),
+    };
+  }
+}

@@ -1,0 +1,76 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { AUDIT_EVENTS, ROLES, USER_STATUSES } from '@hearth/contracts';
+import type { AuditEvent, Role, UserStatus } from '@hearth/contracts';
+
+export class ListUsersQuery {
+  @ApiPropertyOptional({ description: 'Matches e-mail, first or last name (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  q?: string;
+  @ApiPropertyOptional({ enum: ROLES }) @IsOptional() @IsIn(ROLES) role?: Role;
+  @ApiPropertyOptional({ enum: USER_STATUSES }) @IsOptional() @IsIn(USER_STATUSES) status?: UserStatus;
+  @ApiPropertyOptional({ description: '`local` (has a password) or an SSO provider name' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  provider?: string;
+  @ApiPropertyOptional({ minimum: 1, default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) page?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  per_page?: number;
+}
+
+export class AdminUserDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() email: string;
+  @ApiProperty({ nullable: true, type: String }) first_name: string | null;
+  @ApiProperty({ nullable: true, type: String }) last_name: string | null;
+  @ApiProperty({ enum: ROLES }) role: Role;
+  @ApiProperty({ enum: USER_STATUSES }) status: UserStatus;
+  @ApiProperty({ format: 'uuid' }) family_id: string;
+  @ApiProperty() family_name: string;
+  @ApiProperty({ type: [String], example: ['password', 'keycloak'], description: '`password` and/or SSO provider names' })
+  auth_methods: string[];
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_login_at: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class AdminUserListDto {
+  @ApiProperty({ type: [AdminUserDto] }) users: AdminUserDto[];
+  @ApiProperty() total: number;
+  @ApiProperty() page: number;
+  @ApiProperty() per_page: number;
+}
+
+/** Only the role can be changed here; any other field in the body is dropped by the whitelisting pipe. */
+export class ChangeRoleDto {
+  @ApiProperty({ enum: ROLES }) @IsIn(ROLES) role: Role;
+}
+
+export class DeleteUserDto {
+  @ApiProperty({ description: "The user's e-mail address, typed again to confirm the permanent removal" })
+  @IsString()
+  @Length(1, 320)
+  confirmation_email: string;
+}
+
+export class AuthHistoryEntryDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: AUDIT_EVENTS }) event: AuditEvent;
+  @ApiProperty({ nullable: true, type: String }) provider: string | null;
+  @ApiProperty({ nullable: true, type: String }) ip_address: string | null;
+  @ApiProperty({ nullable: true, type: String }) user_agent: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+}
+
+export class AuthHistoryDto {
+  @ApiProperty({ type: [AuthHistoryEntryDto] }) events: AuthHistoryEntryDto[];
+}

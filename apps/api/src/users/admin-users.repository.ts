@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Role, UserStatus } from '@hearth/contracts';
+
+export interface UserFilter {
+  /** null: every family (super_admin); else only this family (admin). */
+  familyId: string | null;
+  q?: string;
+  role?: Role;
+  status?: UserStatus;
+  provider?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface AdminUserRow {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: Role;
+  status: UserStatus;
+  familyId: string;
+  familyName: string;
+  hasPassword: boolean;
+  providers: string[];
+  lastLoginAt: Date | null;
+  createdAt: Date;
+}
+
+const SELECT_USER = `
+  SELECT u.id, u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.role, u.status,
+         u.family_id AS "familyId", f.name AS "familyName", (u.password_hash IS NOT NULL) AS "hasPassword",
+         COALESCE((SELECT array_agg(p.name ORDER BY p.name) FROM sso_identities i JOIN sso_providers p ON p.id = i.provider_id
+                    WHERE i.user_id = u.id), '{}') AS providers,
+         u.last_login_at AS "lastLoginAt", u.created_at AS "createdAt"
+    FROM users u JOIN families f ON f.id = u.family_id`;
+
+const ADMINISTRATION_LOCK = 7_201_002;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+@Injectable()
+export class AdminUsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(filter: UserFilter): Promise<{ rows: AdminUserRow[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    if (filter.familyId) add((p) => `u.family_id = ${p}`, filter.familyId);
+    if (filter.role) add((p) => `u.role = ${p}`, filter.role);
+    if (filter.status) add((p) => `u.status = ${p}`, filter.status);
+    if (filter.q) {
+      add((p) => `(u.email ILIKE ${p} OR u.first_name ILIKE ${p} OR u.last_name ILIKE ${p})`, `%${escapeLike(filter.q.trim())}%`);
+    }
+    if (filter.provider === 'local') where.push('u.password_hash IS NOT NULL');
+    else if (filter.provider) {
+      add(
+        (p) => `EXISTS (SELECT 1 FROM sso_identities i JOIN sso_providers sp ON sp.id = i.provider_id WHERE i.user_id = u.id AND sp.name = ${p})`,
+        filter.provider,
+      );
+    }
+    const condition = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM users u ${condition}`, params);
+    const rows: AdminUserRow[] = await this.dataSource.query(
+      `${SELECT_USER} ${condition} ORDER BY u.created_at DESC, u.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, filter.limit, filter.offset],
+    );
+    return { rows, total: count };
+  }
+
+  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<AdminUserRow | null> {
+    const rows: AdminUserRow[] = await manager.query(`${SELECT_USER} WHERE u.id = $1`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async activeSuperAdmins(manager: EntityManager): Promise<string[]> {
+    const rows: { id: string }[] = await manager.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active'`);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Serialises user administration for the transaction: changes are rare, and one lock taken first (rather than
+   * row locks taken in request order) cannot deadlock two admins acting on each other.
+   */
+  async lockAdministration(manager: EntityManager): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock($1)', [ADMINISTRATION_LOCK]);
+  }
+
+  async setRole(id: string, role: Role, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE users SET role = $2, updated_at = now() WHERE id = $1`, [id, role]);
+  }
+
+  async setStatus(id: string, status: UserStatus, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
+  }
+
+  async revokeSessions(userId: string, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+  }
+
+  /** Removes the user; sessions, API keys, reset tokens and SSO identities go with it (ON DELETE CASCADE). */
+  async delete(id: string, manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM users WHERE id = $1`, [id]);
+  }
+}

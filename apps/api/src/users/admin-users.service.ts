@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Role, roleAtLeast } from '@hearth/contracts';
+import { AuditService, AuthHistoryEntry, RequestOrigin } from '../audit/audit.service';
+import type { SessionPrincipal } from '../auth/principal';
+import { ApiError } from '../common/api-error';
+import { AdminUserRow, AdminUsersRepository, UserFilter } from './admin-users.repository';
+import { normalizeEmail } from './users.service';
+
+const HISTORY_LIMIT = 200;
+
+const lastSuperAdmin = () =>
+  new ApiError(409, 'last_super_admin', 'The last active super admin cannot be suspended, removed or demoted.');
+const ownAccount = () =>
+  new ApiError(403, 'own_account', 'You cannot change your own role or status, or remove yourself, from user management.');
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * User management (SPEC.md 5.6). A super admin manages every user; a family admin only the users of their family,
+ * and never one ranked above them. Users outside the caller's reach are 404, as if they did not exist.
+ */
+@Injectable()
+export class AdminUsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: AdminUsersRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  list(actor: SessionPrincipal, filter: Omit<UserFilter, 'familyId'>) {
+    return this.users.list({ ...filter, familyId: actor.role === 'super_admin' ? null : actor.familyId });
+  }
+
+  /** A user the actor may see, or 404. */
+  async get(actor: SessionPrincipal, id: string, manager?: EntityManager): Promise<AdminUserRow> {
+    const user = await this.users.find(id, manager);
+    if (!user || (actor.role !== 'super_admin' && user.familyId !== actor.familyId)) throw ApiError.notFound();
+    return user;
+  }
+
+  async changeRole(actor: SessionPrincipal, id: string, role: Role, origin: RequestOrigin): Promise<AdminUserRow> {
+    return this.dataSource.transaction(async (tx) => {
+      const target = await this.manageable(actor, id, tx);
+      if (!roleAtLeast(actor.role, role)) {
+        throw new ApiError(403, 'forbidden', `Only a ${role} can grant the ${role} role`);
+      }
+      if (target.role === role) return target;
+      if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
+      await this.users.setRole(target.id, role, tx);
+      await this.record('role_changed', actor, target, origin, tx, { from: target.role, to: role });
+      return (await this.users.find(target.id, tx))!;
+    });
+  }
+
+  /** Suspends the user: every session ends now, and their API keys are refused from the next request. */
+  async suspend(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
+    return this.dataSource.transaction(async (tx) => {
+      const target = await this.manageable(actor, id, tx);
+      if (target.status === 'suspended') return target;
+      if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
+      await this.users.setStatus(target.id, 'suspended', tx);
+      await this.users.revokeSessions(target.id, tx);
+      await this.record('user_suspended', actor, target, origin, tx);
+      return (await this.users.find(target.id, tx))!;
+    });
+  }
+
+  async reactivate(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
+    return this.dataSource.transaction(async (tx) => {
+      const target = await this.manageable(actor, id, tx);
+      if (target.status === 'active') return target;
+      await this.users.setStatus(target.id, 'active', tx);
+      await this.record('user_reactivated', actor, target, origin, tx);
+      return (await this.users.find(target.id, tx))!;
+    });
+  }
+
+  /** Permanent removal, only when the request repeats the user's e-mail; audited in the same transaction. */
+  async remove(actor: SessionPrincipal, id: string, confirmationEmail: string, origin: RequestOrigin): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const target = await this.manageable(actor, id, tx);
+      if (!sameText(normalizeEmail(confirmationEmail), target.email)) {
+        throw new ApiError(422, 'confirmation_mismatch', 'The email address did not match. The user was not removed.');
+      }
+      if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
+      // Only ids in the record: the removed user's e-mail does not outlive them in the audit log.
+      await this.record('user_removed', actor, target, origin, tx, { target_user_id: target.id });
+      await this.users.delete(target.id, tx);
+    });
+  }
+
+  async history(actor: SessionPrincipal, id: string): Promise<AuthHistoryEntry[]> {
+    const target = await this.get(actor, id);
+    return this.audit.historyForUser(target.id, HISTORY_LIMIT);
+  }
+
+  /** Under the administration lock, returns a user the actor may change: visible, not themselves, not ranked above them. */
+  private async manageable(actor: SessionPrincipal, id: string, tx: EntityManager): Promise<AdminUserRow> {
+    await this.users.lockAdministration(tx);
+    const target = await this.get(actor, id, tx);
+    if (target.id === actor.userId) throw ownAccount();
+    if (!roleAtLeast(actor.role, target.role)) {
+      throw new ApiError(403, 'forbidden', `Only a ${target.role} can manage this user`);
+    }
+    return target;
+  }
+
+  private async assertNotLastSuperAdmin(target: AdminUserRow, tx: EntityManager): Promise<void> {
+    const active = await this.users.activeSuperAdmins(tx);
+    if (active.filter((id) => id !== target.id).length === 0) throw lastSuperAdmin();
+  }
+
+  private record(
+    event: 'role_changed' | 'user_suspended' | 'user_reactivated' | 'user_removed',
+    actor: SessionPrincipal,
+    target: AdminUserRow,
+    origin: RequestOrigin,
+    tx: EntityManager,
+    details: Record<string, unknown> = {},
+  ) {
+    return this.audit.record(event, { userId: target.id, familyId: target.familyId, origin, details: { actor_user_id: actor.userId, ...details } }, tx);
+  }
+}
