@@ -1,4 +1,5 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, OneToOne, PrimaryColumn } from 'typeorm';
+import { Session } from '../auth/auth.entities';
 import type { Role, SsoStrategy } from '@hearth/contracts';
 import { CreatedAt, PrimaryUuid, UpdatedAt } from '../database/columns';
 import { User } from '../users/user.entity';
@@ -49,5 +50,43 @@ export class SsoIdentity {
   @Column({ type: 'varchar', length: 500, nullable: true }) issuer: string | null;
   @Column({ type: 'varchar', length: 320, nullable: true }) email: string | null;
   @Column({ type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
+  @CreatedAt() createdAt: Date;
+}
+
+/**
+ * One sign-in attempt between the redirect to the provider and its callback: state, nonce and PKCE verifier kept on
+ * the server, bound to the browser that started it (hash of the transaction cookie), single use. After a callback
+ * that needs the local password to link an existing account, the same row carries the verified identity until then.
+ */
+@Entity('sso_login_states')
+export class SsoLoginState {
+  @PrimaryUuid() id: string;
+  /** SHA-256 of the `state` parameter. */
+  @Index({ unique: true }) @Column({ type: 'char', length: 64 }) stateHash: string;
+  /** SHA-256 of the transaction cookie of the browser that started the sign-in. */
+  @Column({ type: 'char', length: 64 }) browserHash: string;
+  @Column({ type: 'uuid' }) providerId: string;
+  @ManyToOne(() => SsoProvider, { onDelete: 'CASCADE' }) @JoinColumn() provider?: SsoProvider;
+  /** `login`, `connect` (a signed-in user adds a provider) or `link` (waiting for the local password). */
+  @Column({ type: 'varchar', length: 20 }) purpose: string;
+  @Column({ type: 'uuid', nullable: true }) userId: string | null;
+  @Column({ type: 'text' }) codeVerifierEncrypted: string;
+  @Column({ type: 'varchar', length: 100 }) nonce: string;
+  @Column({ type: 'varchar', length: 600 }) redirectUri: string;
+  /** The verified identity awaiting the password of the account it will be linked to (purpose `link`). */
+  @Column({ type: 'jsonb', nullable: true }) pendingLink: Record<string, unknown> | null;
+  @Index() @Column({ type: 'timestamptz' }) expiresAt: Date;
+  @Column({ type: 'timestamptz', nullable: true }) consumedAt: Date | null;
+  @CreatedAt() createdAt: Date;
+}
+
+/** The provider session behind a browser session, for RP-initiated logout (the ID token is the id_token_hint). */
+@Entity('sso_sessions')
+export class SsoSession {
+  @PrimaryColumn({ type: 'uuid' }) sessionId: string;
+  @OneToOne(() => Session, { onDelete: 'CASCADE' }) @JoinColumn() session?: Session;
+  @Column({ type: 'uuid' }) providerId: string;
+  @ManyToOne(() => SsoProvider, { onDelete: 'CASCADE' }) @JoinColumn() provider?: SsoProvider;
+  @Column({ type: 'text', nullable: true }) idTokenEncrypted: string | null;
   @CreatedAt() createdAt: Date;
 }

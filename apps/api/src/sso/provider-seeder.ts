@@ -1,0 +1,54 @@
+import type { DataSource } from 'typeorm';
+import type { ProviderSpec } from './provider-yaml';
+import { SecretBox } from './secret-box';
+import { applyProviderFields, newProvider, providerProblems } from './provider-fields';
+import { SsoProvider } from './sso.entities';
+
+export interface SeedResult {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  errors: string[];
+  /** What was (or, in a dry run, would be) done, one line per provider; never a secret value. */
+  lines: string[];
+}
+
+/**
+ * Creates or updates providers by name from config/auth.yml entries. Discovery is not fetched here (the file is
+ * trusted operator input, and start-up must not depend on the IdP being up); sign-in checks it on first use.
+ */
+export async function seedProviders(
+  dataSource: DataSource,
+  box: SecretBox,
+  specs: ProviderSpec[],
+  options: { dryRun: boolean; allowInsecureHttp: boolean },
+): Promise<SeedResult> {
+  const result: SeedResult = { created: [], updated: [], unchanged: [], errors: [], lines: [] };
+  const repository = dataSource.getRepository(SsoProvider);
+  for (const spec of specs) {
+    const existing = await repository.findOneBy({ name: spec.name });
+    const provider = existing ?? newProvider(spec.strategy, spec.name);
+    if (existing && existing.strategy !== spec.strategy) {
+      result.errors.push(`${spec.name}: strategy differs from the stored provider (${existing.strategy}); delete it first`);
+      result.lines.push(`ERROR: ${spec.name}: strategy cannot change`);
+      continue;
+    }
+    const changed = applyProviderFields(provider, { ...spec, label: spec.label ?? existing?.label ?? spec.name }, box).filter((f) => f !== 'name');
+    if (existing && !changed.length) {
+      result.unchanged.push(spec.name);
+      result.lines.push(`SKIP: ${spec.name} (no changes)`);
+      continue;
+    }
+    const problems = providerProblems(provider, changed, !existing, options.allowInsecureHttp);
+    if (problems.length) {
+      result.errors.push(`${spec.name}: ${problems.join('; ')}`);
+      result.lines.push(`ERROR: ${spec.name}: ${problems.join('; ')}`);
+      continue;
+    }
+    const verb = existing ? 'UPDATE' : 'CREATE';
+    if (!options.dryRun) await repository.save(provider);
+    (existing ? result.updated : result.created).push(spec.name);
+    result.lines.push(`${verb}${options.dryRun ? ' (dry-run)' : ''}: ${spec.name} (${changed.join(', ')})`);
+  }
+  return result;
+}

@@ -1,0 +1,60 @@
+import { parseProvidersYaml } from './provider-yaml';
+
+describe('parseProvidersYaml', () => {
+  it('reads the environment section, falls back to default, and fills ${VARIABLES}', () => {
+    const text = `
+default:
+  providers:
+    - id: fallback
+      strategy: openid_connect
+production:
+  providers:
+    - id: corp
+      strategy: openid_connect
+      label: Corp
+      issuer: https://idp.example.com
+      client_id: hearth
+      client_secret: \${CORP_SECRET}
+      settings:
+        default_role: admin
+        role_mapping: { groupMappings: [{ group: admins, role: super_admin }] }
+`;
+    const parsed = parseProvidersYaml(text, 'production', { CORP_SECRET: 's3cret' });
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.providers).toEqual([
+      {
+        name: 'corp',
+        strategy: 'openid_connect',
+        label: 'Corp',
+        issuer: 'https://idp.example.com',
+        client_id: 'hearth',
+        client_secret: 's3cret',
+        default_role: 'admin',
+        role_mapping: { groupMappings: [{ group: 'admins', role: 'super_admin' }] },
+        enabled: true,
+      },
+    ]);
+    expect(parseProvidersYaml(text, 'test', {}).providers.map((p) => p.name)).toEqual(['fallback']);
+  });
+
+  it('skips entries with a bad name, an unknown strategy or a missing variable, naming why', () => {
+    const text = `
+providers:
+  - { name: "Bad Name", strategy: openid_connect }
+  - { name: github, strategy: github }
+  - { name: corp, strategy: oauth2, client_secret: "\${NOPE}" }
+  - { name: off, strategy: oauth2, enabled: false }
+`;
+    const parsed = parseProvidersYaml(text, 'test', {});
+    expect(parsed.problems).toEqual([
+      'providers[0]: name must be lower-case letters, digits, _ or -',
+      'github: strategy must be one of openid_connect, oauth2, saml',
+      'corp: environment variables not set: NOPE',
+    ]);
+    expect(parsed.providers).toEqual([{ name: 'off', strategy: 'oauth2', enabled: false }]);
+  });
+
+  it('refuses a providers value that is not a list', () => {
+    expect(() => parseProvidersYaml('providers: corp', 'test', {})).toThrow('providers must be a list');
+  });
+});

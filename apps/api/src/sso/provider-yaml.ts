@@ -1,0 +1,59 @@
+import { parse } from 'yaml';
+import { SSO_STRATEGIES } from '@hearth/contracts';
+import type { ProviderFields } from './provider-fields';
+
+// config/auth.yml: the providers list, either at the top level or under an environment section
+// (`<NODE_ENV>:` falling back to `default:`), as in Sure. Values may name environment variables as ${NAME}, so
+// secrets can stay out of the file. Each entry: id/name, strategy, label, issuer, client_id, client_secret, scopes,
+// ... (the admin API's field names); Sure's nested `settings:` keys are accepted too.
+
+export interface ProviderSpec extends ProviderFields {
+  name: string;
+  strategy: (typeof SSO_STRATEGIES)[number];
+}
+
+export interface ParsedProviders {
+  providers: ProviderSpec[];
+  /** One line per entry that was skipped, naming why. */
+  problems: string[];
+}
+
+const NAME = /^[a-z0-9][a-z0-9_-]{0,99}$/;
+
+function interpolate(value: unknown, env: Record<string, string | undefined>, missing: Set<string>): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Z0-9_]+)\}/g, (_, name: string) => {
+      if (env[name] === undefined) missing.add(name);
+      return env[name] ?? '';
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => interpolate(item, env, missing));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolate(item, env, missing)]));
+  }
+  return value;
+}
+
+export function parseProvidersYaml(text: string, nodeEnv: string, env: Record<string, string | undefined> = process.env): ParsedProviders {
+  const document = (parse(text) ?? {}) as Record<string, unknown>;
+  const section = (key: string) => (document[key] && typeof document[key] === 'object' ? (document[key] as Record<string, unknown>) : null);
+  const raw = document.providers ?? section(nodeEnv)?.providers ?? section('default')?.providers ?? [];
+  if (!Array.isArray(raw)) throw new Error('providers must be a list');
+  const providers: ProviderSpec[] = [];
+  const problems: string[] = [];
+  raw.forEach((entry: unknown, index: number) => {
+    if (!entry || typeof entry !== 'object') return problems.push(`providers[${index}]: not a mapping`);
+    const missing = new Set<string>();
+    const { settings, id, ...fields } = interpolate(entry, env, missing) as Record<string, unknown>;
+    const spec = { ...(settings && typeof settings === 'object' ? settings : {}), ...fields } as Record<string, unknown>;
+    spec.name = spec.name ?? id;
+    if (typeof spec.name !== 'string' || !NAME.test(spec.name)) return problems.push(`providers[${index}]: name must be lower-case letters, digits, _ or -`);
+    if (!SSO_STRATEGIES.includes(spec.strategy as ProviderSpec['strategy'])) {
+      return problems.push(`${spec.name}: strategy must be one of ${SSO_STRATEGIES.join(', ')}`);
+    }
+    if (missing.size) return problems.push(`${spec.name}: environment variables not set: ${[...missing].join(', ')}`);
+    spec.enabled = spec.enabled === undefined ? true : spec.enabled === true;
+    providers.push(spec as unknown as ProviderSpec);
+  });
+  return { providers, problems };
+}

@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import type { DataSource } from 'typeorm';
+import { AppConfig, loadConfig } from '../config/config';
+import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
+import { seedProviders } from './provider-seeder';
+import { parseProvidersYaml } from './provider-yaml';
+import { SecretBox, SecretBoxError } from './secret-box';
+import { SP_PRIVATE_KEY_PURPOSE } from './provider-fields';
+import { SsoProvider } from './sso.entities';
+
+type Print = (line: string) => void;
+
+/** `sso_providers:seed`: config/auth.yml into the database; DRY_RUN=true only prints what would change. */
+export async function seedProvidersTask(dataSource: DataSource, config: AppConfig, file: string, dryRun: boolean, print: Print): Promise<number> {
+  print(`Mode: ${dryRun ? 'DRY RUN (no changes will be saved)' : 'LIVE (changes will be saved)'}`);
+  print(`Source: ${file}`);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    print(`ERROR: ${file} not found`);
+    return 1;
+  }
+  const { providers, problems } = parseProvidersYaml(text, config.nodeEnv);
+  for (const problem of problems) print(`SKIP: ${problem}`);
+  if (!providers.length) {
+    print(`WARNING: No providers found in ${file} for ${config.nodeEnv} environment`);
+    return 0;
+  }
+  const result = await seedProviders(dataSource, SecretBox.fromConfig(config), providers, { dryRun, allowInsecureHttp: config.sso.allowInsecureHttp });
+  for (const line of result.lines) print(line);
+  print(`Created: ${result.created.length}  Updated: ${result.updated.length}  Skipped: ${result.unchanged.length + problems.length}  Errors: ${result.errors.length}`);
+  return result.errors.length ? 1 : 0;
+}
+
+/** `sso_providers:list`: every stored provider, by name. */
+export async function listProvidersTask(dataSource: DataSource, print: Print): Promise<number> {
+  const providers = await dataSource.getRepository(SsoProvider).find({ order: { name: 'ASC' } });
+  if (!providers.length) print('No SSO providers found in database');
+  for (const p of providers) print(`${p.name.padEnd(20)} ${p.strategy.padEnd(20)} ${p.enabled ? '✓ enabled' : '✗ disabled'}`);
+  return 0;
+}
+
+export interface BackfillResult {
+  ok: boolean;
+  dry_run: boolean;
+  results: Record<string, { processed: number; updated: number; failed_count: number; failed_samples: string[] }>;
+}
+
+/**
+ * `security:backfill_encryption`: rewrites every provider secret under the current key: plaintext values (from before
+ * encryption) and values sealed with the SECRET_KEY_BASE-derived key before ACTIVE_RECORD_ENCRYPTION_* were set.
+ */
+export async function backfillEncryptionTask(dataSource: DataSource, config: AppConfig, dryRun: boolean): Promise<BackfillResult> {
+  const current = SecretBox.fromConfig(config);
+  const legacy = SecretBox.fromConfig({ ...config, sso: { ...config.sso, encryptionKeys: null } });
+  const stats = { processed: 0, updated: 0, failed_count: 0, failed_samples: [] as string[] };
+  const columns = [
+    ['clientSecretEncrypted', CLIENT_SECRET_PURPOSE],
+    ['spPrivateKeyEncrypted', SP_PRIVATE_KEY_PURPOSE],
+  ] as const;
+  const rewrite = (value: string, purpose: string): string | null => {
+    if (!SecretBox.isEnvelope(value)) return current.seal(value, purpose);
+    try {
+      current.open(value, purpose);
+      return null;
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      return current.seal(legacy.open(value, purpose), purpose);
+    }
+  };
+  for (const provider of await dataSource.getRepository(SsoProvider).find()) {
+    stats.processed++;
+    const changes: Partial<Record<'clientSecretEncrypted' | 'spPrivateKeyEncrypted', string>> = {};
+    try {
+      for (const [column, purpose] of columns) {
+        const value = provider[column];
+        const next = value ? rewrite(value, purpose) : null;
+        if (next) changes[column] = next;
+      }
+    } catch {
+      stats.failed_count++;
+      if (stats.failed_samples.length < 3) stats.failed_samples.push(provider.name);
+      continue;
+    }
+    if (Object.keys(changes).length) {
+      stats.updated++;
+      // A column update, not save(): the provider's updated_at (and so its cached configuration) stays as it is.
+      if (!dryRun) await dataSource.getRepository(SsoProvider).update({ id: provider.id }, changes);
+    }
+  }
+  return { ok: stats.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats } };
+}
+
+const dryRunFromEnv = () => process.env.DRY_RUN === 'true';
+
+/** Operator commands for apps/api/src/cli/cli.ts. */
+export const SSO_COMMANDS = {
+  'sso_providers:seed': {
+    summary: 'Create/update SSO providers from config/auth.yml (DRY_RUN=true previews)',
+    usage: '[--file config/auth.yml]',
+    options: { file: { type: 'string' as const } },
+    required: [] as string[],
+    async run(values: Record<string, string | undefined>, dataSource: DataSource) {
+      const config = loadConfig();
+      const code = await seedProvidersTask(dataSource, config, values.file ?? config.sso.providersFile, dryRunFromEnv(), console.log);
+      if (code) throw new Error('some providers were not saved');
+    },
+  },
+  'sso_providers:list': {
+    summary: 'List the SSO providers stored in the database',
+    usage: '',
+    options: {},
+    required: [] as string[],
+    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
+      await listProvidersTask(dataSource, console.log);
+    },
+  },
+  'security:backfill_encryption': {
+    summary: 'Encrypt plaintext provider secrets and re-encrypt them under custom keys (DRY_RUN=true previews)',
+    usage: '',
+    options: {},
+    required: [] as string[],
+    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
+      const result = await backfillEncryptionTask(dataSource, loadConfig(), dryRunFromEnv());
+      console.log(JSON.stringify(result));
+      if (!result.ok) throw new Error('some values could not be decrypted with the current or the SECRET_KEY_BASE key');
+    },
+  },
+};

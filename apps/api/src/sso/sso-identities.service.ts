@@ -1,0 +1,46 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AuditService, RequestOrigin } from '../audit/audit.service';
+import { localLoginAllowedFor } from '../auth/local-login-policy';
+import type { SessionPrincipal } from '../auth/principal';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { User } from '../users/user.entity';
+import { IdentityRow, SsoRepository } from './sso.repository';
+
+/** A user's own connected identities (SPEC.md 5.6, settings/security). */
+@Injectable()
+export class SsoIdentitiesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly repository: SsoRepository,
+    private readonly audit: AuditService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  list(principal: SessionPrincipal): Promise<IdentityRow[]> {
+    return this.repository.identitiesOfUser(principal.userId);
+  }
+
+  /** Disconnects one of the caller's identities, only while another way to sign in remains. */
+  async disconnect(principal: SessionPrincipal, identityId: string, origin: RequestOrigin): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      await this.repository.lockUser(principal.userId, tx);
+      const identities = await this.repository.identitiesOfUser(principal.userId, tx);
+      const identity = identities.find((row) => row.id === identityId);
+      if (!identity) throw ApiError.notFound();
+      const user = await tx.getRepository(User).findOneByOrFail({ id: principal.userId });
+      // A password only counts when local sign-in is open to this user (SPEC.md 5.3).
+      const passwordUsable = user.passwordHash !== null && localLoginAllowedFor(this.config.auth, user.role);
+      if (!passwordUsable && identities.length <= 1) {
+        throw new ApiError(409, 'last_login_method', 'This is your only way to sign in; set a password or connect another provider first.');
+      }
+      await this.repository.deleteIdentity(identity.id, tx);
+      await this.audit.record(
+        'unlink',
+        { userId: user.id, familyId: user.familyId, providerId: identity.providerId, providerName: identity.providerName, origin, details: { identity_id: identity.id } },
+        tx,
+      );
+    });
+  }
+}

@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { SsoIdentity, SsoLoginState, SsoProvider, SsoSession } from './sso.entities';
+
+export interface IdentityRow {
+  id: string;
+  providerId: string;
+  providerName: string;
+  providerLabel: string;
+  strategy: string;
+  email: string | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+}
+
+/** SQL for providers, identities, sign-in transactions and the provider side of sessions. */
+@Injectable()
+export class SsoRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  listProviders(): Promise<SsoProvider[]> {
+    return this.dataSource.getRepository(SsoProvider).find({ order: { name: 'ASC' } });
+  }
+
+  findProvider(id: string, manager: EntityManager = this.dataSource.manager): Promise<SsoProvider | null> {
+    return manager.getRepository(SsoProvider).findOneBy({ id });
+  }
+
+  findProviderByName(name: string, manager: EntityManager = this.dataSource.manager): Promise<SsoProvider | null> {
+    return manager.getRepository(SsoProvider).findOneBy({ name });
+  }
+
+  saveProvider(provider: SsoProvider, manager: EntityManager): Promise<SsoProvider> {
+    return manager.getRepository(SsoProvider).save(provider);
+  }
+
+  async deleteProvider(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(SsoProvider).delete({ id });
+  }
+
+  findIdentity(providerId: string, uid: string, manager: EntityManager = this.dataSource.manager): Promise<SsoIdentity | null> {
+    return manager.getRepository(SsoIdentity).findOneBy({ providerId, uid });
+  }
+
+  findIdentityForUser(providerId: string, userId: string, manager: EntityManager = this.dataSource.manager): Promise<SsoIdentity | null> {
+    return manager.getRepository(SsoIdentity).findOneBy({ providerId, userId });
+  }
+
+  createIdentity(values: Pick<SsoIdentity, 'userId' | 'providerId' | 'uid' | 'issuer' | 'email'>, manager: EntityManager): Promise<SsoIdentity> {
+    const repository = manager.getRepository(SsoIdentity);
+    return repository.save(repository.create({ ...values, lastUsedAt: new Date() }));
+  }
+
+  async touchIdentity(id: string, email: string | null, manager: EntityManager): Promise<void> {
+    await manager.getRepository(SsoIdentity).update({ id }, { lastUsedAt: new Date(), email });
+  }
+
+  async identitiesOfUser(userId: string, manager: EntityManager = this.dataSource.manager): Promise<IdentityRow[]> {
+    const rows: Record<string, unknown>[] = await manager.query(
+      `SELECT i.id, i.provider_id, p.name AS provider_name, p.label AS provider_label, p.strategy, i.email, i.last_used_at, i.created_at
+         FROM sso_identities i JOIN sso_providers p ON p.id = i.provider_id
+        WHERE i.user_id = $1 ORDER BY i.created_at`,
+      [userId],
+    );
+    return rows.map((row) => ({
+      id: row.id as string,
+      providerId: row.provider_id as string,
+      providerName: row.provider_name as string,
+      providerLabel: row.provider_label as string,
+      strategy: row.strategy as string,
+      email: (row.email as string | null) ?? null,
+      lastUsedAt: row.last_used_at ? new Date(row.last_used_at as string) : null,
+      createdAt: new Date(row.created_at as string),
+    }));
+  }
+
+  async deleteIdentity(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(SsoIdentity).delete({ id });
+  }
+
+  /** Locks the user's row so two concurrent unlinks cannot both leave the account without a login method. */
+  async lockUser(userId: string, manager: EntityManager): Promise<void> {
+    await manager.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  }
+
+  createLoginState(values: Partial<SsoLoginState>): Promise<SsoLoginState> {
+    const repository = this.dataSource.getRepository(SsoLoginState);
+    return repository.save(repository.create(values));
+  }
+
+  /**
+   * Marks the transaction used and returns it, in one statement, so a replayed state (or a concurrent second
+   * callback) finds nothing. Expired and already-used rows are never returned.
+   */
+  async consumeLoginState(stateHash: string, now: Date): Promise<SsoLoginState | null> {
+    const [rows]: [Record<string, unknown>[], number] = await this.dataSource.query(
+      `UPDATE sso_login_states SET consumed_at = $2
+        WHERE state_hash = $1 AND purpose IN ('login', 'connect') AND consumed_at IS NULL AND expires_at > $2
+        RETURNING id`,
+      [stateHash, now],
+    );
+    if (!rows?.length) return null;
+    return this.dataSource.getRepository(SsoLoginState).findOneBy({ id: rows[0].id as string });
+  }
+
+  /** A pending link bound to this browser, not yet used or expired. */
+  findPendingLink(browserHash: string, now: Date): Promise<SsoLoginState | null> {
+    return this.dataSource
+      .getRepository(SsoLoginState)
+      .createQueryBuilder('s')
+      .where('s.browser_hash = :browserHash AND s.purpose = :purpose AND s.consumed_at IS NULL AND s.expires_at > :now', {
+        browserHash,
+        purpose: 'link',
+        now,
+      })
+      .orderBy('s.created_at', 'DESC')
+      .getOne();
+  }
+
+  async consumePendingLink(id: string, manager: EntityManager): Promise<boolean> {
+    const result = await manager.getRepository(SsoLoginState).update({ id, consumedAt: IsNull() }, { consumedAt: new Date() });
+    return (result.affected ?? 0) === 1;
+  }
+
+  async purgeExpiredLoginStates(now: Date): Promise<void> {
+    await this.dataSource.query(`DELETE FROM sso_login_states WHERE expires_at < $1`, [new Date(now.getTime() - 86_400_000)]);
+  }
+
+  async recordSsoSession(sessionTokenHash: string, providerId: string, idTokenEncrypted: string | null): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      // TypeORM answers an UPDATE with [rows, count].
+      const [rows]: [{ id: string }[], number] = await tx.query(`UPDATE sessions SET sso_provider_id = $2 WHERE token_hash = $1 RETURNING id`, [
+        sessionTokenHash,
+        providerId,
+      ]);
+      if (rows[0]) await tx.getRepository(SsoSession).insert({ sessionId: rows[0].id, providerId, idTokenEncrypted });
+    });
+  }
+
+  async revokeSession(sessionId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
+  }
+
+  findSsoSession(sessionId: string): Promise<SsoSession | null> {
+    return this.dataSource.getRepository(SsoSession).findOne({ where: { sessionId }, relations: { provider: true } });
+  }
+}
