@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import request from 'supertest';
@@ -128,8 +129,9 @@ describe('operator CLI', () => {
       await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', key).expect(401);
     } finally {
       await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 240_000); // three CLI processes, each booting an embedded database from disk
 
   it('explains a bad command and exits non-zero', async () => {
     await expect(cli(['users:create', '--email', 'x@example.com'], { DATA_DIR: 'memory://' })).rejects.toThrow(

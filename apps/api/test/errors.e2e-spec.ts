@@ -25,6 +25,17 @@ describe('error format', () => {
     expect(res.body).toEqual({ error: 'invalid_json', message: 'The request body is not valid JSON' });
   });
 
+  it('answers a deeply nested JSON body with a 400 before validation walks it (reliability.md D43)', async () => {
+    const { apiKey } = await t.newHousehold();
+    const res = await request(t.server)
+      .patch('/api/v1/family_settings')
+      .set('X-Api-Key', apiKey)
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"x","deep":${'['.repeat(900)}${']'.repeat(900)}}`)
+      .expect(400);
+    expect(res.body).toEqual({ error: 'invalid_json', message: 'The request body nests objects or arrays deeper than 64 levels' });
+  });
+
   it('answers an oversized body with a JSON 413', async () => {
     const { apiKey } = await t.newHousehold();
     const res = await request(t.server)

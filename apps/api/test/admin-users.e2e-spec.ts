@@ -1,0 +1,186 @@
+import request from 'supertest';
+import { User } from '../src/users/user.entity';
+import { AdminUsersService } from '../src/users/admin-users.service';
+import { startFreshTestApp } from './support/fresh-database';
+import { as, Browser, signIn } from './support/sessions';
+import { Household, startTestApp, TestApp } from './support/test-app';
+
+describe('user management API (/api/v1/admin/users)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
+  });
+  afterAll(() => t.close());
+
+  /** A signed-in user of the given role, optionally joining an existing family. */
+  async function member(role: 'member' | 'admin' | 'super_admin', familyOf?: Household): Promise<Household & { browser: Browser }> {
+    const h = await t.newHousehold({ role });
+    if (familyOf) await t.dataSource.getRepository(User).update({ id: h.userId }, { familyId: familyOf.familyId });
+    return { ...h, familyId: familyOf?.familyId ?? h.familyId, browser: await signIn(t.server, h.email) };
+  }
+  const audits = (userId: string, event: string) =>
+    t.dataSource.query(`SELECT * FROM audit_logs WHERE user_id = $1 AND event = $2`, [userId, event]);
+  const user = (id: string) => t.dataSource.getRepository(User).findOneBy({ id });
+
+  it('refuses anonymous callers (401), members (403) and API keys', async () => {
+    const m = await member('member');
+    expect((await request(t.server).get('/api/v1/admin/users').expect(401)).body.error).toBe('unauthorized');
+    expect((await as(t.server, m.browser, 'get', '/api/v1/admin/users').expect(403)).body).toEqual({
+      error: 'forbidden',
+      message: "This action requires the 'admin' role",
+    });
+    await request(t.server).get('/api/v1/admin/users').set('X-Api-Key', m.apiKey).expect(401);
+  });
+
+  it('shows a family admin only their family, a super admin everyone, with roles, methods and last login', async () => {
+    const admin = await member('admin');
+    const sibling = await member('member', admin);
+    const stranger = await member('member');
+    const root = await member('super_admin');
+
+    const mine = await as(t.server, admin.browser, 'get', '/api/v1/admin/users').expect(200);
+    expect(mine.body.users.map((u: { id: string }) => u.id).sort()).toEqual([admin.userId, sibling.userId].sort());
+    const row = mine.body.users.find((u: { id: string }) => u.id === sibling.userId);
+    expect(row).toMatchObject({ email: sibling.email, role: 'member', status: 'active', auth_methods: ['password'], family_id: admin.familyId });
+    expect(row.last_login_at).not.toBeNull();
+    await as(t.server, admin.browser, 'get', `/api/v1/admin/users/${stranger.userId}`).expect(404);
+
+    const all = await as(t.server, root.browser, 'get', `/api/v1/admin/users?q=${encodeURIComponent(stranger.email.toUpperCase())}`).expect(200);
+    expect(all.body).toMatchObject({ total: 1, page: 1, per_page: 25 });
+    expect(all.body.users[0].id).toBe(stranger.userId);
+    await as(t.server, root.browser, 'get', `/api/v1/admin/users/${stranger.userId}`).expect(200);
+  });
+
+  it('filters by role, status and provider, and validates the filters', async () => {
+    const admin = await member('admin');
+    const suspended = await member('member', admin);
+    const ssoOnly = await member('member', admin);
+    await t.dataSource.getRepository(User).update({ id: suspended.userId }, { status: 'suspended' });
+    await t.dataSource.getRepository(User).update({ id: ssoOnly.userId }, { passwordHash: null });
+    const ids = async (query: string) =>
+      (await as(t.server, admin.browser, 'get', `/api/v1/admin/users?${query}`).expect(200)).body.users.map((u: { id: string }) => u.id).sort();
+    expect(await ids('role=admin')).toEqual([admin.userId]);
+    expect(await ids('status=suspended')).toEqual([suspended.userId]);
+    expect(await ids('provider=local')).toEqual([admin.userId, suspended.userId].sort());
+    expect(await ids('provider=keycloak')).toEqual([]);
+    expect(await ids('per_page=1&page=2')).toHaveLength(1);
+    const bad = await as(t.server, admin.browser, 'get', '/api/v1/admin/users?role=owner&per_page=1000').expect(422);
+    expect(bad.body.error).toBe('validation_failed');
+  });
+
+  it("suspends: the user's session and API key are refused at once; reactivation restores the key", async () => {
+    const admin = await member('admin');
+    const target = await member('member', admin);
+    await request(t.server).get('/api/v1/me').set('Cookie', target.browser.cookie).expect(200);
+    await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', target.apiKey).expect(200);
+
+    const res = await as(t.server, admin.browser, 'post', `/api/v1/admin/users/${target.userId}/suspend`).expect(200);
+    expect(res.body.status).toBe('suspended');
+    await request(t.server).get('/api/v1/me').set('Cookie', target.browser.cookie).expect(401);
+    const key = await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', target.apiKey).expect(401);
+    expect(key.body.message).toBe('Account has been deactivated');
+    expect(await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1 AND revoked_at IS NULL`, [target.userId])).toEqual([]);
+    const [audit] = await audits(target.userId, 'user_suspended');
+    expect(audit.details).toEqual({ actor_user_id: admin.userId });
+
+    await as(t.server, admin.browser, 'post', `/api/v1/admin/users/${target.userId}/reactivate`).expect(200);
+    await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', target.apiKey).expect(200);
+    await request(t.server).get('/api/v1/me').set('Cookie', target.browser.cookie).expect(401); // sessions stay ended
+    expect(await audits(target.userId, 'user_reactivated')).toHaveLength(1);
+  });
+
+  it('changes roles: only the role field, never above the actor, never a super admin by a family admin', async () => {
+    const admin = await member('admin');
+    const target = await member('member', admin);
+    const superInFamily = await member('super_admin', admin);
+    const res = await as(t.server, admin.browser, 'patch', `/api/v1/admin/users/${target.userId}`)
+      .send({ role: 'admin', email: 'hijack@example.com', family_id: '00000000-0000-0000-0000-000000000000', password_hash: 'x' })
+      .expect(200);
+    expect(res.body).toMatchObject({ role: 'admin', email: target.email, family_id: admin.familyId });
+    expect((await user(target.userId))!.passwordHash).toMatch(/^\$argon2id\$/);
+    const [audit] = await audits(target.userId, 'role_changed');
+    expect(audit.details).toEqual({ actor_user_id: admin.userId, from: 'member', to: 'admin' });
+
+    const grant = await as(t.server, admin.browser, 'patch', `/api/v1/admin/users/${target.userId}`).send({ role: 'super_admin' }).expect(403);
+    expect(grant.body.error).toBe('forbidden');
+    await as(t.server, admin.browser, 'patch', `/api/v1/admin/users/${superInFamily.userId}`).send({ role: 'member' }).expect(403);
+    await as(t.server, admin.browser, 'post', `/api/v1/admin/users/${superInFamily.userId}/suspend`).expect(403);
+    expect((await user(superInFamily.userId))!.role).toBe('super_admin');
+    const self = await as(t.server, admin.browser, 'patch', `/api/v1/admin/users/${admin.userId}`).send({ role: 'member' }).expect(403);
+    expect(self.body.error).toBe('own_account');
+    const invalid = await as(t.server, admin.browser, 'patch', `/api/v1/admin/users/${target.userId}`).send({ role: 'owner' }).expect(422);
+    expect(invalid.body.error).toBe('validation_failed');
+  });
+
+  it('removes a user only when the request repeats their e-mail, audited with ids only', async () => {
+    const admin = await member('admin');
+    const target = await member('member', admin);
+    const wrong = await as(t.server, admin.browser, 'delete', `/api/v1/admin/users/${target.userId}`).send({ confirmation_email: 'someone@example.com' }).expect(422);
+    expect(wrong.body).toEqual({ error: 'confirmation_mismatch', message: 'The email address did not match. The user was not removed.' });
+    await as(t.server, admin.browser, 'delete', `/api/v1/admin/users/${target.userId}`).send({}).expect(422);
+    expect(await user(target.userId)).not.toBeNull();
+
+    await as(t.server, admin.browser, 'delete', `/api/v1/admin/users/${target.userId}`).send({ confirmation_email: ` ${target.email.toUpperCase()} ` }).expect(204);
+    expect(await user(target.userId)).toBeNull();
+    expect(await t.dataSource.query(`SELECT id FROM api_keys WHERE prefix = $1`, [target.apiKeyPrefix])).toEqual([]);
+    await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', target.apiKey).expect(401);
+    await request(t.server).get('/api/v1/me').set('Cookie', target.browser.cookie).expect(401);
+    const [audit] = await audits(target.userId, 'user_removed');
+    expect(audit.details).toEqual({ actor_user_id: admin.userId, target_user_id: target.userId });
+    expect(JSON.stringify(audit)).not.toContain(target.email);
+    await as(t.server, admin.browser, 'delete', `/api/v1/admin/users/${admin.userId}`).send({ confirmation_email: admin.email }).expect(403);
+  });
+
+  it('shows the authentication history newest first', async () => {
+    const admin = await member('admin');
+    const target = await member('member', admin);
+    await request(t.server).post('/sessions').send({ email: target.email, password: 'wrong password' }).expect(401);
+    const res = await as(t.server, admin.browser, 'get', `/api/v1/admin/users/${target.userId}/auth_history`).expect(200);
+    expect(res.body.events.map((e: { event: string }) => e.event)).toEqual(['login_failed', 'login']);
+    expect(res.body.events[1]).toMatchObject({ provider: 'local', details: { method: 'password' } });
+    expect(JSON.stringify(res.body)).not.toContain('wrong password');
+    const stranger = await member('member');
+    await as(t.server, admin.browser, 'get', `/api/v1/admin/users/${stranger.userId}/auth_history`).expect(404);
+  });
+});
+
+describe('the last active super admin', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startFreshTestApp({ RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
+  });
+  afterAll(() => t.close());
+
+  it('survives two super admins demoting each other at the same moment', async () => {
+    const a = await t.newHousehold({ role: 'super_admin' });
+    const b = await t.newHousehold({ role: 'super_admin' });
+    const [browserA, browserB] = [await signIn(t.server, a.email), await signIn(t.server, b.email)];
+    const results = await Promise.all([
+      as(t.server, browserA, 'patch', `/api/v1/admin/users/${b.userId}`).send({ role: 'member' }),
+      as(t.server, browserB, 'patch', `/api/v1/admin/users/${a.userId}`).send({ role: 'member' }),
+    ]);
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([403, 409]).toContain(statuses[1]);
+    const supers = await t.dataSource.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active'`);
+    expect(supers).toHaveLength(1);
+  });
+
+  it('refuses to demote, suspend or remove the last active super admin, even for a session opened before', async () => {
+    // `stale` is a super admin whose session was authenticated just before being suspended elsewhere.
+    const last = (await t.dataSource.query(`SELECT id, email FROM users WHERE role = 'super_admin' AND status = 'active'`))[0];
+    const stale = await t.newHousehold({ role: 'super_admin' });
+    await t.dataSource.getRepository(User).update({ id: stale.userId }, { status: 'suspended' });
+    const service = t.app.get(AdminUsersService);
+    const actor = { userId: stale.userId, familyId: stale.familyId, role: 'super_admin' as const, email: stale.email, sessionId: 'x', token: 'x' };
+    const origin = { ip: null, userAgent: null };
+    for (const attempt of [
+      () => service.changeRole(actor, last.id, 'admin', origin),
+      () => service.suspend(actor, last.id, origin),
+      () => service.remove(actor, last.id, last.email, origin),
+    ]) {
+      await expect(attempt()).rejects.toMatchObject({ status: 409, code: 'last_super_admin' });
+    }
+    expect(await t.dataSource.query(`SELECT role, status FROM users WHERE id = $1`, [last.id])).toEqual([{ role: 'super_admin', status: 'active' }]);
+  });
+});

@@ -1,0 +1,429 @@
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import request from 'supertest';
+import { IMPORTS_QUEUE } from '../src/imports/imports.queue';
+import { ImportsProcessor } from '../src/imports/imports.processor';
+import { ImportPublisher } from '../src/imports/publishing/import-publisher';
+import { createImport, waitForImport } from './support/imports';
+import { startPrivateRedis, PrivateRedis } from './support/private-redis';
+import { Household, startTestApp, TestApp } from './support/test-app';
+
+// Hostile input against POST /api/v1/imports and its follow-up routes (reliability.md sections C, E and J).
+// Every case asserts the status, the error code and that the family's data is exactly what it was.
+
+const MAX_ROWS = 50;
+const TEN_MB = 10 * 1024 * 1024;
+
+describe('imports: hostile input', () => {
+  let t: TestApp;
+  let h: Household;
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ IMPORT_MAX_ROWS: String(MAX_ROWS) });
+    h = await t.newHousehold();
+    accountId = await newAccount(t, h);
+  });
+  afterAll(() => t.close());
+
+  const csvBody = (csv: string, extra: Record<string, unknown> = {}) => ({ raw_file_content: csv, account_id: accountId, ...extra });
+  const post = (body: Record<string, unknown>) => createImport(t.server, h.apiKey, body);
+  const upload = () => request(t.server).post('/api/v1/imports').set('X-Api-Key', h.apiKey);
+
+  /** Runs `act` and checks it changed nothing stored for the family. */
+  async function refusedWithoutTrace(act: () => Promise<request.Response>, status: number, error: string) {
+    const before = await familyState(t, h.familyId);
+    const res = await act();
+    expect({ status: res.status, error: res.body.error }).toEqual({ status, error });
+    expect(typeof res.body.message).toBe('string');
+    expect(res.body.message).not.toMatch(/stack|at \w+ \(|SELECT|INSERT|QueryFailed/);
+    expect(await familyState(t, h.familyId)).toEqual(before);
+    return res;
+  }
+
+  describe('CSV content (C)', () => {
+    it('refuses an unclosed quote as invalid_csv naming the row (C22)', async () => {
+      const res = await refusedWithoutTrace(() => post(csvBody('date,amount,name\n2024-01-01,1,"Coffee\n2024-01-02,2,Tea')), 422, 'invalid_csv');
+      expect(res.body.message).toMatch(/unbalanced quotes near row \d/);
+    });
+
+    it('reads a UTF-8 BOM, UTF-16 with BOM and Windows-1252 bytes (C23)', async () => {
+      const files: Array<[string, Buffer]> = [
+        ['bom.csv', Buffer.from('\uFEFFdate,amount,name\n2024-01-01,1,Café', 'utf8')],
+        ['utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('date,amount,name\n2024-01-01,1,Café', 'utf16le')])],
+        ['cp1252.csv', Buffer.from([...Buffer.from('date,amount,name\n2024-01-01,1,Caf'), 0xe9])],
+      ];
+      for (const [name, bytes] of files) {
+        const res = await upload().field('account_id', accountId).attach('file', bytes, { filename: name, contentType: 'text/csv' }).expect(201);
+        const rows = await request(t.server).get(`/api/v1/imports/${res.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+        expect(rows.body.data.map((r: { fields: { name: string } }) => r.fields.name)).toEqual(['Café']);
+      }
+    });
+
+    it('counts rows exactly across mixed line endings and quoted newlines (C24)', async () => {
+      const csv = 'date,amount,name\r\n2024-01-01,1,a\n2024-01-02,2,"two\nlines"\r\n2024-01-03,3,c\n\n';
+      const res = await post(csvBody(csv)).expect(201);
+      expect(res.body.data.stats).toMatchObject({ rows_count: 3, valid_rows_count: 3 });
+    });
+
+    it('refuses a semicolon file read with commas, and an unknown separator (C25)', async () => {
+      await refusedWithoutTrace(() => post(csvBody('date;amount;name\n2024-01-01;1;a')), 422, 'invalid_csv');
+      await refusedWithoutTrace(() => post(csvBody('date|amount\n2024-01-01|1', { col_sep: '|' })), 422, 'validation_failed');
+    });
+
+    it('accepts exactly 10 MB and refuses one byte more, inline and as a file (C26)', async () => {
+      const head = 'date,amount,name,notes\n2024-01-01,1,big,';
+      const exact = head + 'x'.repeat(TEN_MB - head.length);
+      const created = await post(csvBody(exact)).expect(201);
+      expect(created.body.data.stats.rows_count).toBe(1);
+      await refusedWithoutTrace(() => post(csvBody(exact + 'x')), 422, 'content_too_large');
+      await refusedWithoutTrace(
+        () => upload().field('account_id', accountId).attach('file', Buffer.from(exact + 'x'), { filename: 'big.csv', contentType: 'text/csv' }),
+        422,
+        'file_too_large',
+      );
+      await refusedWithoutTrace(
+        () => upload().attach('file', Buffer.alloc(26 * 1024 * 1024, 0x61), { filename: 'huge.csv', contentType: 'text/csv' }),
+        422,
+        'file_too_large',
+      );
+    });
+
+    it('refuses a million tiny rows before storing them, and stores but will not publish rows over the limit (C27)', async () => {
+      const tiny = 'date,amount\n' + '2024-01-01,1\n'.repeat(800_000);
+      const res = await refusedWithoutTrace(() => post(csvBody(tiny)), 422, 'too_many_rows');
+      expect(res.body.message).toContain('800000 rows');
+
+      const overLimit = 'date,amount\n' + '2024-01-01,1\n'.repeat(MAX_ROWS + 1);
+      const stored = await post(csvBody(overLimit, { publish: 'true' })).expect(422);
+      expect(stored.body).toMatchObject({ error: 'max_row_count_exceeded', import_id: expect.any(String) });
+      const detail = await request(t.server).get(`/api/v1/imports/${stored.body.import_id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(detail.body.data).toMatchObject({ status: 'pending', stats: { rows_count: MAX_ROWS + 1 } });
+    });
+
+    it('stores formula-looking and Unicode text verbatim (C28, C31)', async () => {
+      const names = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", '@SUM(1)', '-2+3', 'emoji 🏠 \u202Eevil', 'Cafe\u0301 vs Café', 'zwj 👩\u200D💻'];
+      const csv = 'date,amount,name\n' + names.map((n, i) => `2024-01-0${i + 1},1,"${n.replace(/"/g, '""')}"`).join('\n');
+      const res = await post(csvBody(csv, { publish: 'true' })).expect(201);
+      expect((await waitForImport(t.server, h.apiKey, res.body.data.id)).status).toBe('complete');
+      const stored = await t.dataSource.query(`SELECT name FROM entries WHERE import_id = $1 ORDER BY date`, [res.body.data.id]);
+      expect(stored.map((e: { name: string }) => e.name)).toEqual(names);
+    });
+
+    it('lists bad dates and numbers as row errors, keeps the good rows, and refuses to publish (C29, C30)', async () => {
+      const cells = [
+        ['2024-02-30', '1'],
+        ['13/01/2024', '1'],
+        ['2024-01-01', '1e309'],
+        ['2024-01-01', 'NaN'],
+        ['2024-01-01', '0x10'],
+        ['2024-01-01', '１２３'],
+        ['2024-01-01', '99999999999999999999.99'],
+        ['', '1'],
+        ['2024-01-01', '(50.00)'],
+      ];
+      const csv = 'date,amount\n' + cells.map((c) => c.join(',')).join('\n');
+      const before = await familyState(t, h.familyId);
+      const res = await post(csvBody(csv, { publish: 'true' })).expect(422);
+      expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String) });
+      expect(res.body.errors).toContain('8 rows are invalid');
+      const rows = await request(t.server).get(`/api/v1/imports/${res.body.import_id}/rows?per_page=20`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(rows.body.data.map((r: { valid: boolean }) => r.valid)).toEqual([false, false, false, false, false, false, false, false, true]);
+      expect(rows.body.data[0].errors).toEqual(["Row 1: date '2024-02-30' does not match the date format %Y-%m-%d"]);
+      expect(rows.body.data[6].errors).toEqual(["Row 7: amount '99999999999999999999.99' is not a number in the format 1,234.56"]);
+      expect(rows.body.data[8].fields.amount).toBe('50.00');
+      const after = await familyState(t, h.familyId);
+      expect(after.entries).toBe(before.entries);
+    });
+
+    it('refuses NUL characters and unpaired surrogates instead of failing in the database (C32)', async () => {
+      await refusedWithoutTrace(() => post(csvBody('date,amount,name\n2024-01-01,1,a\u0000b')), 422, 'invalid_encoding');
+      const lone = JSON.stringify(csvBody('date,amount,name\n2024-01-01,1,x')).replace('"x"', '"\\ud800"').replace(',x', ',\\ud800');
+      await refusedWithoutTrace(
+        () => upload().set('Content-Type', 'application/json').send(lone),
+        422,
+        'invalid_encoding',
+      );
+      await refusedWithoutTrace(() => post(csvBody('date,amount\n2024-01-01,1', { date_col_label: 'date\u0000' })), 422, 'invalid_encoding');
+    });
+
+    it('refuses headers that normalise to the same column (C33)', async () => {
+      const res = await refusedWithoutTrace(() => post(csvBody('Date,amount,DATE*\n2024-01-01,1,2024-01-02')), 422, 'invalid_csv');
+      expect(res.body.message).toBe("The CSV has two columns named 'date'");
+    });
+
+    it('treats __proto__ and constructor headers as plain columns (C34)', async () => {
+      const res = await post(csvBody('date,amount,__proto__,constructor\n2024-01-01,1,{"polluted":1},x')).expect(201);
+      expect(res.body.data.stats.valid_rows_count).toBe(1);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('refuses empty content, a header without rows and 20,000 columns (C36)', async () => {
+      await refusedWithoutTrace(() => post(csvBody('')), 422, 'missing_content');
+      await refusedWithoutTrace(() => post(csvBody('date,amount\n')), 422, 'invalid_csv');
+      const wide = Array.from({ length: 20_000 }, (_, i) => `c${i}`).join(',');
+      await refusedWithoutTrace(() => post(csvBody(`${wide}\n${wide}`)), 422, 'invalid_csv');
+    });
+
+    it('refuses unknown, path-like and oversized types; accepts publish as a JSON boolean (C37)', async () => {
+      for (const type of ['Kernel', '../../x', 'T'.repeat(10_000)]) {
+        const res = await refusedWithoutTrace(() => post(csvBody('date,amount\n2024-01-01,1', { type })), 422, 'invalid_import_type');
+        expect(res.body.message.length).toBeLessThan(400);
+      }
+      const res = await post(csvBody('date,amount\n2024-01-01,7.77', { publish: true })).expect(201);
+      expect(res.body.data.status).toBe('importing');
+      expect((await waitForImport(t.server, h.apiKey, res.body.data.id)).status).toBe('complete');
+    });
+  });
+
+  describe('multipart and transport (E)', () => {
+    it('refuses wrong MIME types and binary bytes sent as CSV (E50)', async () => {
+      await refusedWithoutTrace(() => upload().attach('file', Buffer.from('%PDF-1.4'), { filename: 'x.pdf', contentType: 'application/pdf' }), 422, 'invalid_file_type');
+      await refusedWithoutTrace(() => upload().attach('file', Buffer.from('abc'), { filename: 'x.png', contentType: 'image/png' }), 422, 'invalid_file_type');
+      const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]);
+      await refusedWithoutTrace(() => upload().attach('file', png, { filename: 'x.csv', contentType: 'text/csv' }), 422, 'invalid_encoding');
+    });
+
+    it('refuses multipart without content, and extra or misnamed files (E51, E52)', async () => {
+      await refusedWithoutTrace(() => upload().field('type', 'TransactionImport'), 422, 'missing_content');
+      const csv = Buffer.from('date,amount\n2024-01-01,1');
+      await refusedWithoutTrace(
+        () => upload().attach('file', csv, { filename: 'a.csv', contentType: 'text/csv' }).attach('file', csv, { filename: 'b.csv', contentType: 'text/csv' }),
+        422,
+        'unexpected_file',
+      );
+      await refusedWithoutTrace(() => upload().attach('other', csv, { filename: 'a.csv', contentType: 'text/csv' }), 422, 'unexpected_file');
+    });
+
+    it('keeps only the base name of hostile file names (E53)', async () => {
+      const csv = Buffer.from('date,amount\n2024-01-01,1');
+      const res = await upload().field('account_id', accountId).attach('file', csv, { filename: '../../etc/passwd.csv', contentType: 'text/csv' }).expect(201);
+      const [stored] = await t.dataSource.query(`SELECT file_name FROM imports WHERE id = $1`, [res.body.data.id]);
+      expect(stored.file_name).toBe('passwd.csv');
+    });
+
+    it('answers a garbled multipart body with 400 and stores nothing (E54)', async () => {
+      await refusedWithoutTrace(
+        () => upload().set('Content-Type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\ntruncated'),
+        400,
+        'malformed_multipart',
+      );
+    });
+
+    it('limits JSON bodies to 1 MB outside imports (E56)', async () => {
+      const res = await request(t.server)
+        .patch('/api/v1/family_settings')
+        .set('X-Api-Key', h.apiKey)
+        .send({ name: 'x'.repeat(2 * 1024 * 1024) });
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 413, error: 'payload_too_large' });
+    });
+  });
+
+  describe('publishing races and family isolation (B, J)', () => {
+    it('lets exactly one of 20 parallel publishes through and imports every row once (J114)', async () => {
+      const csv = 'date,amount,name\n' + Array.from({ length: 30 }, (_, i) => `2024-02-${String((i % 28) + 1).padStart(2, '0')},${i + 1}.25,Race ${i}`).join('\n');
+      const created = await post(csvBody(csv)).expect(201);
+      const id = created.body.data.id;
+      const responses = await Promise.all(Array.from({ length: 20 }, () => request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey)));
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+      expect(responses.filter((r) => r.status !== 202).every((r) => r.status === 422 && r.body.error === 'not_publishable' && r.body.import_id === id)).toBe(true);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1`, [id]);
+      expect(count).toBe(30);
+    });
+
+    it('publishes once when the same job is delivered twice (J113)', async () => {
+      const csv = 'date,amount,name\n' + Array.from({ length: 12 }, (_, i) => `2024-03-${String(i + 1).padStart(2, '0')},${i + 1},Twice ${i}`).join('\n');
+      const id = (await post(csvBody(csv)).expect(201)).body.data.id;
+      await t.dataSource.query(`UPDATE imports SET status = 'importing' WHERE id = $1`, [id]);
+      const queue = t.app.get<Queue>(getQueueToken(IMPORTS_QUEUE));
+      await Promise.all([1, 2].map(() => queue.add('publish', { importId: id, familyId: h.familyId })));
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1`, [id]);
+      expect(count).toBe(12);
+    });
+
+    it('lets the reaper fail an import whose worker vanished, and publishing again resumes it without duplicates (J117)', async () => {
+      const csv = 'date,amount,name\n' + Array.from({ length: 8 }, (_, i) => `2024-04-${String(i + 1).padStart(2, '0')},${i + 1},Lost ${i}`).join('\n');
+      const id = (await post(csvBody(csv)).expect(201)).body.data.id;
+      // A worker died after committing rows 1-3: the rows are in, the resume point says so, the job is gone.
+      await t.dataSource.query(
+        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
+         SELECT $1, $2, 'Transaction', (r."values"->>'date')::date, r."values"->>'name', -100, 'USD', $3
+           FROM import_rows r WHERE r.import_id = $3 AND r.source_row_number <= 3`,
+        [h.familyId, accountId, id],
+      );
+      await t.dataSource.query(`UPDATE imports SET status = 'importing', published_through_row = 3, updated_at = now() - interval '1 hour' WHERE id = $1`, [id]);
+      await t.app.get(ImportsProcessor).reap();
+      const failed = await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(failed.body.data).toMatchObject({ status: 'failed', error: expect.stringContaining('Publish again to resume') });
+      await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      const names = await t.dataSource.query(`SELECT name FROM entries WHERE import_id = $1 ORDER BY date`, [id]);
+      expect(names.map((n: { name: string }) => n.name)).toEqual(Array.from({ length: 8 }, (_, i) => `Lost ${i}`));
+    });
+
+    it('reverts a failed import that kept committed chunks, then publishes it again exactly (J116)', async () => {
+      const csv = 'date,amount,name\n' + Array.from({ length: 6 }, (_, i) => `2024-05-${String(i + 1).padStart(2, '0')},${i + 1},Partial ${i}`).join('\n');
+      const id = (await post(csvBody(csv)).expect(201)).body.data.id;
+      // A publish failed after committing rows 1-2: they stay, and the import says so.
+      await t.dataSource.query(
+        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
+         SELECT $1, $2, 'Transaction', (r."values"->>'date')::date, r."values"->>'name', -100, 'USD', $3
+           FROM import_rows r WHERE r.import_id = $3 AND r.source_row_number <= 2`,
+        [h.familyId, accountId, id],
+      );
+      await t.dataSource.query(`UPDATE imports SET status = 'failed', error = 'stopped', published_through_row = 2 WHERE id = $1`, [id]);
+      const failed = await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(failed.body.data.status_detail).toMatchObject({ revertable: true, publishable: true });
+      await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+      expect(await waitForImport(t.server, h.apiKey, id)).toMatchObject({ status: 'pending', error: null });
+      const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1`, [id]);
+      expect(count).toBe(0);
+      await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      const names = await t.dataSource.query(`SELECT name FROM entries WHERE import_id = $1 ORDER BY date`, [id]);
+      expect(names.map((n: { name: string }) => n.name)).toEqual(Array.from({ length: 6 }, (_, i) => `Partial ${i}`));
+    });
+
+    it('creates a missing account once when two publishers of one import run together (J115)', async () => {
+      const csv = 'date,amount,name,account\n' + Array.from({ length: 5 }, (_, i) => `2024-06-0${i + 1},${i + 1},Pair ${i},Raced account`).join('\n');
+      const id = (await post({ raw_file_content: csv }).expect(201)).body.data.id;
+      await t.dataSource.query(`UPDATE imports SET status = 'importing' WHERE id = $1`, [id]);
+      const publisher = t.app.get(ImportPublisher);
+      await Promise.all([1, 2].map(() => publisher.publish({ importId: id, familyId: h.familyId })));
+      const [{ accounts }] = await t.dataSource.query(`SELECT count(*)::int AS accounts FROM accounts WHERE family_id = $1 AND name = 'Raced account'`, [h.familyId]);
+      const [{ entries }] = await t.dataSource.query(`SELECT count(*)::int AS entries FROM entries WHERE import_id = $1`, [id]);
+      expect({ accounts, entries }).toEqual({ accounts: 1, entries: 5 });
+    });
+
+    it('refuses to revert an import that was never published (J116)', async () => {
+      const created = await post(csvBody('date,amount\n2024-01-01,1')).expect(201);
+      await refusedWithoutTrace(() => request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey), 422, 'not_revertable');
+    });
+
+    it("answers 404 for another family's import on every route, and 422 for its account (B)", async () => {
+      const other = await t.newHousehold();
+      const created = await post(csvBody('date,amount\n2024-01-01,1')).expect(201);
+      const id = created.body.data.id;
+      const as = (method: 'get' | 'post' | 'patch', path: string) => request(t.server)[method](path).set('X-Api-Key', other.apiKey);
+      for (const [method, path] of [
+        ['get', `/api/v1/imports/${id}`],
+        ['get', `/api/v1/imports/${id}/rows`],
+        ['patch', `/api/v1/imports/${id}`],
+        ['post', `/api/v1/imports/${id}/publish`],
+        ['post', `/api/v1/imports/${id}/revert`],
+        ['get', '/api/v1/imports/not-a-uuid'],
+      ] as const) {
+        await refusedWithoutTrace(() => as(method, path).send({}), 404, 'record_not_found');
+      }
+      const listed = await as('get', '/api/v1/imports').expect(200);
+      expect(listed.body.data).toEqual([]);
+      const before = await familyState(t, other.familyId);
+      const res = await createImport(t.server, other.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1', account_id: accountId });
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 422, error: 'validation_failed' });
+      expect(await familyState(t, other.familyId)).toEqual(before);
+      expect((await familyState(t, h.familyId)).imports).toBeGreaterThan(0);
+    });
+
+    it('needs a read_write key to create or publish (A)', async () => {
+      const reader = await t.newHousehold({ scope: 'read' });
+      const res = await createImport(t.server, reader.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1' });
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 403, error: 'insufficient_scope' });
+      expect((await familyState(t, reader.familyId)).imports).toBe(0);
+    });
+  });
+});
+
+describe('imports: the queue stops while publishing (J108)', () => {
+  let redis: PrivateRedis;
+  let t: TestApp;
+  let h: Household;
+  let accountId: string;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    t = await startTestApp({ REDIS_URL: redis.url, IMPORT_STUCK_AFTER_SECONDS: '10' }); // the reaper runs every 5 s
+    h = await t.newHousehold();
+    accountId = await newAccount(t, h);
+  });
+  afterAll(async () => {
+    // Known defect (filed): after Redis restarts without persistence, closing the BullMQ workers can wait forever.
+    // The shutdown gets a deadline here so the defect does not hide the assertions above.
+    await Promise.race([t.close(), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
+    await redis.stop();
+  }, 30_000);
+
+  it('answers 500 publish_failed with import_id within 3 s, keeps the import, and publishes it once Redis is back', async () => {
+    await redis.stop();
+    const started = Date.now();
+    const res = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,name\n2024-01-01,12.34,Kept', account_id: accountId, publish: 'true' });
+    const elapsed = Date.now() - started;
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'publish_failed', message: 'Import was uploaded but could not be queued for processing', import_id: expect.any(String) });
+    expect(elapsed).toBeLessThan(5_000); // 3 s enqueue deadline plus the upload itself
+    const id = res.body.import_id;
+    const detail = await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(detail.body.data).toMatchObject({ status: 'pending', stats: { rows_count: 1, valid_rows_count: 1 } });
+
+    await redis.start();
+    await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+    const entries = await t.dataSource.query(`SELECT name, amount_minor::int AS amount FROM entries WHERE import_id = $1`, [id]);
+    expect(entries).toEqual([{ name: 'Kept', amount: -1234 }]);
+  });
+
+  it('keeps reaping lost imports after Redis restarts without persistence (J117)', async () => {
+    const id = (await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,name\n2024-01-01,1,Lost', account_id: accountId }).expect(201)).body.data.id;
+    await t.dataSource.query(`UPDATE imports SET status = 'importing', updated_at = now() - interval '1 hour' WHERE id = $1`, [id]);
+    await redis.stop(); // job schedulers kept in Redis are gone with it
+    await redis.start();
+    const reaped = await waitForImport(t.server, h.apiKey, id, 15_000);
+    expect(reaped).toMatchObject({ status: 'failed', error: expect.stringContaining('Publish again to resume') });
+  });
+});
+
+async function newAccount(t: TestApp, h: Household): Promise<string> {
+  const [row] = await t.dataSource.query(
+    `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
+    [h.familyId],
+  );
+  return row.id;
+}
+
+/** Row counts of everything an import request could write for the family. */
+async function familyState(t: TestApp, familyId: string) {
+  const [state] = await t.dataSource.query(
+    `SELECT (SELECT count(*)::int FROM imports WHERE family_id = $1) AS imports,
+            (SELECT count(*)::int FROM import_rows r JOIN imports i ON i.id = r.import_id WHERE i.family_id = $1) AS rows,
+            (SELECT count(*)::int FROM entries WHERE family_id = $1) AS entries,
+            (SELECT count(*)::int FROM accounts WHERE family_id = $1) AS accounts`,
+    [familyId],
+  );
+  return state;
+}
+
+describe('imports: a configured size limit (IMPORT_MAX_BYTES)', () => {
+  let t: TestApp;
+  let h: Household;
+  beforeAll(async () => {
+    t = await startTestApp({ IMPORT_MAX_BYTES: '2048' });
+    h = await t.newHousehold();
+  });
+  afterAll(() => t.close());
+
+  it('applies to CSV and NDJSON, inline and as files', async () => {
+    const csv = 'date,amount,notes\n2024-01-01,1,' + 'x'.repeat(2048);
+    const inline = await createImport(t.server, h.apiKey, { raw_file_content: csv });
+    expect({ status: inline.status, error: inline.body.error, message: inline.body.message }).toEqual({
+      status: 422,
+      error: 'content_too_large',
+      message: 'Content is too large. Maximum size is 2KB.',
+    });
+    const file = await request(t.server).post('/api/v1/imports').set('X-Api-Key', h.apiKey).field('type', 'ServiceImport').attach('file', Buffer.from(`{"type":"Account","data":{"id":"a","name":"${'n'.repeat(2100)}"}}\n`), { filename: 'x.ndjson', contentType: 'application/x-ndjson' });
+    expect({ status: file.status, error: file.body.error }).toEqual({ status: 422, error: 'file_too_large' });
+    const small = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1' });
+    expect(small.status).toBe(201);
+  });
+});

@@ -1,0 +1,204 @@
+import request from 'supertest';
+import { createImport, waitForImport } from './support/imports';
+import { scannedPdf, statementPdf } from './support/statement-pdfs';
+import { Household, startTestApp, TestApp } from './support/test-app';
+
+// Statement formats that publish into one account: QIF files (and PDF statements).
+
+const QIF = `!Type:Cat
+NHousing
+^
+!Type:Bank
+D01/02'24
+T-1,234.56
+PRent Co
+MJanuary rent
+LHousing:Rent/home
+^
+D1/15/2024
+T2500.00
+PEmployer
+LIncome
+^
+D1/20/2024
+T-300.00
+PTransfer
+L[Savings]
+^
+D1/25/2024
+T-100.00
+PCostco
+L--Split--
+SFood:Groceries
+$-60.00
+SHousehold
+$-40.00
+^
+D12/31/2023
+T1000.00
+POpening Balance
+^
+`;
+
+describe('imports: QIF', () => {
+  let t: TestApp;
+  let h: Household;
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    h = await t.newHousehold();
+    const [row] = await t.dataSource.query(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
+      [h.familyId],
+    );
+    accountId = row.id;
+  });
+  afterAll(() => t.close());
+
+  const ledger = () =>
+    t.dataSource.query(
+      `SELECT e.date::text AS date, e.entryable_type AS type, e.name, e.amount_minor::int AS amount, t.kind, c.name AS category, p.name AS parent,
+              (SELECT string_agg(g.name, '|') FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
+         FROM entries e LEFT JOIN transactions t ON t.entry_id = e.id
+         LEFT JOIN categories c ON c.id = t.category_id LEFT JOIN categories p ON p.id = c.parent_id
+        WHERE e.family_id = $1 ORDER BY e.date, e.amount_minor`,
+      [h.familyId],
+    );
+
+  it('publishes a bank QIF into its account (splits, transfers, classes, opening balance), dedups a re-import and reverts', async () => {
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: QIF, account_id: accountId, publish: 'true' }).expect(201);
+    expect(created.body.data).toMatchObject({ type: 'QifImport', status: 'importing', stats: { rows_count: 6, valid_rows_count: 6 } });
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    const expected = [
+      { date: '2023-12-31', type: 'Valuation', name: 'Opening balance', amount: 100000, kind: null, category: null, parent: null, tags: null },
+      { date: '2024-01-02', type: 'Transaction', name: 'Rent Co', amount: 123456, kind: 'standard', category: 'Rent', parent: 'Housing', tags: 'home' },
+      { date: '2024-01-15', type: 'Transaction', name: 'Employer', amount: -250000, kind: 'standard', category: 'Income', parent: null, tags: null },
+      { date: '2024-01-20', type: 'Transaction', name: 'Transfer', amount: 30000, kind: 'funds_movement', category: null, parent: null, tags: null },
+      { date: '2024-01-25', type: 'Transaction', name: 'Costco', amount: 4000, kind: 'standard', category: 'Household', parent: null, tags: null },
+      { date: '2024-01-25', type: 'Transaction', name: 'Costco', amount: 6000, kind: 'standard', category: 'Groceries', parent: 'Food', tags: null },
+    ];
+    expect(await ledger()).toEqual(expected);
+
+    const again = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: QIF, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, again.body.data.id)).status).toBe('complete');
+    const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1 AND entryable_type = 'Transaction'`, [again.body.data.id]);
+    expect(count).toBe(0);
+
+    await request(t.server).post(`/api/v1/imports/${again.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
+  it('needs an account to publish, and refuses text that is not QIF', async () => {
+    const stored = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: QIF, publish: 'true' }).expect(422);
+    expect(stored.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String), errors: expect.arrayContaining(['account_id is required for this import type']) });
+    const refused = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: 'Date,Amount\n2024-01-01,1', account_id: accountId });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 422, error: 'invalid_qif' });
+  });
+
+  it('accepts a .qif upload', async () => {
+    const res = await request(t.server)
+      .post('/api/v1/imports')
+      .set('X-Api-Key', h.apiKey)
+      .field('type', 'QifImport')
+      .field('account_id', accountId)
+      .attach('file', Buffer.from(QIF), { filename: 'checking.qif', contentType: 'application/octet-stream' })
+      .expect(201);
+    expect(res.body.data.stats.rows_count).toBe(6);
+  });
+});
+
+describe('imports: PDF statements', () => {
+  let t: TestApp;
+  let h: Household;
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    h = await t.newHousehold({ currency: 'EUR' });
+    const [row] = await t.dataSource.query(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Giro', 'Depository', 'asset', 'EUR') RETURNING id`,
+      [h.familyId],
+    );
+    accountId = row.id;
+  });
+  afterAll(() => t.close());
+
+  const uploadPdf = (bytes: Buffer, name = 'statement.pdf', fields: Record<string, string> = {}) => {
+    let req = request(t.server).post('/api/v1/imports').set('X-Api-Key', h.apiKey).field('type', 'PdfImport').field('account_id', accountId);
+    for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+    return req.attach('file', bytes, { filename: name, contentType: 'application/pdf' });
+  };
+  const rowsOf = async (id: string) =>
+    (await request(t.server).get(`/api/v1/imports/${id}/rows?per_page=100`).set('X-Api-Key', h.apiKey).expect(200)).body.data.map(
+      (r: { fields: Record<string, unknown>; valid: boolean }) => [r.fields.date, r.fields.name, r.fields.amount, r.valid],
+    );
+
+  it('reads a debit/credit/balance statement over two pages into rows to review, then publishes them', async () => {
+    const rows = Array.from({ length: 45 }, (_, i) => {
+      const day = String((i % 28) + 1).padStart(2, '0');
+      return i % 5 === 0 ? [`${day}/01/2024`, `Salary ${i}`, '', '2.500,00', '9.999,00'] : [`${day}/01/2024`, `Shop ${i}`, `${i},50`, '', '9.999,00'];
+    });
+    const pdf = await statementPdf({ title: 'Hausbank Kontoauszug', headers: ['Datum', 'Buchungstext', 'Soll', 'Haben', 'Saldo'], columns: [40, 110, 330, 400, 480], rows });
+    // German headers are not in the header vocabulary: refused clearly rather than guessed.
+    const refused = await uploadPdf(pdf);
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 422, error: 'unsupported_pdf' });
+
+    const english = await statementPdf({ title: 'Acme Bank statement', headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'], columns: [40, 110, 330, 400, 480], rows });
+    const created = await uploadPdf(english).expect(201);
+    expect(created.body.data).toMatchObject({ type: 'PdfImport', status: 'pending', stats: { rows_count: 45, valid_rows_count: 45 } });
+    const read = await rowsOf(created.body.data.id);
+    expect(read.slice(0, 2)).toEqual([
+      ['2024-01-01', 'Salary 0', '-2500.00', true],
+      ['2024-01-02', 'Shop 1', '1.50', true],
+    ]);
+    expect(read[44]).toEqual(['2024-01-17', 'Shop 44', '44.50', true]);
+
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    const [{ count, total }] = await t.dataSource.query(
+      `SELECT count(*)::int AS count, sum(amount_minor)::int AS total FROM entries WHERE import_id = $1 AND account_id = $2`,
+      [created.body.data.id, accountId],
+    );
+    const expectedTotal = rows.reduce((sum, r) => sum + (r[3] ? -250000 : Math.round(Number(r[2].replace(',', '.')) * 100)), 0);
+    expect({ count, total }).toEqual({ count: 45, total: expectedTotal });
+  });
+
+  it('reads a credit card statement with one amount column: charges out, CR payments in', async () => {
+    const pdf = await statementPdf({
+      title: 'Visa Credit Card Statement',
+      headers: ['Transaction Date', 'Merchant', 'Amount'],
+      columns: [40, 150, 420],
+      rows: [
+        ['Jan 3, 2024', 'Coffee House', '4.50'],
+        ['Jan 9, 2024', 'Payment - thank you', '200.00 CR'],
+        ['Jan 12, 2024', 'Airline', '312.99'],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(await rowsOf(created.body.data.id)).toEqual([
+      ['2024-01-03', 'Coffee House', '4.50', true],
+      ['2024-01-09', 'Payment - thank you', '-200.00', true],
+      ['2024-01-12', 'Airline', '312.99', true],
+    ]);
+  });
+
+  it('refuses scanned PDFs, files that are not PDFs, and inline content, storing nothing', async () => {
+    const before = await t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE family_id = $1`, [h.familyId]);
+    const scanned = await uploadPdf(await scannedPdf());
+    expect({ status: scanned.status, error: scanned.body.error, message: scanned.body.message }).toEqual({
+      status: 422,
+      error: 'unsupported_pdf',
+      message: expect.stringContaining('no text layer'),
+    });
+    const fake = await uploadPdf(Buffer.from('<html><script>alert(1)</script></html>'));
+    expect({ status: fake.status, error: fake.body.error }).toEqual({ status: 422, error: 'invalid_file_type' });
+    const broken = await uploadPdf(Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF'));
+    expect({ status: broken.status, error: broken.body.error }).toEqual({ status: 422, error: 'unsupported_pdf' });
+    const inline = await createImport(t.server, h.apiKey, { type: 'PdfImport', raw_file_content: 'Date,Amount', account_id: accountId });
+    expect({ status: inline.status, error: inline.body.error }).toEqual({ status: 422, error: 'missing_content' });
+    expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE family_id = $1`, [h.familyId])).toEqual(before);
+  });
+});

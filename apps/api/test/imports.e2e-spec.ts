@@ -1,0 +1,276 @@
+import request from 'supertest';
+import { createImport, waitForImport } from './support/imports';
+import { startTestApp, TestApp, Household } from './support/test-app';
+
+describe('imports: CSV types through the HTTP API, publish and revert', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const count = async (sql: string, params: unknown[]) => Number((await t.dataSource.query(sql, params))[0].count);
+  const entries = (familyId: string) =>
+    t.dataSource.query(
+      `SELECT e.date::text AS date, e.name, e.amount_minor::int AS amount, e.currency, e.notes, c.name AS category, a.name AS account,
+              (SELECT string_agg(g.name, '|' ORDER BY g.name) FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
+         FROM entries e JOIN accounts a ON a.id = e.account_id
+         LEFT JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id
+        WHERE e.family_id = $1 ORDER BY e.date, e.name`,
+      [familyId],
+    );
+  async function newAccount(h: Household, name = 'Checking', currency = 'USD'): Promise<string> {
+    const [row] = await t.dataSource.query(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', $3) RETURNING id`,
+      [h.familyId, name, currency],
+    );
+    return row.id;
+  }
+  async function publishAndWait(h: Household, body: Record<string, unknown>) {
+    const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.status).toBe('importing');
+    return waitForImport(t.server, h.apiKey, res.body.data.id);
+  }
+
+  it('creates a TransactionImport, reports its detail, publishes it into the account and reverts it', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(h);
+    const csv = [
+      'Date,Amount,Description,Category,Tags,Notes',
+      '2024-03-01,-45.99,Grocer,Food:Groceries,weekly|food,first',
+      '2024-03-02,2500.00,Payroll,Income,,',
+      '2024-03-03,"(12.50)",Cafe,Food:Coffee,food,',
+    ].join('\n');
+    const created = await createImport(t.server, h.apiKey, {
+      raw_file_content: csv,
+      account_id: accountId,
+      date_col_label: 'Date',
+      amount_col_label: 'Amount',
+      name_col_label: 'Description',
+      date_format: '%Y-%m-%d',
+    }).expect(201);
+    const detail = created.body.data;
+    expect(detail).toMatchObject({
+      type: 'TransactionImport',
+      status: 'pending',
+      account_id: accountId,
+      error: null,
+      status_detail: { uploaded: true, configured: true, terminal: false, cleaned: true, publishable: true, revertable: false },
+      configuration: { date_col_label: 'Date', amount_col_label: 'Amount', name_col_label: 'Description', date_format: '%Y-%m-%d', number_format: '1,234.56', signage_convention: 'inflows_positive' },
+      stats: { rows_count: 3, valid_rows_count: 3, invalid_rows_count: 0, mappings_count: 5, unassigned_mappings_count: 0 },
+    });
+    expect(detail.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(detail.verification).toBeUndefined();
+
+    const queued = await request(t.server).post(`/api/v1/imports/${detail.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect(queued.body.data.status).toBe('importing');
+    const done = await waitForImport(t.server, h.apiKey, detail.id);
+    expect(done).toMatchObject({ status: 'complete', status_detail: { terminal: true, publishable: false, revertable: true } });
+
+    // inflows_positive: a negative CSV amount is money out (positive entry), parentheses are negative.
+    expect(await entries(h.familyId)).toEqual([
+      { date: '2024-03-01', name: 'Grocer', amount: 4599, currency: 'USD', notes: 'first', category: 'Groceries', account: 'Checking', tags: 'food|weekly' },
+      { date: '2024-03-02', name: 'Payroll', amount: -250000, currency: 'USD', notes: null, category: 'Income', account: 'Checking', tags: null },
+      { date: '2024-03-03', name: 'Cafe', amount: 1250, currency: 'USD', notes: null, category: 'Coffee', account: 'Checking', tags: 'food' },
+    ]);
+    const [groceries] = await t.dataSource.query(`SELECT p.name AS parent FROM categories c JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 AND c.name = 'Groceries'`, [h.familyId]);
+    expect(groceries.parent).toBe('Food');
+
+    await request(t.server).post(`/api/v1/imports/${detail.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    const reverted = await waitForImport(t.server, h.apiKey, detail.id);
+    expect(reverted.status).toBe('pending');
+    expect(await entries(h.familyId)).toEqual([]);
+    expect(await count(`SELECT count(*) FROM categories WHERE family_id = $1`, [h.familyId])).toBe(0);
+    expect(await count(`SELECT count(*) FROM tags WHERE family_id = $1`, [h.familyId])).toBe(0);
+    expect(await count(`SELECT count(*) FROM accounts WHERE family_id = $1`, [h.familyId])).toBe(1);
+
+    // The same rows publish again after a revert.
+    await request(t.server).post(`/api/v1/imports/${detail.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, detail.id)).status).toBe('complete');
+    expect(await entries(h.familyId)).toHaveLength(3);
+  });
+
+  it('creates the accounts a multi-account file names, matching existing ones by name', async () => {
+    const h = await t.newHousehold({ currency: 'EUR' });
+    await newAccount(h, 'Girokonto', 'EUR');
+    const csv = ['Datum;Betrag;Konto;Name', '15.01.2024;-1.234,56;Girokonto;Miete', '16.01.2024;20,00;Sparkonto;Zinsen'].join('\n');
+    const done = await publishAndWait(h, {
+      raw_file_content: csv,
+      col_sep: 'semicolon',
+      number_format: '1.234,56',
+      date_format: '%d.%m.%Y',
+      date_col_label: 'Datum',
+      amount_col_label: 'Betrag',
+      account_col_label: 'Konto',
+    });
+    expect(done.status).toBe('complete');
+    expect(await entries(h.familyId)).toEqual([
+      expect.objectContaining({ date: '2024-01-15', name: 'Miete', amount: 123456, currency: 'EUR', account: 'Girokonto' }),
+      expect.objectContaining({ date: '2024-01-16', name: 'Zinsen', amount: -2000, currency: 'EUR', account: 'Sparkonto' }),
+    ]);
+    expect(await count(`SELECT count(*) FROM accounts WHERE family_id = $1`, [h.familyId])).toBe(2);
+  });
+
+  it('skips transactions that already exist instead of duplicating them', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(h);
+    const csv = 'date,amount,name\n2024-05-01,-10.00,Coffee\n2024-05-01,-10.00,Coffee\n2024-05-02,-3.00,Bus';
+    const first = await publishAndWait(h, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
+    expect(first.status).toBe('complete');
+    const overlap = 'date,amount,name,notes\n2024-05-01,-10.00,Coffee,seen\n2024-05-02,-3.00,Bus,\n2024-05-03,-7.00,Lunch,';
+    const second = await publishAndWait(h, { raw_file_content: overlap, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
+    expect(second.status).toBe('complete');
+    const rows = await entries(h.familyId);
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(['Coffee', 'Coffee', 'Bus', 'Lunch']);
+    expect(rows.filter((r: { notes: string }) => r.notes === 'seen')).toHaveLength(1);
+    // Reverting the second import removes only what it created.
+    await request(t.server).post(`/api/v1/imports/${second.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    await waitForImport(t.server, h.apiKey, second.id);
+    expect((await entries(h.familyId)).map((r: { name: string }) => r.name)).toEqual(['Coffee', 'Coffee', 'Bus']);
+  });
+
+  it('publishes a Mint export (debit/credit magnitudes, labels) into accounts named in the file', async () => {
+    const h = await t.newHousehold();
+    const csv = [
+      'Date,Description,Original Description,Amount,Transaction Type,Category,Account Name,Labels,Notes',
+      '01/05/2024,Whole Foods,WHOLEFDS,85.20,debit,Groceries,Chase Checking,food,',
+      '01/06/2024,Paycheck,ACME PAYROLL,"3,000.00",credit,Paycheck,Chase Checking,,monthly',
+    ].join('\n');
+    const done = await publishAndWait(h, { type: 'MintImport', raw_file_content: csv });
+    expect(done.status).toBe('complete');
+    expect(done.configuration).toMatchObject({ date_col_label: 'Date', account_col_label: 'Account Name', date_format: '%m/%d/%Y' });
+    expect(await entries(h.familyId)).toEqual([
+      { date: '2024-01-05', name: 'Whole Foods', amount: 8520, currency: 'USD', notes: null, category: 'Groceries', account: 'Chase Checking', tags: 'food' },
+      { date: '2024-01-06', name: 'Paycheck', amount: -300000, currency: 'USD', notes: 'monthly', category: 'Paycheck', account: 'Chase Checking', tags: null },
+    ]);
+  });
+
+  it('publishes an Actual Budget export with category groups as parents', async () => {
+    const h = await t.newHousehold();
+    const csv = [
+      'Account,Date,Payee,Notes,Category_Group,Category,Amount,Split_Amount,Cleared',
+      'Checking,2024-02-01,Landlord,,Housing,Rent,-1500.00,0,Cleared',
+      'Checking,2024-02-02,,Starting balance,,,2000.00,0,Reconciled',
+    ].join('\n');
+    const done = await publishAndWait(h, { type: 'ActualImport', raw_file_content: csv });
+    expect(done.status).toBe('complete');
+    expect(await entries(h.familyId)).toEqual([
+      expect.objectContaining({ date: '2024-02-01', name: 'Landlord', amount: 150000, category: 'Rent', account: 'Checking' }),
+      expect.objectContaining({ date: '2024-02-02', name: 'Starting balance', amount: -200000, category: null, account: 'Checking' }),
+    ]);
+    const [rent] = await t.dataSource.query(`SELECT p.name AS parent FROM categories c JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 AND c.name = 'Rent'`, [h.familyId]);
+    expect(rent.parent).toBe('Housing');
+  });
+
+  it('publishes a YNAB register export with Outflow and Inflow columns', async () => {
+    const h = await t.newHousehold();
+    const csv = [
+      'Account,Flag,Date,Payee,Category Group/Category,Category Group,Category,Memo,Outflow,Inflow,Cleared',
+      'Visa,,03/10/2024,Hardware Store,Home: Repairs,Home,Repairs,nails,"$1,020.50",$0.00,Cleared',
+      'Visa,,03/11/2024,Refund Co,Home: Repairs,Home,Repairs,,$0.00,$20.00,Cleared',
+    ].join('\n');
+    const done = await publishAndWait(h, { type: 'YnabImport', raw_file_content: csv });
+    expect(done.status).toBe('complete');
+    expect(await entries(h.familyId)).toEqual([
+      expect.objectContaining({ date: '2024-03-10', name: 'Hardware Store', amount: 102050, notes: 'nails', category: 'Repairs', account: 'Visa' }),
+      expect.objectContaining({ date: '2024-03-11', name: 'Refund Co', amount: -2000, category: 'Repairs', account: 'Visa' }),
+    ]);
+  });
+
+  it('publishes trades, creating offline securities for unknown tickers', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(h, 'Brokerage');
+    const csv = 'date,ticker,exchange_operating_mic,currency,qty,price,name\n2024-05-15,aapl,XNAS,USD,10,150.25,\n2024-05-16,MSFT,,USD,-2,400.10,Trim';
+    const done = await publishAndWait(h, { type: 'TradeImport', raw_file_content: csv, account_id: accountId });
+    expect(done.status).toBe('complete');
+    const trades = await t.dataSource.query(
+      `SELECT e.name, e.amount_minor::int AS amount, t.qty::text AS qty, t.investment_activity_label AS label, s.ticker, s.exchange_operating_mic AS mic, s.offline
+         FROM trades t JOIN entries e ON e.id = t.entry_id JOIN securities s ON s.id = t.security_id WHERE e.family_id = $1 ORDER BY e.date`,
+      [h.familyId],
+    );
+    expect(trades).toEqual([
+      { name: 'Buy AAPL', amount: 150250, qty: '10.00000000', label: 'Buy', ticker: 'AAPL', mic: 'XNAS', offline: true },
+      { name: 'Trim', amount: -80020, qty: '-2.00000000', label: 'Sell', ticker: 'MSFT', mic: '', offline: true },
+    ]);
+  });
+
+  it('imports accounts with opening balances, waiting for an unknown account type to be mapped', async () => {
+    const h = await t.newHousehold();
+    const csv = 'Account type,Name,Balance,Currency,Balance Date\nChecking,Main,1000.00,USD,2024-01-01\nCredit Card,Visa,250.10,USD,\nPiggy,Jar,5,USD,';
+    const res = await createImport(t.server, h.apiKey, { type: 'AccountImport', raw_file_content: csv, publish: 'true' }).expect(422);
+    expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String) });
+    expect(res.body.errors).toContain('1 values are not mapped (see PATCH mappings)');
+    const id = res.body.import_id;
+    const patched = await request(t.server)
+      .patch(`/api/v1/imports/${id}`)
+      .set('X-Api-Key', h.apiKey)
+      .send({ mappings: [{ type: 'account_type', key: 'Piggy', value: 'OtherAsset' }] })
+      .expect(200);
+    expect(patched.body.data.stats).toMatchObject({ mappings_count: 3, unassigned_mappings_count: 0 });
+    await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+    const accounts = await t.dataSource.query(
+      `SELECT name, accountable_type AS type, classification, balance_minor::int AS balance FROM accounts WHERE family_id = $1 ORDER BY name`,
+      [h.familyId],
+    );
+    expect(accounts).toEqual([
+      { name: 'Jar', type: 'OtherAsset', classification: 'asset', balance: 500 },
+      { name: 'Main', type: 'Depository', classification: 'asset', balance: 100000 },
+      { name: 'Visa', type: 'CreditCard', classification: 'liability', balance: 25010 },
+    ]);
+    expect(await count(`SELECT count(*) FROM valuations v JOIN entries e ON e.id = v.entry_id WHERE e.family_id = $1 AND v.kind = 'opening_anchor'`, [h.familyId])).toBe(3);
+  });
+
+  it('imports categories with parents, merchants and rules', async () => {
+    const h = await t.newHousehold();
+    const categories = 'name,color,parent_category,lucide_icon\nFood,#f97316,,utensils\nGroceries,#407706,Food,shopping-bag\nTravel,,,plane';
+    expect((await publishAndWait(h, { type: 'CategoryImport', raw_file_content: categories })).status).toBe('complete');
+    const cats = await t.dataSource.query(
+      `SELECT c.name, c.color, c.lucide_icon AS icon, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`,
+      [h.familyId],
+    );
+    expect(cats).toEqual([
+      { name: 'Food', color: '#f97316', icon: 'utensils', parent: null },
+      { name: 'Groceries', color: '#f97316', icon: 'shopping-bag', parent: 'Food' },
+      { name: 'Travel', color: '#737373', icon: 'plane', parent: null },
+    ]);
+    const merchants = 'name,color,website_url\nAcme,#123456,https://acme.example\nBolt,,';
+    expect((await publishAndWait(h, { type: 'MerchantImport', raw_file_content: merchants })).status).toBe('complete');
+    expect(await count(`SELECT count(*) FROM merchants WHERE family_id = $1`, [h.familyId])).toBe(2);
+    const conditions = JSON.stringify([{ condition_type: 'transaction_name', operator: 'like', value: 'uber' }]);
+    const actions = JSON.stringify([{ action_type: 'set_transaction_category', value: 'Taxi' }]);
+    const rules = `name,resource_type,active,effective_date,conditions,actions\nRides,transaction,true,2024-01-01,"${conditions.replace(/"/g, '""')}","${actions.replace(/"/g, '""')}"`;
+    expect((await publishAndWait(h, { type: 'RuleImport', raw_file_content: rules })).status).toBe('complete');
+    const [rule] = await t.dataSource.query(`SELECT name, active, actions FROM rules WHERE family_id = $1`, [h.familyId]);
+    const [taxi] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = 'Taxi'`, [h.familyId]);
+    expect(rule).toEqual({ name: 'Rides', active: true, actions: [{ action_type: 'set_transaction_category', value: taxi.id }] });
+  });
+
+  it('lists imports newest first with filters and pagination, and shows rows with their errors', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(h);
+    for (let i = 0; i < 3; i++) {
+      await createImport(t.server, h.apiKey, { raw_file_content: `date,amount\n2024-01-0${i + 1},1`, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' }).expect(201);
+    }
+    const bad = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-13-01,abc\n2024-01-01,5', account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' }).expect(201);
+    const page = await request(t.server).get('/api/v1/imports?per_page=2&page=2').set('X-Api-Key', h.apiKey).expect(200);
+    expect(page.body.meta).toEqual({ current_page: 2, next_page: null, prev_page: 1, total_pages: 2, total_count: 4, per_page: 2 });
+    const first = await request(t.server).get('/api/v1/imports?per_page=1').set('X-Api-Key', h.apiKey).expect(200);
+    expect(first.body.data[0].id).toBe(bad.body.data.id);
+    const filtered = await request(t.server).get('/api/v1/imports?type=MintImport').set('X-Api-Key', h.apiKey).expect(200);
+    expect(filtered.body.data).toEqual([]);
+    await request(t.server).get('/api/v1/imports?per_page=500').set('X-Api-Key', h.apiKey).expect(422);
+    await request(t.server).get('/api/v1/imports?status=weird').set('X-Api-Key', h.apiKey).expect(422);
+
+    expect(bad.body.data.stats).toMatchObject({ rows_count: 2, valid_rows_count: 1, invalid_rows_count: 1 });
+    expect(bad.body.data.status_detail).toMatchObject({ configured: true, cleaned: false, publishable: false });
+    const rows = await request(t.server).get(`/api/v1/imports/${bad.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(rows.body.data[0]).toMatchObject({
+      row_number: 1,
+      valid: false,
+      errors: ["Row 1: date '2024-13-01' does not match the date format %Y-%m-%d", "Row 1: amount 'abc' is not a number in the format 1,234.56"],
+    });
+    expect(rows.body.data[1]).toMatchObject({ row_number: 2, valid: true, errors: [], fields: expect.objectContaining({ date: '2024-01-01', amount: '-5' }) });
+  });
+});

@@ -1,0 +1,193 @@
+import request from 'supertest';
+import { Session } from '../src/auth/auth.entities';
+import { hashToken } from '../src/auth/session-token';
+import { User } from '../src/users/user.entity';
+import { as, cookiesOf, PASSWORD, signIn } from './support/sessions';
+import { startTestApp, TestApp } from './support/test-app';
+
+const INVALID = { error: 'invalid_credentials', message: 'Invalid email or password.' };
+const tokenOf = (cookie: string) => /hearth_session=([^;]+)/.exec(cookie)![1];
+
+describe('local sign-in and sessions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '10000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '10000', TRUST_PROXY: 'loopback' });
+  });
+  afterAll(() => t.close());
+
+  const audits = (userId: string, event: string) =>
+    t.dataSource.query(`SELECT * FROM audit_logs WHERE user_id = $1 AND event = $2 ORDER BY created_at`, [userId, event]);
+
+  it('signs in with JSON: httpOnly SameSite=Lax cookie, only the token hash stored, login audited', async () => {
+    const h = await t.newHousehold();
+    const res = await request(t.server).post('/sessions').set('User-Agent', 'jest\tforged').send({ email: h.email, password: PASSWORD }).expect(201);
+    expect(res.body.user).toMatchObject({ id: h.userId, email: h.email, role: 'admin', status: 'active', family_id: h.familyId });
+    expect(res.body.user.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const cookies = res.headers['set-cookie'] as unknown as string[];
+    const session = cookies.find((c) => c.startsWith('hearth_session='))!;
+    const csrf = cookies.find((c) => c.startsWith('hearth_csrf='))!;
+    expect(session).toMatch(/HttpOnly/);
+    expect(session).toMatch(/SameSite=Lax/);
+    expect(session).not.toMatch(/Secure/);
+    expect(csrf).not.toMatch(/HttpOnly/);
+    expect(csrf).toContain(`hearth_csrf=${res.body.user.csrf_token}`);
+
+    const token = tokenOf(session);
+    const rows = await t.dataSource.query(`SELECT * FROM sessions WHERE user_id = $1`, [h.userId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].token_hash).toBe(hashToken(token));
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect((await t.dataSource.getRepository(User).findOneByOrFail({ id: h.userId })).lastLoginAt).not.toBeNull();
+    const [login] = await audits(h.userId, 'login');
+    expect(login).toMatchObject({ provider_name: 'local', family_id: h.familyId, user_agent: 'jestforged' });
+  });
+
+  it('accepts an HTML form post, ignores case and spaces in the e-mail', async () => {
+    const h = await t.newHousehold();
+    await request(t.server)
+      .post('/sessions')
+      .type('form')
+      .send({ email: `  ${h.email.toUpperCase()} `, password: PASSWORD })
+      .expect(201);
+  });
+
+  it('sets Secure on the cookies when the request came over https', async () => {
+    const h = await t.newHousehold();
+    const res = await request(t.server).post('/sessions').set('X-Forwarded-Proto', 'https').send({ email: h.email, password: PASSWORD }).expect(201);
+    for (const cookie of res.headers['set-cookie'] as unknown as string[]) expect(cookie).toMatch(/; Secure/);
+  });
+
+  it('answers unknown e-mail, wrong password, password-less and suspended users identically, and audits each', async () => {
+    const wrong = await t.newHousehold();
+    const suspended = await t.newHousehold();
+    const ssoOnly = await t.newHousehold();
+    await t.dataSource.getRepository(User).update({ id: suspended.userId }, { status: 'suspended' });
+    await t.dataSource.getRepository(User).update({ id: ssoOnly.userId }, { passwordHash: null });
+    const attempts = [
+      { email: 'nobody-here@example.com', password: PASSWORD },
+      { email: wrong.email, password: 'not the password' },
+      { email: suspended.email, password: PASSWORD },
+      { email: ssoOnly.email, password: PASSWORD },
+    ];
+    for (const attempt of attempts) {
+      const res = await request(t.server).post('/sessions').send(attempt).expect(401);
+      expect(res.body).toEqual(INVALID);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    for (const h of [wrong, suspended, ssoOnly]) {
+      const [failed] = await audits(h.userId, 'login_failed');
+      expect(failed.provider_name).toBe('local');
+      expect(JSON.stringify(failed)).not.toContain(PASSWORD);
+      expect(JSON.stringify(failed)).not.toContain('not the password');
+    }
+    expect(await t.dataSource.getRepository(Session).countBy({ userId: suspended.userId })).toBe(0);
+  });
+
+  it.each([
+    ['missing password', { email: 'a@example.com' }],
+    ['missing e-mail', { password: 'x' }],
+    ['a non-string password', { email: 'a@example.com', password: 123 }],
+    ['an oversized password', { email: 'a@example.com', password: 'x'.repeat(100_000) }],
+  ])('refuses %s with 422 before hashing anything', async (_, body) => {
+    const res = await request(t.server).post('/sessions').send(body).expect(422);
+    expect(res.body.error).toBe('validation_failed');
+  });
+
+  it('serves the signed-in user at /api/v1/me and 401 without a session', async () => {
+    const h = await t.newHousehold();
+    const browser = await signIn(t.server, h.email);
+    const me = await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+    expect(me.body).toMatchObject({ id: h.userId, email: h.email, family_id: h.familyId, csrf_token: browser.csrf });
+    expect(me.body.family_name).toMatch(/^Family /);
+    const anonymous = await request(t.server).get('/api/v1/me').expect(401);
+    expect(anonymous.body.error).toBe('unauthorized');
+    await request(t.server).get('/api/v1/me').set('Cookie', 'hearth_session=forged').expect(401);
+    // an API key is not a session
+    await request(t.server).get('/api/v1/me').set('X-Api-Key', h.apiKey).expect(401);
+  });
+
+  it('never reuses the session presented at sign-in (no fixation)', async () => {
+    const h = await t.newHousehold();
+    const first = await signIn(t.server, h.email);
+    const again = await request(t.server).post('/sessions').set('Cookie', first.cookie).send({ email: h.email, password: PASSWORD }).expect(201);
+    const second = cookiesOf(again.headers['set-cookie'] as unknown as string[]);
+    expect(tokenOf(second)).not.toBe(tokenOf(first.cookie));
+    await request(t.server).get('/api/v1/me').set('Cookie', first.cookie).expect(401);
+    await request(t.server).get('/api/v1/me').set('Cookie', second).expect(200);
+  });
+
+  it('refuses an expired or revoked session', async () => {
+    const h = await t.newHousehold();
+    const browser = await signIn(t.server, h.email);
+    await t.dataSource.getRepository(Session).update({ tokenHash: hashToken(tokenOf(browser.cookie)) }, { expiresAt: new Date(Date.now() - 1000) });
+    await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+  });
+
+  it('signs out: CSRF token required, row revoked, cookies cleared, old cookie refused, logout audited', async () => {
+    const h = await t.newHousehold();
+    const browser = await signIn(t.server, h.email);
+    const noToken = await request(t.server).delete('/sessions').set('Cookie', browser.cookie).expect(403);
+    expect(noToken.body.error).toBe('csrf_failed');
+    const res = await as(t.server, browser, 'delete', '/sessions').expect(204);
+    expect((res.headers['set-cookie'] as unknown as string[]).join()).toMatch(/hearth_session=;.*Expires=Thu, 01 Jan 1970/);
+    const [row] = await t.dataSource.query(`SELECT revoked_at FROM sessions WHERE token_hash = $1`, [hashToken(tokenOf(browser.cookie))]);
+    expect(row.revoked_at).not.toBeNull();
+    await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+    expect(await audits(h.userId, 'logout')).toHaveLength(1);
+  });
+
+  describe('CSRF', () => {
+    it('refuses a cross-site request carrying the victim cookie, even a form post or with the token', async () => {
+      const h = await t.newHousehold();
+      const browser = await signIn(t.server, h.email);
+      const forged = await request(t.server)
+        .post('/api/v1/settings/api_keys')
+        .set('Cookie', browser.cookie)
+        .set('Origin', 'https://evil.example')
+        .type('form')
+        .send({ name: 'stolen', scope: 'read_write' })
+        .expect(403);
+      expect(forged.body).toEqual({ error: 'csrf_failed', message: 'Cross-origin requests are not allowed' });
+      await as(t.server, browser, 'post', '/api/v1/settings/api_keys').set('Origin', 'https://evil.example').send({ name: 'x', scope: 'read' }).expect(403);
+      await request(t.server).post('/api/v1/settings/api_keys').set('Cookie', browser.cookie).set('Sec-Fetch-Site', 'cross-site').set('X-CSRF-Token', browser.csrf).send({ name: 'x', scope: 'read' }).expect(403);
+      const wrongToken = await request(t.server).post('/api/v1/settings/api_keys').set('Cookie', browser.cookie).set('X-CSRF-Token', 'A'.repeat(43)).send({ name: 'x', scope: 'read' }).expect(403);
+      expect(wrongToken.body.error).toBe('csrf_failed');
+      expect(await t.dataSource.query(`SELECT * FROM api_keys WHERE user_id = $1 AND name IN ('stolen', 'x')`, [h.userId])).toEqual([]);
+    });
+
+    it("refuses another session's CSRF token", async () => {
+      const a = await t.newHousehold();
+      const b = await t.newHousehold();
+      const browserA = await signIn(t.server, a.email);
+      const browserB = await signIn(t.server, b.email);
+      await request(t.server).delete('/sessions').set('Cookie', browserA.cookie).set('X-CSRF-Token', browserB.csrf).expect(403);
+    });
+
+    it('accepts a same-origin request with the token, and leaves API-key requests alone', async () => {
+      const h = await t.newHousehold();
+      const browser = await signIn(t.server, h.email);
+      const host = `127.0.0.1:${(t.server.address() as { port: number } | null)?.port ?? ''}`;
+      void host;
+      await as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'mine', scope: 'read' }).expect(201);
+      await request(t.server).patch('/api/v1/family_settings').set('X-Api-Key', h.apiKey).set('Origin', 'https://evil.example').send({ name: 'Key write' }).expect(200);
+    });
+  });
+
+  describe('change password', () => {
+    it('needs the current password, ends the other sessions and keeps this one', async () => {
+      const h = await t.newHousehold();
+      const here = await signIn(t.server, h.email);
+      const elsewhere = await signIn(t.server, h.email);
+      const wrong = await as(t.server, here, 'put', '/api/v1/me/password').send({ current_password: 'nope', new_password: 'a brand new passphrase' }).expect(422);
+      expect(wrong.body.error).toBe('invalid_current_password');
+      const short = await as(t.server, here, 'put', '/api/v1/me/password').send({ current_password: PASSWORD, new_password: 'short' }).expect(422);
+      expect(short.body.error).toBe('validation_failed');
+      await as(t.server, here, 'put', '/api/v1/me/password').send({ current_password: PASSWORD, new_password: 'a brand new passphrase' }).expect(204);
+      await request(t.server).get('/api/v1/me').set('Cookie', here.cookie).expect(200);
+      await request(t.server).get('/api/v1/me').set('Cookie', elsewhere.cookie).expect(401);
+      await request(t.server).post('/sessions').send({ email: h.email, password: PASSWORD }).expect(401);
+      await signIn(t.server, h.email, 'a brand new passphrase');
+      expect(await audits(h.userId, 'password_changed')).toHaveLength(1);
+    });
+  });
+});

@@ -1,0 +1,246 @@
+import request from 'supertest';
+import { LogMailer, MAILER } from '../src/auth/mailer';
+import { hashToken } from '../src/auth/session-token';
+import { startFreshTestApp } from './support/fresh-database';
+import { as, PASSWORD, signIn } from './support/sessions';
+import { startTestApp, TestApp } from './support/test-app';
+
+const INVALID = { error: 'invalid_credentials', message: 'Invalid email or password.' };
+const DISABLED = { error: 'local_login_disabled', message: 'Local password login is disabled. Please use single sign-on.' };
+const RESET_DISABLED = {
+  error: 'password_reset_disabled',
+  message: 'Password reset is disabled. Please reset your password through your identity provider.',
+};
+const HIGH_LIMITS = { RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000' };
+
+const linkToken = (t: TestApp, email: string): string | undefined => {
+  const mail = [...(t.app.get(MAILER) as LogMailer).outbox].reverse().find((m) => m.to === email);
+  return mail && /token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+};
+
+describe('local login enabled (default)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ ...HIGH_LIMITS, APP_URL: 'https://hearth.example.com' });
+  });
+  afterAll(() => t.close());
+
+  it('tells the sign-in page to show the form and password reset', async () => {
+    const res = await request(t.server).get('/api/v1/auth/config').expect(200);
+    expect(res.body).toMatchObject({
+      local_login_enabled: true,
+      local_admin_override_enabled: false,
+      local_login_form_visible: true,
+      local_login_notice: null,
+      password_reset_enabled: true,
+    });
+  });
+
+  it('resets a password by e-mailed link: hashed, single use, sessions ended, same answer for unknown addresses', async () => {
+    const h = await t.newHousehold();
+    const browser = await signIn(t.server, h.email);
+    const accepted = await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email.toUpperCase() }).expect(202);
+    const unknown = await request(t.server).post('/api/v1/auth/password_reset').send({ email: 'nobody-at-all@example.com' }).expect(202);
+    expect(unknown.body).toEqual(accepted.body);
+    const token = linkToken(t, h.email)!;
+    expect((t.app.get(MAILER) as LogMailer).outbox.some((m) => m.to === 'nobody-at-all@example.com')).toBe(false);
+    expect((t.app.get(MAILER) as LogMailer).outbox.find((m) => m.to === h.email)!.text).toContain('https://hearth.example.com/password_reset?token=');
+    const [row] = await t.dataSource.query(`SELECT * FROM password_reset_tokens WHERE user_id = $1`, [h.userId]);
+    expect(row.token_hash).toBe(hashToken(token));
+    expect(new Date(row.expires_at).getTime() - Date.now()).toBeGreaterThan(59 * 60_000);
+
+    await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token, password: 'short' }).expect(422);
+    await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token, password: 'my new long passphrase' }).expect(204);
+    const reused = await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token, password: 'another long passphrase' }).expect(422);
+    expect(reused.body.error).toBe('invalid_token');
+    await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+    await request(t.server).post('/sessions').send({ email: h.email, password: PASSWORD }).expect(401);
+    await signIn(t.server, h.email, 'my new long passphrase');
+    const events = await t.dataSource.query(`SELECT event FROM audit_logs WHERE user_id = $1 AND event LIKE 'password_reset%'`, [h.userId]);
+    expect(events.map((e: { event: string }) => e.event).sort()).toEqual(['password_reset', 'password_reset_requested']);
+  });
+
+  it('refuses an expired reset token and keeps only the newest link alive', async () => {
+    const h = await t.newHousehold();
+    await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);
+    const first = linkToken(t, h.email)!;
+    await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);
+    const second = linkToken(t, h.email)!;
+    await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: first, password: 'a long passphrase' }).expect(422);
+    await t.dataSource.query(`UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [hashToken(second)]);
+    await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: second, password: 'a long passphrase' }).expect(422);
+    await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: 'garbage', password: 'a long passphrase' }).expect(422);
+  });
+
+  it('manages the caller\'s own API keys: shown once, listed by prefix, unique names, revoked', async () => {
+    const h = await t.newHousehold();
+    const other = await t.newHousehold();
+    const browser = await signIn(t.server, h.email);
+    const created = await as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'sync', scope: 'read' }).expect(201);
+    expect(created.body).toMatchObject({ name: 'sync', scope: 'read', revoked_at: null, last_used_at: null });
+    expect(created.body.key.startsWith(`${created.body.prefix}_`)).toBe(true);
+    await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', created.body.key).expect(200);
+    const taken = await as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'sync', scope: 'read_write' }).expect(422);
+    expect(taken.body.error).toBe('validation_failed');
+    await as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'x', scope: 'admin' }).expect(422);
+
+    const list = await as(t.server, browser, 'get', '/api/v1/settings/api_keys').expect(200);
+    expect(list.body.api_keys.map((k: { prefix: string }) => k.prefix).sort()).toEqual([h.apiKeyPrefix, created.body.prefix].sort());
+    expect(JSON.stringify(list.body)).not.toContain(created.body.key);
+    expect(list.body.api_keys.find((k: { prefix: string }) => k.prefix === created.body.prefix).last_used_at).not.toBeNull();
+
+    const otherKey = (await t.dataSource.query(`SELECT id FROM api_keys WHERE prefix = $1`, [other.apiKeyPrefix]))[0].id;
+    await as(t.server, browser, 'delete', `/api/v1/settings/api_keys/${otherKey}`).expect(404);
+    await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', other.apiKey).expect(200);
+    await as(t.server, browser, 'delete', `/api/v1/settings/api_keys/${created.body.id}`).expect(204);
+    await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', created.body.key).expect(401);
+    await as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'sync', scope: 'read' }).expect(201); // revoked names are free
+    const events = await t.dataSource.query(`SELECT event FROM audit_logs WHERE user_id = $1 AND event LIKE 'api_key%' ORDER BY created_at`, [h.userId]);
+    expect(events.map((e: { event: string }) => e.event)).toEqual(['api_key_created', 'api_key_revoked', 'api_key_created']);
+  });
+});
+
+describe('local login disabled, no override', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ ...HIGH_LIMITS, AUTH_LOCAL_LOGIN_ENABLED: 'false' });
+  });
+  afterAll(() => t.close());
+
+  it('hides the form, refuses every local credential with a clear error, disables password reset', async () => {
+    const root = await t.newHousehold({ role: 'super_admin' });
+    expect((await request(t.server).get('/api/v1/auth/config').expect(200)).body).toMatchObject({
+      local_login_enabled: false,
+      local_login_form_visible: false,
+      password_reset_enabled: false,
+    });
+    for (const body of [{ email: root.email, password: PASSWORD }, { email: 'nobody@example.com', password: 'x' }]) {
+      const res = await request(t.server).post('/sessions').send(body).expect(403);
+      expect(res.body).toEqual(DISABLED);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    expect((await request(t.server).post('/api/v1/auth/password_reset').send({ email: root.email }).expect(403)).body).toEqual(RESET_DISABLED);
+    expect((await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: 'x'.repeat(43), password: 'long enough pw' }).expect(403)).body).toEqual(RESET_DISABLED);
+    expect(await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1`, [root.userId])).toEqual([]);
+  });
+});
+
+describe('local login disabled with the super-admin override', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ ...HIGH_LIMITS, AUTH_LOCAL_LOGIN_ENABLED: 'false', AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED: 'true' });
+  });
+  afterAll(() => t.close());
+
+  it('shows the form with the administrators-only notice and no password reset', async () => {
+    expect((await request(t.server).get('/api/v1/auth/config').expect(200)).body).toMatchObject({
+      local_login_form_visible: true,
+      local_login_notice: 'Local login is restricted to administrators.',
+      password_reset_enabled: false,
+    });
+    await request(t.server).post('/api/v1/auth/password_reset').send({ email: 'a@example.com' }).expect(403);
+  });
+
+  it('lets a super admin in and audits the override login', async () => {
+    const root = await t.newHousehold({ role: 'super_admin' });
+    await signIn(t.server, root.email);
+    const [login] = await t.dataSource.query(`SELECT * FROM audit_logs WHERE user_id = $1 AND event = 'login'`, [root.userId]);
+    expect(login).toMatchObject({ provider_name: 'local', details: { method: 'password', admin_override: true } });
+  });
+
+  it('answers a family admin or member with the right password exactly like a wrong password', async () => {
+    const admin = await t.newHousehold({ role: 'admin' });
+    const memberUser = await t.newHousehold({ role: 'member' });
+    for (const email of [admin.email, memberUser.email]) {
+      expect((await request(t.server).post('/sessions').send({ email, password: PASSWORD }).expect(401)).body).toEqual(INVALID);
+    }
+    expect((await request(t.server).post('/sessions').send({ email: admin.email, password: 'wrong' }).expect(401)).body).toEqual(INVALID);
+    const [failed] = await t.dataSource.query(`SELECT details FROM audit_logs WHERE user_id = $1 AND event = 'login_failed'`, [memberUser.userId]);
+    expect(failed.details.reason).toBe('local_login_restricted');
+  });
+});
+
+describe('rate limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '3', RATE_LIMIT_ADMIN_PER_MINUTE: '4', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000' });
+  });
+  afterAll(() => t.close());
+
+  it('throttles sign-in attempts per IP with 429 rate_limit_exceeded and Retry-After, whatever X-Forwarded-For says', async () => {
+    for (let i = 0; i < 3; i++) {
+      await request(t.server).post('/sessions').set('X-Forwarded-For', `10.0.0.${i}`).send({ email: 'nobody@example.com', password: 'x' }).expect(401);
+    }
+    const res = await request(t.server).post('/sessions').set('X-Forwarded-For', '10.0.0.99').send({ email: 'nobody@example.com', password: 'x' }).expect(429);
+    expect(res.body).toMatchObject({ error: 'rate_limit_exceeded' });
+    expect(res.body.message).toMatch(/^Rate limit exceeded\. Try again in \d+ seconds\.$/);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+  });
+
+  it('allows 4 admin requests a minute per IP (configured), then 429 with Retry-After', async () => {
+    const admin = await t.newHousehold({ role: 'admin' });
+    // sign in through the service: the login budget of this IP is spent by the test above
+    const { SessionsService } = await import('../src/auth/sessions.service');
+    const signedIn = await t.app.get(SessionsService).openSession((await t.dataSource.query(`SELECT * FROM users WHERE id = $1`, [admin.userId]))[0], { ip: null, userAgent: null }, {});
+    const cookie = `hearth_session=${signedIn.token}`;
+    for (let i = 0; i < 4; i++) await request(t.server).get('/api/v1/admin/users').set('Cookie', cookie).expect(200);
+    const res = await request(t.server).get('/api/v1/admin/users').set('Cookie', cookie).expect(429);
+    expect(res.body.error).toBe('rate_limit_exceeded');
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    // other routes are not counted against the admin budget
+    await request(t.server).get('/api/v1/me').set('Cookie', cookie).expect(200);
+  });
+});
+
+describe('per-account sign-in throttle', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '100000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('refuses an account after repeated failures from any IP, even with the right password, known or not', async () => {
+    const h = await t.newHousehold();
+    for (let i = 0; i < 3; i++) await request(t.server).post('/sessions').send({ email: h.email, password: `guess ${i}` }).expect(401);
+    const res = await request(t.server).post('/sessions').send({ email: h.email, password: PASSWORD }).expect(429);
+    expect(res.body.error).toBe('rate_limit_exceeded');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(800);
+    const ghost = `ghost-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`; // the audit log may be shared
+    for (let i = 0; i < 3; i++) await request(t.server).post('/sessions').send({ email: ghost, password: `guess ${i}` }).expect(401);
+    await request(t.server).post('/sessions').send({ email: ghost, password: 'again' }).expect(429);
+    const failures = await t.dataSource.query(`SELECT details FROM audit_logs WHERE user_id = $1 AND event = 'login_failed'`, [h.userId]);
+    expect(failures).toHaveLength(4);
+    // other accounts are unaffected
+    const other = await t.newHousehold();
+    await signIn(t.server, other.email);
+  });
+});
+
+describe('first-run setup', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startFreshTestApp(HIGH_LIMITS);
+  });
+  afterAll(() => t.close());
+
+  it('makes the first user super_admin and signs them in, then closes', async () => {
+    expect((await request(t.server).get('/api/v1/auth/config').expect(200)).body.setup_required).toBe(true);
+    const bad = await request(t.server).post('/api/v1/auth/setup').send({ email: 'first@example.com', password: 'short', family_name: 'F' }).expect(422);
+    expect(bad.body.error).toBe('validation_failed');
+    const [first, second] = await Promise.all([
+      request(t.server).post('/api/v1/auth/setup').send({ email: 'First@Example.com', password: 'a long passphrase', family_name: 'The Firsts', currency: 'EUR' }),
+      request(t.server).post('/api/v1/auth/setup').send({ email: 'second@example.com', password: 'a long passphrase', family_name: 'The Seconds' }),
+    ]);
+    const winner = first.status === 201 ? first : second;
+    const loser = first.status === 201 ? second : first;
+    expect(winner.status).toBe(201);
+    expect(loser.status).toBe(409);
+    expect(loser.body.error).toBe('already_set_up');
+    expect(winner.body.user.role).toBe('super_admin');
+    const cookie = (winner.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+    await request(t.server).get('/api/v1/me').set('Cookie', cookie).expect(200);
+    expect(await t.dataSource.query(`SELECT role FROM users`)).toEqual([{ role: 'super_admin' }]);
+    expect((await request(t.server).get('/api/v1/auth/config').expect(200)).body.setup_required).toBe(false);
+  });
+});

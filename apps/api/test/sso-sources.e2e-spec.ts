@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config/config';
+import { CLIENT_SECRET_PURPOSE } from '../src/sso/oidc-gateway';
+import { SecretBox } from '../src/sso/secret-box';
+import { backfillEncryptionTask, listProvidersTask, seedProvidersTask } from '../src/sso/sso-cli';
+import { as, signIn } from './support/sessions';
+import { OidcIdp, startOidcIdp } from './support/oidc-idp';
+import { APP_ORIGIN, createProvider, lastFailure, SSO_ENV, ssoLogin } from './support/sso';
+import { startTestApp, TestApp } from './support/test-app';
+
+const run = randomUUID().slice(0, 8);
+const YAML_NAME = `yaml-${run}`;
+const DB_NAME = `db-${run}`;
+const SEED_NAME = `seed-${run}`;
+const SECRET = `secret-${randomUUID()}`;
+const SECRET_ENV = `HEARTH_TEST_SSO_SECRET_${run.toUpperCase()}`;
+
+describe('provider sources and operator tasks', () => {
+  let idp: OidcIdp;
+  let file: string;
+  beforeAll(async () => {
+    idp = await startOidcIdp({
+      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [YAML_NAME, DB_NAME, SEED_NAME].map((n) => `${APP_ORIGIN}/auth/${n}/callback`) }],
+      accounts: { yuri: { email: `yuri-${run}@example.org`, email_verified: true } },
+    });
+    process.env[SECRET_ENV] = SECRET;
+    file = join(mkdtempSync(join(tmpdir(), 'hearth-auth-')), 'auth.yml');
+    writeFileSync(
+      file,
+      `test:\n  providers:\n    - id: ${YAML_NAME}\n      strategy: openid_connect\n      label: From YAML\n      issuer: ${idp.issuer}\n      client_id: hearth\n      client_secret: \${${SECRET_ENV}}\n      scopes: openid email profile\n`,
+    );
+  });
+  afterAll(async () => {
+    delete process.env[SECRET_ENV];
+    await idp?.close();
+  });
+
+  describe('AUTH_PROVIDERS_SOURCE=yaml', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      // A provider left in the database from db mode: not in the file, so not usable in yaml mode.
+      const db = await startTestApp(SSO_ENV);
+      const admin = await signIn(db.server, (await db.newHousehold({ role: 'super_admin' })).email);
+      await createProvider(db.server, admin, { name: DB_NAME, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET, enabled: true });
+      if (process.env.DATABASE_URL) {
+        await db.close();
+        t = await startTestApp({ ...SSO_ENV, AUTH_PROVIDERS_SOURCE: 'yaml', AUTH_PROVIDERS_FILE: file });
+      } else {
+        // PGlite is in-memory per app: carry the row over by hand.
+        const [row] = await db.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [DB_NAME]);
+        await db.close();
+        t = await startTestApp({ ...SSO_ENV, AUTH_PROVIDERS_SOURCE: 'yaml', AUTH_PROVIDERS_FILE: file });
+        await t.dataSource.query(
+          `INSERT INTO sso_providers (id, name, label, strategy, enabled, issuer, client_id, client_secret_encrypted) VALUES ($1, $2, $3, $4, true, $5, $6, $7)`,
+          [row.id, row.name, row.label, row.strategy, row.issuer, row.client_id, row.client_secret_encrypted],
+        );
+      }
+    });
+    afterAll(() => t?.close());
+
+    it('loads the file at start, encrypting the secret, and signs in through it', async () => {
+      const [row] = await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [YAML_NAME]);
+      expect(row).toMatchObject({ label: 'From YAML', enabled: true, issuer: idp.issuer });
+      expect(row.client_secret_encrypted).toMatch(/^enc:v1:/);
+      expect(JSON.stringify(row)).not.toContain(SECRET);
+      expect((await ssoLogin(t.server, idp, YAML_NAME, 'yuri')).location).toBe('/');
+    });
+
+    it('refuses providers that are not in the file, and changes through the admin API', async () => {
+      const start = await request(t.server).get(`/auth/${DB_NAME}`).expect(302);
+      expect(start.headers.location).toBe('/login?error=sso_provider_unavailable');
+      expect((await lastFailure(t, DB_NAME)).reason).toBe('provider_disabled');
+      const admin = await signIn(t.server, (await t.newHousehold({ role: 'super_admin' })).email);
+      const list = await as(t.server, admin, 'get', '/api/v1/admin/sso_providers').expect(200);
+      expect(list.body.source).toBe('yaml');
+      const refused = await as(t.server, admin, 'post', '/api/v1/admin/sso_providers')
+        .send({ name: `new-${run}`, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET })
+        .expect(409);
+      expect(refused.body.error).toBe('providers_from_yaml');
+    });
+  });
+
+  describe('CLI tasks', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(SSO_ENV);
+    });
+    afterAll(() => t?.close());
+
+    it('sso_providers:seed previews with DRY_RUN, then creates, then skips unchanged providers; sso_providers:list shows them', async () => {
+      const seedFile = join(mkdtempSync(join(tmpdir(), 'hearth-seed-')), 'auth.yml');
+      writeFileSync(
+        seedFile,
+        `providers:\n  - { id: ${SEED_NAME}, strategy: openid_connect, issuer: "${idp.issuer}", client_id: hearth, client_secret: "${SECRET}", enabled: false }\n  - { id: broken-${run}, strategy: oauth2 }\n`,
+      );
+      const config = loadConfig({ ...process.env, ...SSO_ENV, NODE_ENV: 'test' });
+      const out: string[] = [];
+      expect(await seedProvidersTask(t.dataSource, config, seedFile, true, (l) => out.push(l))).toBe(1);
+      expect(out).toContain('Mode: DRY RUN (no changes will be saved)');
+      expect(out.find((l) => l.startsWith(`CREATE (dry-run): ${SEED_NAME}`))).toBeDefined();
+      expect(out.find((l) => l.startsWith(`ERROR: broken-${run}: authorization_url is required`))).toBeDefined();
+      expect(await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [SEED_NAME])).toEqual([]);
+
+      out.length = 0;
+      await seedProvidersTask(t.dataSource, config, seedFile, false, (l) => out.push(l));
+      expect(out.find((l) => l.startsWith(`CREATE: ${SEED_NAME}`))).toBeDefined();
+      expect(out.join('\n')).not.toContain(SECRET);
+      const [row] = await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [SEED_NAME]);
+      expect(row.enabled).toBe(false);
+      expect(SecretBox.fromConfig(config).open(row.client_secret_encrypted, CLIENT_SECRET_PURPOSE)).toBe(SECRET);
+
+      out.length = 0;
+      await seedProvidersTask(t.dataSource, config, seedFile, false, (l) => out.push(l));
+      expect(out).toContain(`SKIP: ${SEED_NAME} (no changes)`);
+
+      out.length = 0;
+      await listProvidersTask(t.dataSource, (l) => out.push(l));
+      expect(out).toContain(`${SEED_NAME.padEnd(20)} ${'openid_connect'.padEnd(20)} ✗ disabled`);
+      expect(await seedProvidersTask(t.dataSource, config, `${seedFile}.missing`, false, (l) => out.push(l))).toBe(1);
+    });
+
+    it('security:backfill_encryption encrypts plaintext secrets and re-encrypts them under custom keys', async () => {
+      const admin = await signIn(t.server, (await t.newHousehold({ role: 'super_admin' })).email);
+      const provider = await createProvider(t.server, admin, { name: `bf-${run}`, strategy: 'oauth2', authorization_url: `${idp.issuer}/auth`, token_url: `${idp.issuer}/token`, userinfo_url: `${idp.issuer}/me`, client_id: 'c', client_secret: SECRET });
+      await t.dataSource.query(`UPDATE sso_providers SET client_secret_encrypted = $2 WHERE id = $1`, [provider.id, 'plaintext-from-before']);
+      const base = loadConfig({ ...process.env, ...SSO_ENV, NODE_ENV: 'test' });
+      const stored = async () => (await t.dataSource.query(`SELECT client_secret_encrypted AS v FROM sso_providers WHERE id = $1`, [provider.id]))[0].v as string;
+
+      const preview = await backfillEncryptionTask(t.dataSource, base, true);
+      expect(preview.results.sso_providers.updated).toBeGreaterThanOrEqual(1);
+      expect(await stored()).toBe('plaintext-from-before');
+      // Only this provider's value is asserted: a shared PostgreSQL database keeps rows of earlier runs under other keys.
+      await backfillEncryptionTask(t.dataSource, base, false);
+      expect(SecretBox.fromConfig(base).open(await stored(), CLIENT_SECRET_PURPOSE)).toBe('plaintext-from-before');
+
+      const custom = loadConfig({
+        ...process.env,
+        ...SSO_ENV,
+        NODE_ENV: 'test',
+        ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY: 'custom-primary',
+        ACTIVE_RECORD_ENCRYPTION_DETERMINISTIC_KEY: 'custom-deterministic',
+        ACTIVE_RECORD_ENCRYPTION_KEY_DERIVATION_SALT: 'custom-salt',
+      });
+      expect(() => SecretBox.fromConfig(custom).open(SecretBox.fromConfig(base).seal('x', 'p'), 'p')).toThrow();
+      expect((await backfillEncryptionTask(t.dataSource, custom, false)).results.sso_providers.updated).toBeGreaterThanOrEqual(1);
+      expect(SecretBox.fromConfig(custom).open(await stored(), CLIENT_SECRET_PURPOSE)).toBe('plaintext-from-before');
+    });
+  });
+});
