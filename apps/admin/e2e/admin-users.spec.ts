@@ -1,0 +1,67 @@
+import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
+
+jest.setTimeout(120_000);
+
+describe('browser: /admin/users', () => {
+  let app: BrowserApp;
+  beforeAll(async () => {
+    app = await startBrowserApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const statusOf = async (id: string) => (await app.t.dataSource.query(`SELECT status FROM users WHERE id = $1`, [id]))[0]?.status;
+
+  it('searches and filters, suspends and reactivates a member, shows history, and deletes only after the e-mail is typed', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    const member = await app.newUser({ role: 'member', familyId: admin.familyId });
+    const other = await app.newUser({ role: 'member', familyId: admin.familyId });
+    const page = await app.newPage();
+    await signInAs(page, admin.email);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await page.getByRole('row', { name: new RegExp(member.email) }).waitFor();
+    expect(await page.getByText('3 users').count()).toBe(1);
+    await screenshot(page, 'admin-users');
+
+    // Filter by role (members only), then search by e-mail.
+    await page.getByLabel('Role').selectOption('member');
+    await page.getByText('2 users').waitFor();
+    expect(page.url()).toContain('role=member');
+    await page.getByLabel('Search').fill(member.email);
+    await page.getByLabel('Search').press('Enter');
+    await page.getByText('1 user', { exact: true }).waitFor();
+    expect(await page.getByRole('row', { name: new RegExp(other.email) }).count()).toBe(0);
+
+    await page.getByRole('button', { name: `Suspend ${member.email}` }).click();
+    await page.getByRole('button', { name: `Reactivate ${member.email}` }).waitFor();
+    expect(await statusOf(member.id)).toBe('suspended');
+    await page.getByLabel('Status').selectOption('suspended');
+    await page.getByRole('row', { name: new RegExp(member.email) }).getByText('suspended').waitFor();
+    await page.getByRole('button', { name: `Reactivate ${member.email}` }).click();
+    await page.getByText('No user matches these filters.').waitFor(); // no longer suspended
+    expect(await statusOf(member.id)).toBe('active');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByRole('button', { name: `History of ${member.email}` }).click();
+    const history = page.getByRole('region', { name: `History of ${member.email}` });
+    await history.getByRole('cell', { name: /suspended/ }).first().waitFor();
+    await screenshot(page, 'admin-users-history');
+
+    await page.getByRole('button', { name: `Delete ${member.email}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${member.email}?` });
+    await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Delete permanently' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel("Type the user's e-mail address to confirm").fill(other.email);
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel("Type the user's e-mail address to confirm").fill(member.email);
+    await screenshot(page, 'admin-users-delete');
+    await confirm.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('No user matches these filters.').waitFor();
+    expect(await statusOf(member.id)).toBeUndefined();
+    expect(await statusOf(other.id)).toBe('active');
+    await page.context().close();
+  });
+});

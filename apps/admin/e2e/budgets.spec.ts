@@ -1,0 +1,66 @@
+import { createImport, waitForImport } from '../../api/test/support/imports';
+import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
+
+jest.setTimeout(180_000);
+
+// Last month: inside the API's two-year window and already in the past, whenever the test runs.
+const now = new Date();
+const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+const MONTH = last.toISOString().slice(0, 7);
+const NEXT = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
+const MONTH_NAME = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(last);
+
+describe('browser: /budgets', () => {
+  let app: BrowserApp;
+  beforeAll(async () => {
+    app = await startBrowserApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('starts a month, shows planned vs actual per category with bars, and saves edited amounts', async () => {
+    // Spending arrives the real way: a published CSV import through the API.
+    const h = await app.t.newHousehold();
+    const csv = ['Date,Amount,Description,Category,Account', `${MONTH}-05,-45.99,Grocer,Groceries,Checking`, `${MONTH}-09,-20.00,Cafe,Dining,Checking`, `${NEXT},-99.00,Later,Groceries,Checking`].join('\n');
+    const created = await createImport(app.t.server, h.apiKey, {
+      raw_file_content: csv,
+      date_col_label: 'Date',
+      amount_col_label: 'Amount',
+      name_col_label: 'Description',
+      category_col_label: 'Category',
+      account_col_label: 'Account',
+      publish: 'true',
+    }).expect(201);
+    expect((await waitForImport(app.t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+
+    const page = await app.newPage();
+    await signInAs(page, h.email);
+    await page.getByRole('link', { name: 'Budgets' }).click();
+    await page.getByLabel('Month').fill(MONTH);
+    await page.waitForURL(new RegExp(`month=${MONTH}`));
+    await page.getByText('There is no budget for this month yet.').waitFor();
+    await page.getByRole('button', { name: 'Start this month’s budget' }).click();
+    await page.getByRole('heading', { name: MONTH_NAME }).waitFor();
+
+    const groceries = page.getByRole('row', { name: /Groceries/ });
+    await groceries.getByRole('cell', { name: '$45.99', exact: true }).waitFor();
+    await page.getByRole('row', { name: /Dining/ }).getByRole('cell', { name: '$20.00', exact: true }).waitFor();
+    expect(await page.getByTestId('actual-spending').textContent()).toBe('$65.99');
+
+    await page.getByLabel('Planned spending', { exact: true }).fill('500');
+    await page.getByLabel('Planned spending', { exact: true }).press('Enter');
+    await page.getByText('$434.01').waitFor(); // left to spend = 500 - 65.99
+    await page.getByLabel('Planned for Groceries').fill('40');
+    await page.getByLabel('Planned for Groceries').press('Enter');
+    await groceries.getByRole('img', { name: '115% of the budget spent' }).waitFor();
+    await screenshot(page, 'budgets');
+
+    const [row] = await app.t.dataSource.query(
+      `SELECT bc.budgeted_spending_minor::int AS planned FROM budget_categories bc JOIN categories c ON c.id = bc.category_id WHERE c.family_id = $1 AND c.name = 'Groceries'`,
+      [h.familyId],
+    );
+    expect(row.planned).toBe(4000);
+    await page.context().close();
+  });
+});

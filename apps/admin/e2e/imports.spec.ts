@@ -1,0 +1,95 @@
+import type { Page } from 'playwright-core';
+import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
+
+jest.setTimeout(180_000);
+
+const CSV = ['Date,Amount,Description,Account', '15.01.2024,-45.99,Grocer,Checking', '16.01.2024,2500.00,Payroll,Checking', '17.01.2024,-12.50,Cafe,Savings'].join('\n');
+
+describe('browser: /imports', () => {
+  let app: BrowserApp;
+  beforeAll(async () => {
+    app = await startBrowserApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const entries = (familyId: string) =>
+    app.t.dataSource.query(
+      `SELECT e.date::text AS date, e.name, e.amount_minor::int AS amount, a.name AS account
+         FROM entries e JOIN accounts a ON a.id = e.account_id WHERE e.family_id = $1 ORDER BY e.date`,
+      [familyId],
+    );
+
+  async function dropFile(page: Page, name: string, content: string): Promise<void> {
+    const dataTransfer = await page.evaluateHandle(
+      ([fileName, text]) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([text], fileName, { type: 'text/csv' }));
+        return transfer;
+      },
+      [name, content] as const,
+    );
+    await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer });
+  }
+
+  it('uploads a dropped CSV with a column preview, shows row errors, fixes the date format, publishes to completion and reverts', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, user.email);
+    await page.getByText('No imports yet.').waitFor();
+    await screenshot(page, 'imports-empty');
+    await page.getByRole('link', { name: 'New import' }).click();
+    await page.getByRole('heading', { name: 'New import' }).waitFor();
+
+    await dropFile(page, 'bank.csv', CSV);
+    await page.getByText('Selected: bank.csv').waitFor();
+    const preview = page.getByRole('table', { name: /Preview of the first 3 rows/ });
+    await preview.getByRole('cell', { name: 'Payroll' }).waitFor();
+    // Columns are guessed from the headers and can be changed.
+    expect(await page.getByLabel('Date column').inputValue()).toBe('Date');
+    expect(await page.getByLabel('Amount column').inputValue()).toBe('Amount');
+    expect(await page.getByLabel('Account column').inputValue()).toBe('Account');
+    await page.getByLabel('Name column').selectOption('Description');
+    await screenshot(page, 'imports-new');
+    await page.getByRole('button', { name: 'Upload' }).click();
+
+    // The dates are day-first, the default format is %Y-%m-%d: every row has an error and publishing is off.
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+    await page.getByRole('heading', { name: /Transaction import/ }).waitFor();
+    await page.getByText("Row 1: date '15.01.2024' does not match the date format %Y-%m-%d").waitFor();
+    expect(await page.getByRole('button', { name: 'Publish' }).isDisabled()).toBe(true);
+    await screenshot(page, 'imports-row-errors');
+
+    await page.getByLabel('Date format').fill('%d.%m.%Y');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByText('Configuration saved; rows re-checked.').waitFor();
+    const publish = page.getByRole('button', { name: 'Publish' });
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.actions button')?.disabled);
+    await page.getByRole('listitem').filter({ hasText: 'does not match' }).first().waitFor({ state: 'detached' }); // rows re-read
+    expect(await page.getByRole('row', { name: /Payroll/ }).textContent()).toContain('2024-01-16');
+
+    await publish.click();
+    await page.getByText(/Published: 3 rows are in your accounts/).waitFor({ timeout: 60_000 });
+    expect(await page.getByText('Complete', { exact: true }).count()).toBeGreaterThan(0);
+    await screenshot(page, 'imports-complete');
+    expect(await entries(user.familyId)).toEqual([
+      { date: '2024-01-15', name: 'Grocer', amount: 4599, account: 'Checking' },
+      { date: '2024-01-16', name: 'Payroll', amount: -250000, account: 'Checking' },
+      { date: '2024-01-17', name: 'Cafe', amount: 1250, account: 'Savings' },
+    ]);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Revert' }).click();
+    await page.waitForFunction(() => document.querySelector('h1 .badge')?.textContent === 'Pending', undefined, { timeout: 60_000 });
+    expect(await entries(user.familyId)).toEqual([]);
+
+    await page.getByRole('link', { name: '← All imports' }).click();
+    await page.getByRole('table', { name: 'Imports' }).getByRole('link').first().waitFor();
+    expect(await page.getByRole('table', { name: 'Imports' }).getByRole('row').count()).toBe(2); // header + 1
+    await screenshot(page, 'imports-list');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await page.context().close();
+  });
+});

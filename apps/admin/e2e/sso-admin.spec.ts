@@ -1,0 +1,75 @@
+import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
+
+jest.setTimeout(120_000);
+
+describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
+  let app: BrowserApp;
+  beforeAll(async () => {
+    app = await startBrowserApp({ SSO_ALLOW_INSECURE_HTTP: 'true' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('adds an OAuth2 provider with only its fields, shows its callback URL, disables and deletes it, and the audit log lists each change', async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const page = await app.newPage();
+    await signInAs(page, root.email);
+    await page.getByRole('link', { name: 'Providers' }).click();
+    await page.getByRole('heading', { name: 'Sign-in providers' }).waitFor();
+    await page.getByRole('button', { name: 'Add provider' }).click();
+
+    // OIDC fields first; switching the strategy shows the OAuth2 ones instead.
+    await page.getByLabel('Issuer URL').waitFor();
+    await page.getByLabel('Strategy').selectOption('oauth2');
+    expect(await page.getByLabel('Issuer URL').count()).toBe(0);
+    const name = `bank-${Date.now()}`;
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Button label').fill('Bank SSO');
+    await page.getByLabel('Authorization URL').fill('https://idp.example.com/authorize');
+    await page.getByLabel('Token URL').fill('https://idp.example.com/token');
+    await page.getByLabel('User info URL').fill('https://idp.example.com/userinfo');
+    await page.getByLabel('Client ID').fill('hearth');
+    await page.getByLabel('Client secret').fill('s3cret-value');
+    await page.getByLabel('Scopes').fill('openid email');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+
+    const row = page.getByRole('row', { name: new RegExp(name) });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`${app.baseUrl}/auth/${name}/callback`);
+    await screenshot(page, 'sso-providers');
+    const [stored] = await app.t.dataSource.query(`SELECT strategy, enabled FROM sso_providers WHERE name = $1`, [name]);
+    expect(stored.strategy).toBe('oauth2');
+
+    const toggle = row.getByRole('button', { name: new RegExp(`^(Enable|Disable) ${name}$`) });
+    const wasEnabled = (await toggle.textContent()) === 'Disable';
+    await toggle.click();
+    await row.getByRole('button', { name: `${wasEnabled ? 'Enable' : 'Disable'} ${name}` }).waitFor();
+    expect((await app.t.dataSource.query(`SELECT enabled FROM sso_providers WHERE name = $1`, [name]))[0].enabled).toBe(!wasEnabled);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: `Delete ${name}` }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await app.t.dataSource.query(`SELECT id FROM sso_providers WHERE name = $1`, [name])).toEqual([]);
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await page.getByLabel('Event', { exact: true }).selectOption('provider_created');
+    await page.getByRole('cell', { name: 'provider deleted' }).first().waitFor({ state: 'detached' }); // the filter applied
+    expect(await page.getByRole('cell', { name: 'provider created' }).count()).toBeGreaterThan(0);
+    await page.getByLabel('Event', { exact: true }).selectOption('');
+    await page.getByRole('cell', { name: 'provider deleted' }).first().waitFor();
+    await screenshot(page, 'audit-log');
+    await page.context().close();
+  });
+
+  it('keeps admins who are not super admins out of provider management', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    const page = await app.newPage();
+    await signInAs(page, admin.email);
+    expect(await page.getByRole('link', { name: 'Providers' }).count()).toBe(0);
+    await page.goto('/admin/sso_providers');
+    await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    await page.context().close();
+  });
+});

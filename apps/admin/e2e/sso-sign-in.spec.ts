@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { startOidcIdp, type OidcIdp } from '../../api/test/support/oidc-idp';
+import { freePort, screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
+
+jest.setTimeout(180_000);
+
+const SECRET = `secret-${randomUUID()}`;
+const ALICE = `alice-${randomUUID().slice(0, 8)}@corp.example`;
+
+describe('browser: sign-in through the in-process OIDC identity provider', () => {
+  let app: BrowserApp;
+  let idp: OidcIdp;
+  let base: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    idp = await startOidcIdp({
+      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${base}/auth/corp/callback`], post_logout_redirect_uris: [`${base}/login`] }],
+      accounts: { alice: { email: ALICE, email_verified: true, given_name: 'Alice' } },
+    });
+    app = await startBrowserApp({ APP_URL: base, SSO_ALLOW_INSECURE_HTTP: 'true' }, port);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await idp?.close();
+  });
+
+  it('a super admin adds and enables an OIDC provider in the SPA; a new user signs in through it and sees it connected', async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const admin = await app.newPage();
+    await signInAs(admin, root.email, '/admin/sso_providers');
+    await admin.getByRole('button', { name: 'Add provider' }).click();
+    await admin.getByLabel('Name', { exact: true }).fill('corp');
+    await admin.getByLabel('Button label').fill('Corp SSO');
+    await admin.getByLabel('Issuer URL').fill(idp.issuer);
+    await admin.getByLabel('Client ID').fill('hearth');
+    await admin.getByLabel('Client secret').fill(SECRET);
+    await admin.getByLabel('Scopes').fill('openid email profile');
+    await admin.getByRole('button', { name: 'Save provider' }).click();
+    const row = admin.getByRole('row', { name: /corp/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`${base}/auth/corp/callback`);
+    const enable = row.getByRole('button', { name: 'Enable corp' });
+    if (await enable.count()) {
+      await enable.click();
+      await row.getByRole('button', { name: 'Disable corp' }).waitFor();
+    }
+
+    // A fresh browser: the provider's login page, then back to Hearth, signed in (account created just in time).
+    const page = await app.newPage();
+    await page.goto('/auth/corp');
+    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'alice' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.getByText(ALICE).count()).toBe(1);
+    await page.getByRole('link', { name: 'Security' }).click();
+    await page.getByRole('row', { name: /Corp SSO/ }).waitFor();
+    await screenshot(page, 'settings-security');
+
+    // The audit log shows the JIT account and the login with the provider's name.
+    await admin.getByRole('link', { name: 'Audit log' }).click();
+    await admin.getByLabel('Event', { exact: true }).selectOption('login');
+    await admin.getByRole('row', { name: /login.*corp/ }).first().waitFor();
+    await admin.getByLabel('Event', { exact: true }).selectOption('jit_account_created');
+    await admin.getByRole('row', { name: /jit account created/ }).first().waitFor();
+    await page.context().close();
+    await admin.context().close();
+  });
+});

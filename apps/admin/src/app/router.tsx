@@ -1,0 +1,58 @@
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { apiKeyRoutes } from '../features/api-keys/routes';
+import { auditRoutes } from '../features/audit/routes';
+import { authRoutes } from '../features/auth/routes';
+import { budgetRoutes } from '../features/budgets/routes';
+import { importRoutes } from '../features/imports/routes';
+import { securityRoutes } from '../features/security/routes';
+import { providerRoutes } from '../features/sso-providers/routes';
+import { userRoutes } from '../features/users/routes';
+import { Loading } from '../components/Loading';
+import { RequireSession } from './auth/RequireSession';
+import { AppShell } from './layout/AppShell';
+
+function NotFound() {
+  return (
+    <section className="page">
+      <h1 tabIndex={-1}>Page not found</h1>
+      <p>There is no page at this address.</p>
+    </section>
+  );
+}
+
+/** Composes the feature route arrays: sign-in outside the shell, everything else behind a session. */
+export const router = createBrowserRouter([
+  ...authRoutes.map((route) => ({ ...route, hydrateFallbackElement: <Loading /> })),
+  {
+    hydrateFallbackElement: <Loading />,
+    element: (
+      <RequireSession>
+        <AppShell />
+      </RequireSession>
+    ),
+    children: [
+      { index: true, element: <Navigate to="/imports" replace /> },
+      ...importRoutes,
+      ...budgetRoutes,
+      ...apiKeyRoutes,
+      ...securityRoutes,
+      {
+        element: (
+          <RequireSession minRole="admin">
+            <Outlet />
+          </RequireSession>
+        ),
+        children: userRoutes,
+      },
+      {
+        element: (
+          <RequireSession minRole="super_admin">
+            <Outlet />
+          </RequireSession>
+        ),
+        children: [...providerRoutes, ...auditRoutes],
+      },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]);

@@ -1,0 +1,117 @@
+import { useSearchParams } from 'react-router';
+import { AUDIT_EVENTS } from '@hearth/contracts';
+import { ErrorState } from '../../../components/ErrorState';
+import { Field } from '../../../components/Field';
+import { Loading } from '../../../components/Loading';
+import { formatDateTime } from '../../../lib/format';
+import { useAuditLogs, type AuditFilters } from '../api/useAuditLogs';
+
+const PER_PAGE = 50;
+const label = (event: string) => event.replaceAll('_', ' ');
+/** datetime-local (local time, no zone) to ISO 8601 and back. */
+const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
+const toLocal = (iso: string | null) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+/** The audit log, filtered by event and time, newest first, paginated. */
+export function AuditLogPage() {
+  const [params, setParams] = useSearchParams();
+  const filters: AuditFilters = {
+    event: (params.get('event') || undefined) as AuditFilters['event'],
+    from: params.get('from') || undefined,
+    to: params.get('to') || undefined,
+    page: Number(params.get('page')) || 1,
+    per_page: PER_PAGE,
+  };
+  const logs = useAuditLogs(filters);
+  const update = (key: string, value: string | undefined) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    if (key !== 'page') next.delete('page');
+    setParams(next);
+  };
+  const pages = logs.data ? Math.max(1, Math.ceil(logs.data.total / logs.data.per_page)) : 1;
+
+  return (
+    <section className="page">
+      <h1 tabIndex={-1}>Audit log</h1>
+      <div className="filters" role="search" aria-label="Filter events">
+        <Field label="Event">
+          <select value={filters.event ?? ''} onChange={(e) => update('event', e.target.value || undefined)}>
+            <option value="">All events</option>
+            {AUDIT_EVENTS.map((e) => (
+              <option key={e} value={e}>
+                {label(e)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="From">
+          <input type="datetime-local" value={toLocal(params.get('from'))} onChange={(e) => update('from', toIso(e.target.value))} />
+        </Field>
+        <Field label="To">
+          <input type="datetime-local" value={toLocal(params.get('to'))} onChange={(e) => update('to', toIso(e.target.value))} />
+        </Field>
+      </div>
+      {logs.isPending && <Loading label="Loading events…" />}
+      {logs.isError && <ErrorState error={logs.error} onRetry={() => void logs.refetch()} />}
+      {logs.data && (
+        <>
+          <p className="muted" aria-live="polite">
+            {logs.data.total} {logs.data.total === 1 ? 'event' : 'events'}
+          </p>
+          {logs.data.audit_logs.length === 0 ? (
+            <p className="empty">No event matches these filters.</p>
+          ) : (
+            <div className="table-scroll">
+              <table>
+                <caption className="visually-hidden">Audit events</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Event</th>
+                    <th scope="col">User</th>
+                    <th scope="col">Provider</th>
+                    <th scope="col">IP address</th>
+                    <th scope="col">Details</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {logs.data.audit_logs.map((log) => (
+                    <tr key={log.id}>
+                      <td>{formatDateTime(log.created_at)}</td>
+                      <td>{label(log.event)}</td>
+                      <td>{log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—'}</td>
+                      <td>{log.provider_name ?? '—'}</td>
+                      <td>{log.ip_address ?? '—'}</td>
+                      <td>
+                        <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {pages > 1 && (
+            <nav className="pager" aria-label="Pages">
+              <button type="button" className="secondary" disabled={logs.data.page <= 1} onClick={() => update('page', String(logs.data.page - 1))}>
+                Previous
+              </button>
+              <span>
+                Page {logs.data.page} of {pages}
+              </span>
+              <button type="button" className="secondary" disabled={logs.data.page >= pages} onClick={() => update('page', String(logs.data.page + 1))}>
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { useSession } from '../../../app/auth/useSession';
+import { ErrorState } from '../../../components/ErrorState';
+import { Field } from '../../../components/Field';
+import { Loading } from '../../../components/Loading';
+import { API_BASE } from '../../../lib/api/client';
+import { providersOf, useAuthConfig, useSignIn } from '../api/useAuth';
+import { SetupForm } from '../components/SetupForm';
+
+/** What the SSO callback's `?error=` codes mean (the API redirects to /login with one when a provider sign-in fails). */
+const SSO_ERRORS: Record<string, string> = {
+  sso_provider_unavailable: 'That sign-in provider is unavailable right now. Try again later or use another way to sign in.',
+  sso_account_creation_disabled: 'No Hearth account matches this identity, and new accounts cannot be created through this provider.',
+  sso_domain_not_allowed: 'Accounts for this e-mail domain cannot be created here.',
+  sso_email_unverified: 'The provider did not confirm a verified e-mail address.',
+  sso_account_suspended: 'This account is suspended. Contact your administrator.',
+  sso_already_connected: 'This provider is already connected to your account.',
+  sso_identity_in_use: 'This identity is already linked to another Hearth account.',
+  sso_session_required: 'Sign in first, then connect the provider from Security settings.',
+  sso_failed: 'Sign-in with the provider failed. Try again.',
+};
+
+/** Only same-site paths may be a post-sign-in target. */
+const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') ? next : '/imports');
+
+export function SignInPage() {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const ssoError = params.get('error');
+  const session = useSession();
+  const config = useAuthConfig();
+  const signIn = useSignIn();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+
+  if (session.data) return <Navigate to={next} replace />;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate({ email, password });
+  };
+
+  return (
+    <main id="main" className="auth-page">
+      <section className="card auth-card" aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title" tabIndex={-1}>
+          {config.data?.setup_required ? 'Set up Hearth' : 'Sign in to Hearth'}
+        </h1>
+        {ssoError && (
+          <p className="error" role="alert">
+            {SSO_ERRORS[ssoError] ?? SSO_ERRORS.sso_failed}
+          </p>
+        )}
+        {config.isPending && <Loading label="Loading sign-in options…" />}
+        {config.isError && <ErrorState error={config.error} onRetry={() => void config.refetch()} />}
+        {config.data?.setup_required && <SetupForm />}
+        {config.data && !config.data.setup_required && (
+          <>
+            {config.data.local_login_notice && <p className="notice">{config.data.local_login_notice}</p>}
+            {config.data.local_login_form_visible ? (
+              <form onSubmit={submit} noValidate aria-describedby={signIn.isError ? 'sign-in-error' : undefined}>
+                <Field label="E-mail">
+                  <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+                </Field>
+                <Field label="Password">
+                  <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+                </Field>
+                <div className="status-slot" id="sign-in-error">
+                  {signIn.isError && <ErrorState error={signIn.error} />}
+                </div>
+                <button type="submit" disabled={signIn.isPending || !email || !password}>
+                  {signIn.isPending ? 'Signing in…' : 'Sign in'}
+                </button>
+              </form>
+            ) : (
+              <p>E-mail and password sign-in is turned off. Use your organisation's sign-in below.</p>
+            )}
+            {providersOf(config.data).length > 0 && (
+              <ul className="providers" aria-label="Sign in with a provider">
+                {providersOf(config.data).map((provider) => (
+                  <li key={provider.name}>
+                    <a className="button secondary" href={provider.login_url ?? `${API_BASE}/auth/${encodeURIComponent(provider.name)}`}>
+                      Sign in with {provider.label || provider.name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </section>
+    </main>
+  );
+}

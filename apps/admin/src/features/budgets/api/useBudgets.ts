@@ -1,0 +1,83 @@
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../../lib/api/client';
+import type { components } from '../../../lib/api/schema';
+
+export type Budget = components['schemas']['BudgetDto'];
+export type BudgetCategory = components['schemas']['BudgetCategoryDto'];
+
+/** Money strings come formatted for the browser's language. */
+const header = { 'accept-language': navigator.language };
+
+export const budgetKeys = {
+  all: ['budgets'] as const,
+  month: (month: string) => [...budgetKeys.all, 'month', month] as const,
+  detail: (id: string) => [...budgetKeys.all, 'detail', id] as const,
+  categories: (id: string) => [...budgetKeys.all, 'categories', id] as const,
+  category: (id: string) => [...budgetKeys.all, 'category', id] as const,
+};
+
+/** First and last day of a YYYY-MM month. */
+export function monthRange(month: string): { start: string; end: string } {
+  const [y, m] = month.split('-').map(Number);
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { start: `${month}-01`, end: `${month}-${String(last).padStart(2, '0')}` };
+}
+
+/** The budget of a month, or null when none has been started. */
+export const useMonthBudget = (month: string) =>
+  useQuery({
+    queryKey: budgetKeys.month(month),
+    queryFn: async () => {
+      const { start, end } = monthRange(month);
+      const list = await unwrap(api.GET('/api/v1/budgets', { params: { query: { start_date: start, end_date: end }, header } }));
+      const summary = list.budgets.find((b) => b.start_date === start) ?? null;
+      return summary ? unwrap(api.GET('/api/v1/budgets/{id}', { params: { path: { id: summary.id }, header } })) : null;
+    },
+  });
+
+/** The category rows of a budget with their actual spending (one detail call per row). */
+export function useBudgetCategories(budgetId: string) {
+  const list = useQuery({
+    queryKey: budgetKeys.categories(budgetId),
+    queryFn: async () =>
+      (await unwrap(api.GET('/api/v1/budget_categories', { params: { query: { budget_id: budgetId, per_page: '100' }, header } }))).budget_categories,
+  });
+  const details = useQueries({
+    queries: (list.data ?? []).map((row) => ({
+      queryKey: budgetKeys.category(row.id),
+      queryFn: () => unwrap(api.GET('/api/v1/budget_categories/{id}', { params: { path: { id: row.id }, header } })),
+    })),
+  });
+  return { list, details };
+}
+
+export function useStartBudget() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (month: string) => unwrap(api.POST('/api/v1/budgets', { params: { header }, // The DTO declares start_date loosely (the service validates it), so its generated type is too narrow.
+      body: { start_date: monthRange(month).start } as unknown as components['schemas']['CreateBudgetDto'] })),
+    onSuccess: (budget, month) => client.setQueryData(budgetKeys.month(month), budget),
+  });
+}
+
+export function useUpdateBudget(month: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: string; budgeted_spending: string | null; expected_income: string | null }) =>
+      unwrap(api.PATCH('/api/v1/budgets/{id}', { params: { path: { id }, header }, body })),
+    onSuccess: (budget) => client.setQueryData(budgetKeys.month(month), budget),
+  });
+}
+
+export function useUpdateBudgetCategory(month: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, budgeted_spending }: { id: string; budgeted_spending: string }) =>
+      unwrap(api.PATCH('/api/v1/budget_categories/{id}', { params: { path: { id }, header }, body: { budgeted_spending } })),
+    onSuccess: (row) => {
+      client.setQueryData(budgetKeys.category(row.id), row);
+      void client.invalidateQueries({ queryKey: budgetKeys.categories(row.budget_id) });
+      void client.invalidateQueries({ queryKey: budgetKeys.month(month) });
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import { ErrorState } from '../../../components/ErrorState';
+import { Loading } from '../../../components/Loading';
+import { useBudgetCategories, useUpdateBudgetCategory } from '../api/useBudgets';
+import { AmountEditor } from './AmountEditor';
+import { BudgetBar } from './BudgetBar';
+
+const toDecimal = (cents: number) => (cents / 100).toFixed(2);
+
+/** Planned vs actual per category, with bars and an editable planned amount. */
+export function CategoryRows({ budgetId, month }: { budgetId: string; month: string }) {
+  const { list, details } = useBudgetCategories(budgetId);
+  const update = useUpdateBudgetCategory(month);
+  if (list.isPending) return <Loading label="Loading categories…" />;
+  if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  if (list.data.length === 0) return <p className="empty">No categories yet: categories appear here once transactions or imports create them.</p>;
+  return (
+    <>
+      <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
+      <table>
+        <caption className="visually-hidden">Planned and actual spending per category</caption>
+        <thead>
+          <tr>
+            <th scope="col">Category</th>
+            <th scope="col">Planned</th>
+            <th scope="col">Actual</th>
+            <th scope="col">Left</th>
+            <th scope="col">Progress</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data.map((row, i) => {
+            const detail = details[i]?.data;
+            return (
+              <tr key={row.id}>
+                <th scope="row" className={row.subcategory ? 'subcategory' : undefined}>
+                  {row.category.name}
+                </th>
+                <td>
+                  <AmountEditor
+                    key={row.budgeted_spending_cents}
+                    label={`Planned for ${row.category.name}`}
+                    initial={toDecimal(row.budgeted_spending_cents)}
+                    pending={update.isPending && update.variables?.id === row.id}
+                    onSave={(value) => update.mutate({ id: row.id, budgeted_spending: value })}
+                  />
+                  {row.inherits_parent_budget && <small className="muted">Shares its parent's budget</small>}
+                </td>
+                <td>{detail ? detail.actual_spending : '…'}</td>
+                <td>{detail ? detail.available_to_spend : '…'}</td>
+                <td>{detail ? <BudgetBar planned={detail.display_budgeted_spending_cents} actual={detail.actual_spending_cents} /> : <div className="bar" />}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}

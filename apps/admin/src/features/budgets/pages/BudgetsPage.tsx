@@ -1,0 +1,98 @@
+import { useSearchParams } from 'react-router';
+import { ErrorState } from '../../../components/ErrorState';
+import { Field } from '../../../components/Field';
+import { Loading } from '../../../components/Loading';
+import { useMonthBudget, useStartBudget, useUpdateBudget, type Budget } from '../api/useBudgets';
+import { AmountEditor } from '../components/AmountEditor';
+import { BudgetBar } from '../components/BudgetBar';
+import { CategoryRows } from '../components/CategoryRows';
+
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+const decimal = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+
+function Totals({ budget, month }: { budget: Budget; month: string }) {
+  const update = useUpdateBudget(month);
+  const save = (changes: { budgeted_spending?: string | null; expected_income?: string | null }) =>
+    update.mutate({
+      id: budget.id,
+      budgeted_spending: decimal(budget.budgeted_spending_cents) || null,
+      expected_income: decimal(budget.expected_income_cents) || null,
+      ...changes,
+    });
+  return (
+    <section className="card" aria-labelledby="totals-title">
+      <h2 id="totals-title">{budget.name}</h2>
+      <dl className="facts">
+        <div>
+          <dt>Planned spending</dt>
+          <dd>{budget.budgeted_spending ?? 'Not set'}</dd>
+        </div>
+        <div>
+          <dt>Spent</dt>
+          <dd data-testid="actual-spending">{budget.actual_spending}</dd>
+        </div>
+        <div>
+          <dt>Left to spend</dt>
+          <dd>{budget.available_to_spend}</dd>
+        </div>
+        <div>
+          <dt>Expected income</dt>
+          <dd>{budget.expected_income ?? 'Not set'}</dd>
+        </div>
+        <div>
+          <dt>Income</dt>
+          <dd>{budget.actual_income}</dd>
+        </div>
+      </dl>
+      <BudgetBar planned={budget.budgeted_spending_cents ?? 0} actual={budget.actual_spending_cents} />
+      <div className="inline-form">
+        <div className="field">
+          <span className="label">Planned spending ({budget.currency})</span>
+          <AmountEditor key={`s${budget.updated_at}`} label="Planned spending" initial={decimal(budget.budgeted_spending_cents)} pending={update.isPending} onSave={(v) => save({ budgeted_spending: v || null })} />
+        </div>
+        <div className="field">
+          <span className="label">Expected income ({budget.currency})</span>
+          <AmountEditor key={`i${budget.updated_at}`} label="Expected income" initial={decimal(budget.expected_income_cents)} pending={update.isPending} onSave={(v) => save({ expected_income: v || null })} />
+        </div>
+      </div>
+      <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
+    </section>
+  );
+}
+
+/** A month's budget: totals, planned vs actual per category, editable amounts. */
+export function BudgetsPage() {
+  const [params, setParams] = useSearchParams();
+  const month = /^\d{4}-\d{2}$/.test(params.get('month') ?? '') ? params.get('month')! : thisMonth();
+  const budget = useMonthBudget(month);
+  const start = useStartBudget();
+
+  return (
+    <section className="page">
+      <h1 tabIndex={-1}>Budgets</h1>
+      <Field label="Month">
+        <input type="month" value={month} onChange={(e) => e.target.value && setParams({ month: e.target.value })} />
+      </Field>
+      {budget.isPending && <Loading label="Loading the budget…" />}
+      {budget.isError && <ErrorState error={budget.error} onRetry={() => void budget.refetch()} />}
+      {budget.data === null && (
+        <div className="card">
+          <p>There is no budget for this month yet.</p>
+          <button type="button" disabled={start.isPending} onClick={() => start.mutate(month)}>
+            {start.isPending ? 'Starting…' : 'Start this month’s budget'}
+          </button>
+          <div className="status-slot">{start.isError && <ErrorState error={start.error} />}</div>
+        </div>
+      )}
+      {budget.data && (
+        <>
+          <Totals budget={budget.data} month={month} />
+          <section className="card" aria-labelledby="categories-title">
+            <h2 id="categories-title">Categories</h2>
+            <CategoryRows budgetId={budget.data.id} month={month} />
+          </section>
+        </>
+      )}
+    </section>
+  );
+}

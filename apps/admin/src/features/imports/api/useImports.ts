@@ -1,0 +1,80 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../../lib/api/client';
+import type { components } from '../../../lib/api/schema';
+
+export type ImportDetail = components['schemas']['ImportDetailDto'];
+export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id'>;
+export type CreateImport = ImportConfiguration & { type: string; file: File };
+
+export const importKeys = {
+  all: ['imports'] as const,
+  list: (page: number) => [...importKeys.all, 'list', page] as const,
+  detail: (id: string) => [...importKeys.all, 'detail', id] as const,
+  rows: (id: string, page: number) => [...importKeys.all, 'rows', id, page] as const,
+};
+
+/** Work in progress on the queue: poll until it settles. */
+export const isBusy = (status: string | undefined) => status === 'importing' || status === 'reverting';
+
+export const useImports = (page: number) =>
+  useQuery({
+    queryKey: importKeys.list(page),
+    queryFn: () => unwrap(api.GET('/api/v1/imports', { params: { query: { page, per_page: 20 } } })),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.data.some((i) => isBusy(i.status)) ? 1500 : false),
+  });
+
+export const importQuery = (id: string) =>
+  queryOptions({
+    queryKey: importKeys.detail(id),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/imports/{id}', { params: { path: { id } } }))).data,
+    refetchInterval: (q) => (isBusy(q.state.data?.status) ? 1000 : false),
+  });
+
+export const useImport = (id: string) => useQuery(importQuery(id));
+
+export const useImportRows = (id: string, page: number, version: string | undefined) =>
+  useQuery({
+    queryKey: [...importKeys.rows(id, page), version],
+    queryFn: () => unwrap(api.GET('/api/v1/imports/{id}/rows', { params: { path: { id }, query: { page, per_page: 25 } } })),
+    placeholderData: keepPreviousData,
+    enabled: version !== undefined,
+  });
+
+/** Uploads the file as multipart/form-data with its configuration. */
+export function useCreateImport() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, ...fields }: CreateImport) => {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(fields)) if (value) form.append(key, String(value));
+      form.append('file', file, file.name);
+      const body = fields as components['schemas']['CreateImportDto']; // typed view; the FormData is what is sent
+      return unwrap(api.POST('/api/v1/imports', { body, bodySerializer: () => form }));
+    },
+    onSuccess: ({ data }) => {
+      client.setQueryData(importKeys.detail(data.id), data);
+      return client.invalidateQueries({ queryKey: [...importKeys.all, 'list'] });
+    },
+  });
+}
+
+function useImportChange<T>(fn: (args: T) => Promise<{ data: ImportDetail }>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: ({ data }) => {
+      client.setQueryData(importKeys.detail(data.id), data);
+      void client.invalidateQueries({ queryKey: [...importKeys.all, 'list'] });
+    },
+  });
+}
+
+export const useUpdateImport = (id: string) =>
+  useImportChange((body: ImportConfiguration) => unwrap(api.PATCH('/api/v1/imports/{id}', { params: { path: { id } }, body })));
+
+export const usePublishImport = (id: string) =>
+  useImportChange(() => unwrap(api.POST('/api/v1/imports/{id}/publish', { params: { path: { id } } })));
+
+export const useRevertImport = (id: string) =>
+  useImportChange(() => unwrap(api.POST('/api/v1/imports/{id}/revert', { params: { path: { id } } })));

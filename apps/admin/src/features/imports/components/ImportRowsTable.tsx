@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { ErrorState } from '../../../components/ErrorState';
+import { Loading } from '../../../components/Loading';
+import { useImportRows, type ImportDetail } from '../api/useImports';
+
+/** A parsed value as text: lists (tags) joined, empty for null. */
+const cellText = (value: unknown): string => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value));
+
+/** The parsed rows with their errors; invalid rows are marked. */
+export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
+  const [page, setPage] = useState(1);
+  const rows = useImportRows(detail.id, page, detail.updated_at);
+  const fields = rows.data ? [...new Set(rows.data.data.flatMap((r) => Object.keys(r.fields)))] : [];
+  const meta = rows.data?.meta;
+  return (
+    <section className="card" aria-labelledby="rows-title">
+      <h2 id="rows-title">
+        Rows {rows.isPlaceholderData && <span className="muted">(updating…)</span>}
+      </h2>
+      {rows.isPending && <Loading label="Loading rows…" />}
+      {rows.isError && <ErrorState error={rows.error} onRetry={() => void rows.refetch()} />}
+      {rows.data?.data.length === 0 && <p className="empty">No rows.</p>}
+      {rows.data && rows.data.data.length > 0 && (
+        <div className="table-scroll">
+          <table>
+            <caption className="visually-hidden">Import rows</caption>
+            <thead>
+              <tr>
+                <th scope="col">Row</th>
+                {fields.map((f) => (
+                  <th key={f} scope="col">
+                    {f.replaceAll('_', ' ')}
+                  </th>
+                ))}
+                <th scope="col">Errors</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.data.data.map((row) => (
+                <tr key={row.row_number} className={row.valid ? undefined : 'invalid'}>
+                  <th scope="row">{row.row_number}</th>
+                  {fields.map((f) => (
+                    <td key={f}>{cellText(row.fields[f])}</td>
+                  ))}
+                  <td>
+                    {row.valid ? (
+                      <span className="muted">OK</span>
+                    ) : (
+                      <ul className="row-errors">
+                        {row.errors.map((e) => (
+                          <li key={e}>{e}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {meta && meta.total_pages > 1 && (
+        <nav className="pager" aria-label="Row pages">
+          <button type="button" className="secondary" disabled={!meta.prev_page} onClick={() => setPage(meta.prev_page ?? 1)}>
+            Previous
+          </button>
+          <span>
+            Page {meta.current_page} of {meta.total_pages}
+          </span>
+          <button type="button" className="secondary" disabled={!meta.next_page} onClick={() => setPage(meta.next_page ?? page)}>
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { ErrorState } from '../../../components/ErrorState';
+import { Loading } from '../../../components/Loading';
+import { formatDateTime } from '../../../lib/format';
+import { isBusy, useImport, usePublishImport, useRevertImport, useUpdateImport, type ImportConfiguration, type ImportDetail } from '../api/useImports';
+import { ConfigurationFields, FIXED_FORMAT_TYPES } from '../components/ConfigurationFields';
+import { ImportRowsTable } from '../components/ImportRowsTable';
+import { ImportStatusBadge } from '../components/ImportStatusBadge';
+
+const configOf = (detail: ImportDetail): ImportConfiguration =>
+  Object.fromEntries(Object.entries(detail.configuration).filter(([, v]) => v !== null)) as ImportConfiguration;
+
+function ConfigureForm({ detail }: { detail: ImportDetail }) {
+  const update = useUpdateImport(detail.id);
+  const [config, setConfig] = useState<ImportConfiguration>(() => configOf(detail));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate(config);
+  };
+  return (
+    <section className="card" aria-labelledby="configure-title">
+      <h2 id="configure-title">Configuration</h2>
+      <form onSubmit={submit}>
+        <ConfigurationFields type={detail.type} headers={null} value={config} onChange={setConfig} />
+        <div className="status-slot" aria-live="polite">
+          {update.isError && <ErrorState error={update.error} />}
+          {update.isSuccess && <p role="status">Configuration saved; rows re-checked.</p>}
+        </div>
+        <button type="submit" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save configuration'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** One import: status, counts, publish (with progress) and revert, configuration, rows and their errors. */
+export function ImportDetailPage() {
+  const { id = '' } = useParams();
+  const detail = useImport(id);
+  const publish = usePublishImport(id);
+  const revert = useRevertImport(id);
+
+  if (detail.isPending) return <Loading label="Loading import…" />;
+  if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
+  const d = detail.data;
+  const busy = isBusy(d.status);
+  const { stats } = d;
+  const readback = d.verification?.readback;
+
+  return (
+    <section className="page">
+      <p>
+        <Link to="/imports">← All imports</Link>
+      </p>
+      <h1 tabIndex={-1}>
+        {d.type.replace(/Import$/, '')} import <ImportStatusBadge status={d.status} />
+      </h1>
+      <dl className="facts">
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(d.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Rows</dt>
+          <dd data-testid="rows-count">{stats.rows_count}</dd>
+        </div>
+        <div>
+          <dt>Valid</dt>
+          <dd>{stats.valid_rows_count}</dd>
+        </div>
+        <div>
+          <dt>With errors</dt>
+          <dd>{stats.invalid_rows_count}</dd>
+        </div>
+        <div>
+          <dt>Unmapped values</dt>
+          <dd>{stats.unassigned_mappings_count}</dd>
+        </div>
+      </dl>
+      <div className="status-slot" aria-live="polite">
+        {busy && (
+          <div role="status" className="progress">
+            <progress aria-label={d.status === 'importing' ? 'Publishing' : 'Reverting'} />
+            <span>{d.status === 'importing' ? 'Publishing rows…' : 'Reverting…'}</span>
+          </div>
+        )}
+        {d.status === 'complete' && <p role="status">Published: {stats.valid_rows_count} rows are in your accounts.</p>}
+        {d.error && <p className="error" role="alert">{d.error}</p>}
+        {(publish.error ?? revert.error) && <ErrorState error={publish.error ?? revert.error} />}
+      </div>
+      <div className="actions">
+        <button type="button" disabled={!d.status_detail.publishable || busy || publish.isPending} onClick={() => publish.mutate()}>
+          Publish
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!d.status_detail.revertable || busy || revert.isPending}
+          onClick={() => window.confirm('Revert this import? Everything it created is removed.') && revert.mutate()}
+        >
+          Revert
+        </button>
+      </div>
+      {!d.status_detail.publishable && !d.status_detail.terminal && !busy && (
+        <p className="muted">Fix the configuration or the rows with errors before publishing.</p>
+      )}
+      {readback && (
+        <section className="card" aria-labelledby="verify-title">
+          <h2 id="verify-title">Verification</h2>
+          <p>
+            Result: <strong>{readback.status?.replaceAll('_', ' ') ?? 'not verified'}</strong>
+            {readback.checked_at && ` (checked ${formatDateTime(readback.checked_at)})`}
+          </p>
+          {readback.mismatches && Object.keys(readback.mismatches).length > 0 && (
+            <ul>
+              {Object.entries(readback.mismatches).map(([k, m]) => (
+                <li key={k}>
+                  {k}: expected {m.expected}, found {m.actual}
+                </li>
+              ))}
+            </ul>
+          )}
+          {readback.error && <p className="error">{readback.error}</p>}
+        </section>
+      )}
+      {!d.status_detail.terminal && !busy && !FIXED_FORMAT_TYPES.has(d.type) && <ConfigureForm key={d.id} detail={d} />}
+      <ImportRowsTable detail={d} />
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { Link, useSearchParams } from 'react-router';
+import { ErrorState } from '../../../components/ErrorState';
+import { Loading } from '../../../components/Loading';
+import { formatDateTime } from '../../../lib/format';
+import { useImports } from '../api/useImports';
+import { ImportStatusBadge } from '../components/ImportStatusBadge';
+
+export function ImportsPage() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page')) || 1;
+  const imports = useImports(page);
+  const meta = imports.data?.meta;
+  return (
+    <section className="page">
+      <div className="page-head">
+        <h1 tabIndex={-1}>Imports</h1>
+        <Link className="button" to="/imports/new">
+          New import
+        </Link>
+      </div>
+      {imports.isPending && <Loading label="Loading imports…" />}
+      {imports.isError && <ErrorState error={imports.error} onRetry={() => void imports.refetch()} />}
+      {imports.data?.data.length === 0 && <p className="empty">No imports yet. Start with “New import”.</p>}
+      {imports.data && imports.data.data.length > 0 && (
+        <table>
+          <caption className="visually-hidden">Imports</caption>
+          <thead>
+            <tr>
+              <th scope="col">Created</th>
+              <th scope="col">Type</th>
+              <th scope="col">Status</th>
+              <th scope="col">Rows</th>
+              <th scope="col">With errors</th>
+            </tr>
+          </thead>
+          <tbody>
+            {imports.data.data.map((i) => (
+              <tr key={i.id}>
+                <th scope="row">
+                  <Link to={`/imports/${i.id}`}>{formatDateTime(i.created_at)}</Link>
+                </th>
+                <td>{i.type.replace(/Import$/, '')}</td>
+                <td>
+                  <ImportStatusBadge status={i.status} />
+                </td>
+                <td>{i.stats.rows_count}</td>
+                <td>{i.stats.invalid_rows_count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {meta && meta.total_pages > 1 && (
+        <nav className="pager" aria-label="Pages">
+          <button type="button" className="secondary" disabled={!meta.prev_page} onClick={() => setParams({ page: String(meta.prev_page) })}>
+            Previous
+          </button>
+          <span>
+            Page {meta.current_page} of {meta.total_pages}
+          </span>
+          <button type="button" className="secondary" disabled={!meta.next_page} onClick={() => setParams({ page: String(meta.next_page) })}>
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { ErrorState } from '../../../components/ErrorState';
+import { Loading } from '../../../components/Loading';
+import { API_BASE } from '../../../lib/api/client';
+import { formatDateTime } from '../../../lib/format';
+import { providersOf, useAuthConfig } from '../../auth/api/useAuth';
+import { useDisconnectIdentity, useIdentities } from '../api/useIdentities';
+
+/** The user's connected sign-in accounts: last used, connect another, disconnect (the API keeps the last method). */
+export function SecurityPage() {
+  const identities = useIdentities();
+  const disconnect = useDisconnectIdentity();
+  const config = useAuthConfig();
+  const connected = new Set(identities.data?.map((i) => i.provider_name));
+  const connectable = config.data ? providersOf(config.data).filter((p) => !connected.has(p.name)) : [];
+
+  return (
+    <section className="page">
+      <h1 tabIndex={-1}>Security</h1>
+      <section className="card" aria-labelledby="connected-title">
+        <h2 id="connected-title">Connected accounts</h2>
+        <div className="status-slot">{disconnect.isError && <ErrorState error={disconnect.error} />}</div>
+        {identities.isPending && <Loading label="Loading connected accounts…" />}
+        {identities.isError && <ErrorState error={identities.error} onRetry={() => void identities.refetch()} />}
+        {identities.data?.length === 0 && <p className="empty">No single sign-on account is connected.</p>}
+        {identities.data && identities.data.length > 0 && (
+          <table>
+            <caption className="visually-hidden">Connected accounts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Account</th>
+                <th scope="col">Connected</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {identities.data.map((identity) => (
+                <tr key={identity.id}>
+                  <th scope="row">{identity.provider_label || identity.provider_name}</th>
+                  <td>{identity.email ?? '—'}</td>
+                  <td>{formatDateTime(identity.created_at)}</td>
+                  <td>{formatDateTime(identity.last_used_at, 'Never')}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Disconnect ${identity.provider_label || identity.provider_name}`}
+                      disabled={disconnect.isPending}
+                      onClick={() => window.confirm('Disconnect this account? You can connect it again later.') && disconnect.mutate(identity.id)}
+                    >
+                      Disconnect
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {connectable.length > 0 && (
+        <section className="card" aria-labelledby="connect-title">
+          <h2 id="connect-title">Connect another account</h2>
+          <ul className="providers">
+            {connectable.map((p) => (
+              <li key={p.name}>
+                <a className="button secondary" href={`${API_BASE}/auth/${encodeURIComponent(p.name)}?intent=connect`}>
+                  Connect {p.label || p.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../../lib/api/client';
+import type { components, operations } from '../../../lib/api/schema';
+
+export type AdminUser = components['schemas']['AdminUserDto'];
+export type UserFilters = NonNullable<operations['AdminUsersController_list']['parameters']['query']>;
+
+export const userKeys = {
+  all: ['admin-users'] as const,
+  list: (filters: UserFilters) => [...userKeys.all, 'list', filters] as const,
+  history: (id: string) => [...userKeys.all, 'history', id] as const,
+};
+
+export const usersQuery = (filters: UserFilters) =>
+  queryOptions({
+    queryKey: userKeys.list(filters),
+    queryFn: () => unwrap(api.GET('/api/v1/admin/users', { params: { query: filters } })),
+    placeholderData: keepPreviousData,
+  });
+
+export const useUsers = (filters: UserFilters) => useQuery(usersQuery(filters));
+
+export const useAuthHistory = (id: string | null) =>
+  useQuery({
+    queryKey: userKeys.history(id ?? ''),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/admin/users/{id}/auth_history', { params: { path: { id: id! } } }))).events,
+    enabled: id !== null,
+  });
+
+function useUserMutation<T>(fn: (args: T) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: userKeys.all }) });
+}
+
+export const useSuspendUser = () =>
+  useUserMutation((id: string) => unwrap(api.POST('/api/v1/admin/users/{id}/suspend', { params: { path: { id } } })));
+
+export const useReactivateUser = () =>
+  useUserMutation((id: string) => unwrap(api.POST('/api/v1/admin/users/{id}/reactivate', { params: { path: { id } } })));
+
+export const useChangeRole = () =>
+  useUserMutation(({ id, role }: { id: string; role: AdminUser['role'] }) =>
+    unwrap(api.PATCH('/api/v1/admin/users/{id}', { params: { path: { id } }, body: { role } })),
+  );
+
+export const useDeleteUser = () =>
+  useUserMutation(({ id, confirmation_email }: { id: string; confirmation_email: string }) =>
+    unwrap(api.DELETE('/api/v1/admin/users/{id}', { params: { path: { id } }, body: { confirmation_email } })),
+  );

@@ -1,0 +1,168 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { ROLES, USER_STATUSES } from '@hearth/contracts';
+import { useSession } from '../../../app/auth/useSession';
+import { ErrorState } from '../../../components/ErrorState';
+import { Field } from '../../../components/Field';
+import { Loading } from '../../../components/Loading';
+import { formatDateTime } from '../../../lib/format';
+import { useReactivateUser, useSuspendUser, useUsers, type AdminUser, type UserFilters } from '../api/useUsers';
+import { AuthHistory } from '../components/AuthHistory';
+import { DeleteUserDialog } from '../components/DeleteUserDialog';
+
+const label = (value: string) => value.replaceAll('_', ' ');
+
+/** Users of the family (all families for a super admin): search, filter, suspend, reactivate, delete, history. */
+export function UsersPage() {
+  const [params, setParams] = useSearchParams();
+  const filters: UserFilters = {
+    q: params.get('q') || undefined,
+    role: (params.get('role') || undefined) as UserFilters['role'],
+    status: (params.get('status') || undefined) as UserFilters['status'],
+    provider: params.get('provider') || undefined,
+    page: Number(params.get('page')) || 1,
+    per_page: 25,
+  };
+  const users = useUsers(filters);
+  const { data: me } = useSession();
+  const suspend = useSuspendUser();
+  const reactivate = useReactivateUser();
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+  const [historyOf, setHistoryOf] = useState<AdminUser | null>(null);
+  const [q, setQ] = useState(filters.q ?? '');
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next);
+  };
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    update({ q: q.trim() || undefined });
+  };
+  const actionError = suspend.error ?? reactivate.error;
+  const pages = users.data ? Math.max(1, Math.ceil(users.data.total / users.data.per_page)) : 1;
+
+  return (
+    <section className="page">
+      <h1 tabIndex={-1}>Users</h1>
+      <form className="filters" role="search" aria-label="Filter users" onSubmit={search}>
+        <Field label="Search">
+          <input type="search" placeholder="E-mail or name" value={q} onChange={(e) => setQ(e.target.value)} />
+        </Field>
+        <Field label="Role">
+          <select value={filters.role ?? ''} onChange={(e) => update({ role: e.target.value || undefined })}>
+            <option value="">Any role</option>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {label(r)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Status">
+          <select value={filters.status ?? ''} onChange={(e) => update({ status: e.target.value || undefined })}>
+            <option value="">Any status</option>
+            {USER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Sign-in method">
+          <input placeholder="local or provider name" defaultValue={filters.provider ?? ''} onBlur={(e) => e.target.value !== (filters.provider ?? '') && update({ provider: e.target.value.trim() || undefined })} />
+        </Field>
+        <button type="submit">Search</button>
+      </form>
+
+      <div className="status-slot">{actionError && <ErrorState error={actionError} />}</div>
+      {users.isPending && <Loading label="Loading users…" />}
+      {users.isError && <ErrorState error={users.error} onRetry={() => void users.refetch()} />}
+      {users.data && (
+        <>
+          <p className="muted" aria-live="polite">
+            {users.data.total} {users.data.total === 1 ? 'user' : 'users'}
+            {users.isFetching && ' (updating…)'}
+          </p>
+          {users.data.users.length === 0 ? (
+            <p className="empty">No user matches these filters.</p>
+          ) : (
+            <table>
+              <caption className="visually-hidden">Users</caption>
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Sign-in methods</th>
+                  <th scope="col">Last sign-in</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {users.data.users.map((user) => {
+                  const self = user.id === me?.id;
+                  return (
+                    <tr key={user.id}>
+                      <th scope="row">{user.email}</th>
+                      <td>{[user.first_name, user.last_name].filter(Boolean).join(' ') || '—'}</td>
+                      <td>{label(user.role)}</td>
+                      <td>
+                        <span className={`badge ${user.status}`}>{user.status}</span>
+                      </td>
+                      <td>{user.auth_methods.join(', ') || '—'}</td>
+                      <td>{formatDateTime(user.last_login_at, 'Never')}</td>
+                      <td className="row-actions">
+                        <button type="button" className="secondary" aria-label={`History of ${user.email}`} onClick={() => setHistoryOf(user)}>
+                          History
+                        </button>
+                        {!self &&
+                          (user.status === 'active' ? (
+                            <button type="button" className="secondary" aria-label={`Suspend ${user.email}`} disabled={suspend.isPending} onClick={() => suspend.mutate(user.id)}>
+                              Suspend
+                            </button>
+                          ) : (
+                            <button type="button" className="secondary" aria-label={`Reactivate ${user.email}`} disabled={reactivate.isPending} onClick={() => reactivate.mutate(user.id)}>
+                              Reactivate
+                            </button>
+                          ))}
+                        {!self && (
+                          <button type="button" className="danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
+                            Delete
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+          {pages > 1 && (
+            <nav className="pager" aria-label="Pages">
+              <button type="button" className="secondary" disabled={users.data.page <= 1} onClick={() => update({ page: String(users.data.page - 1) })}>
+                Previous
+              </button>
+              <span>
+                Page {users.data.page} of {pages}
+              </span>
+              <button type="button" className="secondary" disabled={users.data.page >= pages} onClick={() => update({ page: String(users.data.page + 1) })}>
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+      {historyOf && <AuthHistory user={historyOf} />}
+      {deleting && <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />}
+    </section>
+  );
+}

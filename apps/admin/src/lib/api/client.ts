@@ -1,0 +1,81 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema';
+
+/** Base of the API: same origin when the API serves the SPA, or VITE_API_BASE when the SPA is deployed on its own. */
+export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CSRF_COOKIE = 'hearth_csrf';
+
+/** The session's CSRF token: from the last sign-in / me answer, else the readable cookie (same-origin deployments). */
+let csrfToken: string | null = null;
+export const rememberCsrfToken = (token: string | null): void => {
+  csrfToken = token;
+};
+function currentCsrfToken(): string | null {
+  if (csrfToken) return csrfToken;
+  const pair = document.cookie.split('; ').find((c) => c.startsWith(`${CSRF_COOKIE}=`));
+  return pair ? decodeURIComponent(pair.slice(CSRF_COOKIE.length + 1)) : null;
+}
+
+const csrf: Middleware = {
+  onRequest({ request }) {
+    const token = currentCsrfToken();
+    if (UNSAFE.has(request.method) && token) request.headers.set('X-CSRF-Token', token);
+    return request;
+  },
+};
+
+/** The typed client (paths generated from apps/api/openapi.json); cookies go with every request. */
+export const api = createClient<paths>({ baseUrl: API_BASE, credentials: 'include' });
+api.use(csrf);
+
+/** An API refusal, normalised from the ErrorResponse body (SPEC.md 2.8). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: string[] = [],
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+interface ErrorBody {
+  error?: string;
+  message?: string | null;
+  details?: unknown;
+  errors?: string[] | null;
+}
+
+function toApiError(status: number, body: unknown, response?: Response): ApiError {
+  const b = (body && typeof body === 'object' ? body : {}) as ErrorBody;
+  const details = Array.isArray(b.details) ? b.details.map(String) : (b.errors ?? []);
+  const retry = Number(response?.headers.get('Retry-After'));
+  const fallback = status === 0 ? 'The service could not be reached. Check your connection and try again.' : `The request failed (${status}).`;
+  return new ApiError(status, b.error ?? 'error', b.message ?? fallback, details, Number.isFinite(retry) && retry > 0 ? retry : null);
+}
+
+/** Awaits an openapi-fetch call: the data on success, a thrown ApiError otherwise (network failures included). */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch {
+    throw toApiError(0, null);
+  }
+  if (!result.response.ok) throw toApiError(result.response.status, result.error, result.response);
+  return result.data as T;
+}
+
+/** A user-facing sentence for any error. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 429 && error.retryAfterSeconds) return `Too many requests. Try again in ${error.retryAfterSeconds} seconds.`;
+    return error.details.length ? `${error.message} ${error.details.join(' ')}` : error.message;
+  }
+  return 'Something went wrong. Try again.';
+}

@@ -1,0 +1,6 @@
+interface ImportMetaEnv {
+  readonly VITE_API_BASE?: string;
+}
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}
