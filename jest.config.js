@@ -1,4 +1,5 @@
-// Two projects: fast pure unit specs beside the code, and integration specs that boot the real app.
+// Three projects: fast pure unit specs beside the code, integration specs that boot the real app, and browser specs
+// that drive the built admin SPA in Debian's Chromium against the real app.
 const swc = ['@swc/jest', {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
@@ -22,6 +23,12 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/apps/api/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/apps/api/test/jest.global-setup.ts',
+    },
+    {
+      ...common,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/apps/admin/e2e/**/*.spec.ts'],
+      globalSetup: '<rootDir>/apps/admin/e2e/support/global-setup.ts',
     },
   ],
 };

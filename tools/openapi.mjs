@@ -11,7 +11,7 @@ buildApi();
 const { root, requireDist } = require('./dist.cjs');
 const { NestFactory } = require('@nestjs/core');
 const { AppModule } = requireDist('apps/api/src/app.module');
-const { API_PREFIX } = requireDist('apps/api/src/app');
+const { API_PREFIX, API_PREFIX_OPTIONS } = requireDist('apps/api/src/app');
 const { buildOpenApiDocument } = requireDist('apps/api/src/openapi');
 const { loadConfig } = requireDist('apps/api/src/config/config');
 const { createLogger } = requireDist('apps/api/src/common/logger');
@@ -19,7 +19,7 @@ const { createLogger } = requireDist('apps/api/src/common/logger');
 // Preview mode reads controller metadata only: no provider (database, queue) is created.
 const runtime = { mode: 'embedded', database: { url: 'postgres://unused', embedded: true }, queue: { backend: 'redis', url: 'redis://unused' } };
 const app = await NestFactory.create(AppModule.forRoot(loadConfig({}), runtime, createLogger('silent')), { preview: true, logger: false });
-app.setGlobalPrefix(API_PREFIX);
+app.setGlobalPrefix(API_PREFIX, API_PREFIX_OPTIONS);
 const text = JSON.stringify(buildOpenApiDocument(app), null, 2) + '\n';
 const file = join(root, 'apps/api/openapi.json');
 

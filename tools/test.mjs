@@ -1,4 +1,4 @@
-// `npm test`: every Jest suite (unit and integration), then one closing line "N passed, N failed".
+// `npm test`: every Jest suite (unit, integration and browser), then one closing line "N passed, N failed".
 // Integration suites use DATABASE_URL / REDIS_URL when set, else the embedded PGlite and PostgreSQL-backed queue.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';

@@ -1,0 +1,99 @@
+// Benchmark: GET /api/v1/budgets/{id} for a family with 1,000,000 entries over five years, against a baseline
+// measured in the same process on the same database: the bare aggregate SQL behind the budget (one grouped query).
+// Prints median and p99 of each over the same number of calls, and their ratios.
+//   node tools/bench/budget.mjs                          embedded PGlite (slow to load; the goal is set on PostgreSQL)
+//   DATABASE_URL=... REDIS_URL=... node tools/bench/budget.mjs
+//   BENCH_ENTRIES=200000 BENCH_CALLS=200 ...             smaller or larger runs; BENCH_KEEP=1 keeps the family
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { buildApi } from '../build.mjs';
+import { seedHousehold } from './seed-household.mjs';
+
+const require = createRequire(import.meta.url);
+const { fetch } = globalThis;
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+const WARMUP = 20;
+const DAYS = 1826; // 2020-01-01 .. 2024-12-31
+
+buildApi();
+const { requireDist } = require('../dist.cjs');
+const { loadConfig } = requireDist('apps/api/src/config/config');
+const { createLogger } = requireDist('apps/api/src/common/logger');
+const { startRuntime } = requireDist('apps/api/src/runtime');
+const { createApp } = requireDist('apps/api/src/app');
+const { UsersService } = requireDist('apps/api/src/users/users.service');
+const { ApiKeysService } = requireDist('apps/api/src/auth/api-keys.service');
+const { BudgetsRepository } = requireDist('apps/api/src/budgets/budgets.repository');
+const { DataSource } = require('typeorm');
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function time(calls, fn) {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < calls; i++) {
+    const started = performance.now();
+    await fn();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATA_DIR: process.env.DATA_DIR ?? 'memory://', QUEUE_PREFIX: `bench-${process.pid}` });
+const logger = createLogger(config.logLevel);
+const runtime = await startRuntime(config, logger);
+const app = await createApp(config, runtime, logger);
+await app.listen(0, '127.0.0.1');
+const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+const dataSource = app.get(DataSource);
+let familyId;
+try {
+  const { user, family } = await app.get(UsersService).create({ email: `bench-${randomUUID()}@example.com`, password: 'bench password 123', role: 'admin', familyName: 'Bench', currency: 'USD' });
+  familyId = family.id;
+  const { key } = await app.get(ApiKeysService).create({ userId: user.id, name: 'bench', scope: 'read_write' });
+  const seeding = performance.now();
+  await seedHousehold(dataSource, family.id, { entries: ENTRIES, days: DAYS, start: '2020-01-01' });
+  const seedSeconds = (performance.now() - seeding) / 1000;
+
+  const headers = { 'Content-Type': 'application/json', 'X-Api-Key': key };
+  const created = await fetch(`${base}/api/v1/budgets`, { method: 'POST', headers, body: JSON.stringify({ start_date: '2023-06-15' }) });
+  const budget = await created.json();
+  if (created.status !== 201) throw new Error(`POST /budgets answered ${created.status}: ${JSON.stringify(budget)}`);
+  await fetch(`${base}/api/v1/budgets/${budget.id}`, { method: 'PATCH', headers, body: JSON.stringify({ budgeted_spending: '50000', expected_income: '60000' }) });
+
+  const url = `${base}/api/v1/budgets/${budget.id}`;
+  const sample = await (await fetch(url, { headers })).json();
+  const api = await time(CALLS, async () => {
+    const res = await fetch(url, { headers });
+    if (res.status !== 200) throw new Error(`GET answered ${res.status}`);
+    await res.json();
+  });
+  const repository = app.get(BudgetsRepository);
+  const period = { startDate: budget.start_date, endDate: budget.end_date };
+  const sql = await time(CALLS, () => repository.activity(family.id, period, 'USD', null));
+  const [{ inPeriod }] = await dataSource.query(
+    `SELECT count(*)::int AS "inPeriod" FROM entries WHERE family_id = $1 AND date BETWEEN $2 AND $3`,
+    [family.id, period.startDate, period.endDate],
+  );
+
+  const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+  const ms = (value) => `${value.toFixed(2)} ms`;
+  console.log(`budget (${engine}): ${ENTRIES} entries over 5 years (seeded in ${seedSeconds.toFixed(1)} s), ${inPeriod} in ${sample.name}`);
+  console.log(`  actual_spending ${sample.actual_spending}, actual_income ${sample.actual_income}`);
+  console.log(`  GET /api/v1/budgets/{id} x${CALLS}: median ${ms(api.median)}, p99 ${ms(api.p99)}`);
+  console.log(`  bare aggregate SQL      x${CALLS}: median ${ms(sql.median)}, p99 ${ms(sql.p99)}`);
+  console.log(`  ratio: median ${(api.median / sql.median).toFixed(2)}, p99 ${(api.p99 / sql.p99).toFixed(2)}`);
+} finally {
+  if (familyId && process.env.DATABASE_URL && !process.env.BENCH_KEEP) {
+    // A million cascading deletes outlast the API's statement timeout; this one is allowed to.
+    await dataSource.transaction(async (tx) => {
+      await tx.query(`SET LOCAL statement_timeout = 0`);
+      await tx.query(`DELETE FROM families WHERE id = $1`, [familyId]);
+    });
+  }
+  await app.close();
+  await runtime.stop();
+}
