@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import { as, Browser, cookiesOf, PASSWORD, signIn } from './support/sessions';
 import { decode, encode, KeyPair, makeKeyPair, RespondOptions, SamlIdp, SamlUser, SHA1 } from './support/saml-idp';
 import { APP_ORIGIN, countRows, createProvider, lastFailure, SSO_ENV, startSso } from './support/sso';
-import { startTestApp, TestApp } from './support/test-app';
+import { startFreshTestApp } from './support/fresh-database';
+import type { TestApp } from './support/test-app';
 
 const run = randomUUID().slice(0, 8);
 const CORP = `saml-${run}`;
@@ -52,7 +53,8 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     idp = new SamlIdp(idpKeys);
     // The same IdP as a second provider that wants our AuthnRequests signed.
     signingIdp = new SamlIdp(idpKeys, { entityId: idp.entityId, wantAuthnRequestsSigned: true });
-    t = await startTestApp({ ...SSO_ENV, ALLOWED_OIDC_DOMAINS: 'corp.example' });
+    // A database of its own: refusals are checked against instance-wide row counts.
+    t = await startFreshTestApp({ ...SSO_ENV, ALLOWED_OIDC_DOMAINS: 'corp.example' });
     const h = await t.newHousehold({ role: 'super_admin' });
     admin = await signIn(t.server, h.email);
     const common = { strategy: 'saml', sso_url: idp.ssoUrl, idp_entity_id: idp.entityId, idp_certificate: idpKeys.cert, enabled: true };
@@ -441,7 +443,7 @@ describe('SAML sign-in with AUTH_JIT_MODE=link_only', () => {
   beforeAll(async () => {
     const keys = makeKeyPair('Hearth link-only IdP');
     idp = new SamlIdp(keys);
-    t = await startTestApp({ ...SSO_ENV, AUTH_JIT_MODE: 'link_only' });
+    t = await startFreshTestApp({ ...SSO_ENV, AUTH_JIT_MODE: 'link_only' });
     const h = await t.newHousehold({ role: 'super_admin' });
     const admin = await signIn(t.server, h.email);
     providerId = (await createProvider(t.server, admin, { name, strategy: 'saml', sso_url: idp.ssoUrl, idp_certificate: keys.cert, enabled: true })).id;
