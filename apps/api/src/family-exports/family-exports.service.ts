@@ -38,7 +38,9 @@ export class FamilyExportsService {
     private readonly exporter: FamilyExporter,
     @InjectQueue(FAMILY_EXPORTS_QUEUE) private readonly queue: Queue<FamilyExportJob>,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    queue.on('error', (err) => logger.warn({ err }, 'family exports queue connection error'));
+  }
 
   async create(principal: Principal): Promise<FamilyExportDto> {
     const created = await this.exports.create(principal.familyId, fileName(new Date()));

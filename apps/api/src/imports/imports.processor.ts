@@ -30,8 +30,8 @@ export class ImportsProcessor extends WorkerHost implements OnApplicationBootstr
   }
 
   /**
-   * Every worker process also reaps on a plain timer: the reaper exists for jobs the queue lost, so it must not live
-   * only in the queue (a Redis restart without persistence drops job schedulers until the next process start).
+   * Every worker process reaps on a plain timer, not a queue job: the reaper exists for jobs the queue lost, so it
+   * must not depend on the queue (a Redis restart without persistence drops job schedulers).
    */
   onApplicationBootstrap(): void {
     this.reaperTimer = setInterval(() => {
@@ -53,7 +53,6 @@ export class ImportsProcessor extends WorkerHost implements OnApplicationBootstr
   async process(job: Job<PublishJob>): Promise<void> {
     if (job.name === 'publish') return this.publisher.publish(job.data);
     if (job.name === 'revert') return this.publisher.revert(job.data);
-    if (job.name === 'reap') return this.reap();
   }
 
   /**

@@ -1,10 +1,12 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { COLUMN_SEPARATORS, IMPORT_TYPE_ALIASES, IMPORT_TYPES, ImportType } from '@hearth/contracts';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
+import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Account } from '../finance/entities/account.entity';
 import { Family } from '../finance/entities/family.entity';
@@ -100,7 +102,11 @@ export class ImportsService {
     private readonly imports: ImportsRepository,
     @InjectQueue(IMPORTS_QUEUE) private readonly queue: Queue<PublishJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
+    queue.on('error', (err) => logger.warn({ err }, 'imports queue connection error'));
+  }
 
   async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile): Promise<ImportDetailDto> {
     const type = resolveImportType(dto.type);

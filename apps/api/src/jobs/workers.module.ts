@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FamilyExportsModule } from '../family-exports/family-exports.module';
 import { FamilyExportsProcessor } from '../family-exports/family-exports.processor';
-import { ImportsReaperSchedule } from '../imports/imports-reaper.schedule';
 import { ImportsModule } from '../imports/imports.module';
 import { ImportsProcessor } from '../imports/imports.processor';
 import { AuditRetentionProcessor, AuditRetentionSchedule } from '../audit/audit-retention.processor';
@@ -12,7 +11,7 @@ import { HealthProcessor } from './health.processor';
  * HEARTH_ROLE `all` or `worker`; an `api` process only enqueues. A new processor belongs here, not in its feature
  * module (workers.module.spec.ts checks).
  */
-export const WORKER_PROVIDERS = [HealthProcessor, ImportsProcessor, ImportsReaperSchedule, FamilyExportsProcessor, AuditRetentionProcessor, AuditRetentionSchedule];
+export const WORKER_PROVIDERS = [HealthProcessor, ImportsProcessor, FamilyExportsProcessor, AuditRetentionProcessor, AuditRetentionSchedule];
 
 @Module({
   imports: [ImportsModule, FamilyExportsModule],
