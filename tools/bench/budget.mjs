@@ -4,29 +4,15 @@
 //   node tools/bench/budget.mjs                          embedded PGlite (slow to load; the goal is set on PostgreSQL)
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/budget.mjs
 //   BENCH_ENTRIES=200000 BENCH_CALLS=200 ...             smaller or larger runs; BENCH_KEEP=1 keeps the family
-import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { buildApi } from '../build.mjs';
+import { engineName, requireDist, startBenchApp } from './bench-app.mjs';
 import { seedHousehold } from './seed-household.mjs';
 
-const require = createRequire(import.meta.url);
-const { fetch } = globalThis;
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const WARMUP = 20;
 const DAYS = 1826; // 2020-01-01 .. 2024-12-31
-
-buildApi();
-const { requireDist } = require('../dist.cjs');
-const { loadConfig } = requireDist('apps/api/src/config/config');
-const { createLogger } = requireDist('apps/api/src/common/logger');
-const { startRuntime } = requireDist('apps/api/src/runtime');
-const { createApp } = requireDist('apps/api/src/app');
-const { UsersService } = requireDist('apps/api/src/users/users.service');
-const { ApiKeysService } = requireDist('apps/api/src/auth/api-keys.service');
 const { BudgetsRepository } = requireDist('apps/api/src/budgets/budgets.repository');
-const { DataSource } = require('typeorm');
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
@@ -42,18 +28,12 @@ async function time(calls, fn) {
   return { median: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATA_DIR: process.env.DATA_DIR ?? 'memory://', QUEUE_PREFIX: `bench-${process.pid}` });
-const logger = createLogger(config.logLevel);
-const runtime = await startRuntime(config, logger);
-const app = await createApp(config, runtime, logger);
-await app.listen(0, '127.0.0.1');
-const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-const dataSource = app.get(DataSource);
+const bench = await startBenchApp();
+const { app, base, dataSource } = bench;
 let familyId;
 try {
-  const { user, family } = await app.get(UsersService).create({ email: `bench-${randomUUID()}@example.com`, password: 'bench password 123', role: 'admin', familyName: 'Bench', currency: 'USD' });
+  const { family, key } = await bench.newHousehold();
   familyId = family.id;
-  const { key } = await app.get(ApiKeysService).create({ userId: user.id, name: 'bench', scope: 'read_write' });
   const seeding = performance.now();
   await seedHousehold(dataSource, family.id, { entries: ENTRIES, days: DAYS, start: '2020-01-01' });
   const seedSeconds = (performance.now() - seeding) / 1000;
@@ -79,21 +59,13 @@ try {
     [family.id, period.startDate, period.endDate],
   );
 
-  const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
   const ms = (value) => `${value.toFixed(2)} ms`;
-  console.log(`budget (${engine}): ${ENTRIES} entries over 5 years (seeded in ${seedSeconds.toFixed(1)} s), ${inPeriod} in ${sample.name}`);
+  console.log(`budget (${engineName()}): ${ENTRIES} entries over 5 years (seeded in ${seedSeconds.toFixed(1)} s), ${inPeriod} in ${sample.name}`);
   console.log(`  actual_spending ${sample.actual_spending}, actual_income ${sample.actual_income}`);
   console.log(`  GET /api/v1/budgets/{id} x${CALLS}: median ${ms(api.median)}, p99 ${ms(api.p99)}`);
   console.log(`  bare aggregate SQL      x${CALLS}: median ${ms(sql.median)}, p99 ${ms(sql.p99)}`);
   console.log(`  ratio: median ${(api.median / sql.median).toFixed(2)}, p99 ${(api.p99 / sql.p99).toFixed(2)}`);
 } finally {
-  if (familyId && process.env.DATABASE_URL && !process.env.BENCH_KEEP) {
-    // A million cascading deletes outlast the API's statement timeout; this one is allowed to.
-    await dataSource.transaction(async (tx) => {
-      await tx.query(`SET LOCAL statement_timeout = 0`);
-      await tx.query(`DELETE FROM families WHERE id = $1`, [familyId]);
-    });
-  }
-  await app.close();
-  await runtime.stop();
+  if (familyId && process.env.DATABASE_URL && !process.env.BENCH_KEEP) await bench.deleteFamily(familyId);
+  await bench.close();
 }

@@ -4,24 +4,11 @@
 // again into the same account, where every row must be linked to the entry it duplicates.
 //   node tools/bench/import-csv.mjs                      embedded PGlite + PostgreSQL-backed queue
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/import-csv.mjs
-import { randomUUID } from 'node:crypto';
 import Papa from 'papaparse';
-import { buildApi } from '../build.mjs';
-import { createRequire } from 'node:module';
+import { engineName, importThroughApi, startBenchApp } from './bench-app.mjs';
 
-const require = createRequire(import.meta.url);
 const MAX_BYTES = 10 * 1024 * 1024;
 const CHUNK_ROWS = 5_000;
-
-buildApi();
-const { requireDist } = require('../dist.cjs');
-const { loadConfig } = requireDist('apps/api/src/config/config');
-const { createLogger } = requireDist('apps/api/src/common/logger');
-const { startRuntime } = requireDist('apps/api/src/runtime');
-const { createApp } = requireDist('apps/api/src/app');
-const { UsersService } = requireDist('apps/api/src/users/users.service');
-const { ApiKeysService } = requireDist('apps/api/src/auth/api-keys.service');
-const { DataSource } = require('typeorm');
 
 /** A bank-export-like file: dates over two years, a few hundred payees, categories, notes; just under 10 MB. */
 function generateCsv() {
@@ -67,59 +54,34 @@ async function baseline(dataSource, csv) {
   }
 }
 
-async function importThroughApi(base, apiKey, accountId, csv) {
-  const started = performance.now();
-  const res = await fetch(`${base}/api/v1/imports`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Api-Key': apiKey },
-    body: JSON.stringify({ raw_file_content: csv, account_id: accountId, publish: 'true', date_format: '%Y-%m-%d' }),
-  });
-  const created = await res.json();
-  if (res.status !== 201) throw new Error(`POST answered ${res.status}: ${JSON.stringify(created)}`);
-  const accepted = performance.now() - started;
-  for (;;) {
-    const detail = (await (await fetch(`${base}/api/v1/imports/${created.data.id}`, { headers: { 'X-Api-Key': apiKey } })).json()).data;
-    if (detail.status === 'complete') return { total: performance.now() - started, accepted, id: created.data.id };
-    if (detail.status !== 'importing') throw new Error(`import ended ${detail.status}: ${detail.error}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const config = loadConfig({ ...process.env, IMPORT_MAX_ROWS: '200000', LOG_LEVEL: 'warn', DATA_DIR: process.env.DATA_DIR ?? 'memory://', QUEUE_PREFIX: `bench-${process.pid}` });
-const logger = createLogger(config.logLevel);
-const runtime = await startRuntime(config, logger);
-const app = await createApp(config, runtime, logger);
-await app.listen(0, '127.0.0.1');
-const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-const dataSource = app.get(DataSource);
+const bench = await startBenchApp({ IMPORT_MAX_ROWS: '200000' });
+const { base, dataSource } = bench;
 try {
-  const { user, family } = await app.get(UsersService).create({ email: `bench-${randomUUID()}@example.com`, password: 'bench password 123', role: 'admin', familyName: 'Bench', currency: 'USD' });
-  const { key } = await app.get(ApiKeysService).create({ userId: user.id, name: 'bench', scope: 'read_write' });
+  const { family, key } = await bench.newHousehold();
   const [{ id: accountId }] = await dataSource.query(
     `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Bench checking', 'Depository', 'asset', 'USD') RETURNING id`,
     [family.id],
   );
   const { csv, rows } = generateCsv();
   const baselineMs = await baseline(dataSource, csv);
-  const run = await importThroughApi(base, key, accountId, csv);
+  const body = { raw_file_content: csv, account_id: accountId, date_format: '%Y-%m-%d' };
+  const run = await importThroughApi(base, key, body);
   const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1`, [run.id]);
   if (count !== rows) throw new Error(`expected ${rows} entries, found ${count}`);
   // The same export again: every row must be recognised as a duplicate of the first import's entries.
-  const again = await importThroughApi(base, key, accountId, csv);
+  const again = await importThroughApi(base, key, body);
   const [{ created, linked }] = await dataSource.query(
     `SELECT (SELECT count(*)::int FROM entries WHERE import_id = $1) AS created,
             (SELECT count(*)::int FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL) AS linked`,
     [again.id],
   );
   if (created !== 0 || linked !== rows) throw new Error(`re-import created ${created} entries and linked ${linked} of ${rows} rows`);
-  const engine = process.env.DATABASE_URL ? `PostgreSQL + ${process.env.REDIS_URL ? 'Redis' : 'PostgreSQL queue'}` : 'embedded PGlite';
-  console.log(`import-csv (${engine}): ${rows} rows, ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(2)} MB`);
+  console.log(`import-csv (${engineName()}): ${rows} rows, ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(2)} MB`);
   console.log(`  POST /api/v1/imports answered 201 in ${(run.accepted / 1000).toFixed(2)} s (parse, validate, store rows)`);
   console.log(`  POST to complete: ${(run.total / 1000).toFixed(2)} s (${Math.round(rows / (run.total / 1000))} rows/s)`);
   console.log(`  baseline (papaparse + unnest into one table): ${(baselineMs / 1000).toFixed(2)} s`);
   console.log(`  ratio: ${(run.total / baselineMs).toFixed(2)}`);
   console.log(`  re-import of the same file (every row a duplicate, linked not inserted): ${(again.total / 1000).toFixed(2)} s, ratio ${(again.total / baselineMs).toFixed(2)}`);
 } finally {
-  await app.close();
-  await runtime.stop();
+  await bench.close();
 }

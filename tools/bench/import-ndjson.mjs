@@ -4,23 +4,11 @@
 //   node tools/bench/import-ndjson.mjs                      embedded PGlite + PostgreSQL-backed queue
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/import-ndjson.mjs
 import { randomUUID } from 'node:crypto';
-import { buildApi } from '../build.mjs';
-import { createRequire } from 'node:module';
+import { engineName, importThroughApi, startBenchApp } from './bench-app.mjs';
 
-const require = createRequire(import.meta.url);
 const MAX_BYTES = 10 * 1024 * 1024;
 const RECORDS = 100_000;
 const CHUNK_ROWS = 5_000;
-
-buildApi();
-const { requireDist } = require('../dist.cjs');
-const { loadConfig } = requireDist('apps/api/src/config/config');
-const { createLogger } = requireDist('apps/api/src/common/logger');
-const { startRuntime } = requireDist('apps/api/src/runtime');
-const { createApp } = requireDist('apps/api/src/app');
-const { UsersService } = requireDist('apps/api/src/users/users.service');
-const { ApiKeysService } = requireDist('apps/api/src/auth/api-keys.service');
-const { DataSource } = require('typeorm');
 
 /**
  * A household's history: 3 accounts with opening anchors, 40 categories, 20 tags, 30 merchants, and transactions
@@ -71,46 +59,20 @@ async function baseline(dataSource, text) {
   }
 }
 
-async function importThroughApi(base, apiKey, text) {
-  const started = performance.now();
-  const res = await fetch(`${base}/api/v1/imports`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Api-Key': apiKey },
-    body: JSON.stringify({ type: 'ServiceImport', raw_file_content: text, publish: 'true' }),
-  });
-  const created = await res.json();
-  if (res.status !== 201) throw new Error(`POST answered ${res.status}: ${JSON.stringify(created)}`);
-  const accepted = performance.now() - started;
-  for (;;) {
-    const detail = (await (await fetch(`${base}/api/v1/imports/${created.data.id}`, { headers: { 'X-Api-Key': apiKey } })).json()).data;
-    if (detail.status === 'complete') return { total: performance.now() - started, accepted, id: created.data.id, readback: detail.verification.readback.status };
-    if (detail.status !== 'importing') throw new Error(`import ended ${detail.status}: ${detail.error}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATA_DIR: process.env.DATA_DIR ?? 'memory://', QUEUE_PREFIX: `bench-${process.pid}` });
-const logger = createLogger(config.logLevel);
-const runtime = await startRuntime(config, logger);
-const app = await createApp(config, runtime, logger);
-await app.listen(0, '127.0.0.1');
-const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-const dataSource = app.get(DataSource);
+const bench = await startBenchApp();
+const { base, dataSource } = bench;
 try {
-  const { user } = await app.get(UsersService).create({ email: `bench-${randomUUID()}@example.com`, password: 'bench password 123', role: 'admin', familyName: `Bench ${randomUUID()}`, currency: 'USD' });
-  const { key } = await app.get(ApiKeysService).create({ userId: user.id, name: 'bench', scope: 'read_write' });
+  const { key } = await bench.newHousehold();
   const { text, records, transactions } = generateNdjson();
   const baselineMs = await baseline(dataSource, text);
-  const run = await importThroughApi(base, key, text);
+  const run = await importThroughApi(base, key, { type: 'ServiceImport', raw_file_content: text });
   const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1 AND entryable_type = 'Transaction'`, [run.id]);
   if (count !== transactions) throw new Error(`expected ${transactions} transactions, found ${count}`);
-  const engine = process.env.DATABASE_URL ? `PostgreSQL + ${process.env.REDIS_URL ? 'Redis' : 'PostgreSQL queue'}` : 'embedded PGlite';
-  console.log(`import-ndjson (${engine}): ${records} records (${transactions} transactions), ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(2)} MB`);
+  console.log(`import-ndjson (${engineName()}): ${records} records (${transactions} transactions), ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(2)} MB`);
   console.log(`  POST /api/v1/imports answered 201 in ${(run.accepted / 1000).toFixed(2)} s (parse, plan, store rows, preflight, queue)`);
-  console.log(`  POST to complete: ${(run.total / 1000).toFixed(2)} s (${Math.round(records / (run.total / 1000))} records/s), readback ${run.readback}`);
+  console.log(`  POST to complete: ${(run.total / 1000).toFixed(2)} s (${Math.round(records / (run.total / 1000))} records/s), readback ${run.detail.verification.readback.status}`);
   console.log(`  baseline (JSON.parse + unnest of the transactions into one table): ${(baselineMs / 1000).toFixed(2)} s`);
   console.log(`  ratio: ${(run.total / baselineMs).toFixed(2)}`);
 } finally {
-  await app.close();
-  await runtime.stop();
+  await bench.close();
 }

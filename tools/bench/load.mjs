@@ -9,12 +9,11 @@
 //   LOAD_SECONDS=10 LOAD_CONNECTIONS=10 LOAD_ENTRIES=40000 ...   phase length, connections, entries seeded over a year
 //   LOAD_KEEP=1 keeps the seeded family; LOAD_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=tmp/prof" profiles the API process
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildApi } from '../build.mjs';
+import { startBenchApp } from './bench-app.mjs';
 import { seedHousehold } from './seed-household.mjs';
 
 if (!process.env.DATABASE_URL || !process.env.REDIS_URL) {
@@ -30,19 +29,8 @@ const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 10);
 const ENTRIES = Number(process.env.LOAD_ENTRIES ?? 40_000); // over 2024: ~3,300 in each month
 const WARMUP_SECONDS = 3;
 const root = new URL('../..', import.meta.url).pathname;
-const require = createRequire(import.meta.url);
 const cores = availableParallelism();
 const pin = (core, command, args) => (cores >= 2 ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
-
-buildApi();
-const { requireDist } = require('../dist.cjs');
-const { loadConfig } = requireDist('apps/api/src/config/config');
-const { createLogger } = requireDist('apps/api/src/common/logger');
-const { startRuntime } = requireDist('apps/api/src/runtime');
-const { createApp } = requireDist('apps/api/src/app');
-const { UsersService } = requireDist('apps/api/src/users/users.service');
-const { ApiKeysService } = requireDist('apps/api/src/auth/api-keys.service');
-const { DataSource } = require('typeorm');
 
 async function freePort() {
   const server = createServer();
@@ -62,16 +50,9 @@ const env = {
 };
 
 // 1. Seed through an in-process app (no HTTP traffic, no workers), then close it.
-const config = loadConfig(env);
-const logger = createLogger(config.logLevel);
-const runtime = await startRuntime(config, logger);
-const seeder = await createApp(config, runtime, logger);
-await seeder.init();
-const dataSource = seeder.get(DataSource);
-const { user, family } = await seeder
-  .get(UsersService)
-  .create({ email: `load-${randomUUID()}@example.com`, password: 'load bench password', role: 'admin', familyName: `Load bench ${randomUUID()}`, currency: 'USD' });
-const { key } = await seeder.get(ApiKeysService).create({ userId: user.id, name: 'load', scope: 'read_write' });
+const seeder = await startBenchApp(env, { listen: false });
+const { dataSource } = seeder;
+const { family, key } = await seeder.newHousehold('Load bench');
 await seedHousehold(dataSource, family.id, { entries: ENTRIES, days: 366, start: '2024-01-01' });
 const [{ id: accountId }] = await dataSource.query(`SELECT id FROM accounts WHERE family_id = $1 AND name = 'Checking'`, [family.id]);
 
@@ -83,12 +64,8 @@ const cleanup = async () => {
   }
   // Imports and their rows, entries, the family: all cascade from the family.
   if (process.env.LOAD_KEEP) console.log(`kept family ${family.id}`);
-  else await dataSource.transaction(async (tx) => {
-    await tx.query(`SET LOCAL statement_timeout = 0`);
-    await tx.query(`DELETE FROM families WHERE id = $1`, [family.id]);
-  });
+  else await seeder.deleteFamily(family.id);
   await seeder.close();
-  await runtime.stop();
 };
 
 try {
