@@ -6,6 +6,9 @@ import { ConfigError, loadConfig } from './config/config';
 import { startRuntime } from './runtime';
 import { createWorker } from './worker';
 
+/** Time for in-flight requests and jobs to finish after SIGTERM; under the 30 s that Kubernetes and most supervisors allow. */
+const SHUTDOWN_DEADLINE_MS = 20_000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -32,6 +35,11 @@ async function main(): Promise<void> {
   }
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    // A dependency that never answers (Redis down for good) must not keep the process alive past its orchestrator's patience.
+    setTimeout(() => {
+      logger.error({ signal, deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     await app.close();
     await runtime.stop();
     process.exit(0);

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { FamilyExportsModule } from '../family-exports/family-exports.module';
 import { FamilyExportsProcessor } from '../family-exports/family-exports.processor';
 import { ImportsModule } from '../imports/imports.module';
 import { ImportsProcessor } from '../imports/imports.processor';
 import { AuditRetentionProcessor, AuditRetentionSchedule } from '../audit/audit-retention.processor';
 import { HealthProcessor } from './health.processor';
+import { WorkerShutdown } from './worker-shutdown';
 
 /**
  * Every BullMQ processor (@Processor) and job scheduler of the service, and nothing else. Loaded by processes with
@@ -14,7 +16,7 @@ import { HealthProcessor } from './health.processor';
 export const WORKER_PROVIDERS = [HealthProcessor, ImportsProcessor, FamilyExportsProcessor, AuditRetentionProcessor, AuditRetentionSchedule];
 
 @Module({
-  imports: [ImportsModule, FamilyExportsModule],
-  providers: WORKER_PROVIDERS,
+  imports: [DiscoveryModule, ImportsModule, FamilyExportsModule],
+  providers: [...WORKER_PROVIDERS, WorkerShutdown],
 })
 export class WorkersModule {}
