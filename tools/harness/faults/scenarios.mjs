@@ -82,6 +82,27 @@ async function recoverAfterInterruption(h, c, id, expected, label) {
   return recovered;
 }
 
+/**
+ * Publishes `imp` with the worker stopped at a row lock on `lockedAccount`, lets `moveOn` advance it to the barrier it
+ * is killed at (the lock itself by default), kills the worker with -9 there, restarts it, and checks that the import
+ * was still importing with `committedAtKill` rows committed and then recovers exactly.
+ */
+async function killWorkerMidPublish(h, c, imp, { lockedAccount, committedAtKill, moveOn = async (barrier) => barrier }) {
+  const first = await lockAccount(h, lockedAccount);
+  const pub = await h.api('POST', `/api/v1/imports/${imp.id}/publish`);
+  c.add('publish: 202', pub.status === 202, pub.status);
+  await h.blockedBy(first.pid);
+  const barrier = await moveOn(first);
+  await h.killWorker();
+  await barrier.release();
+  await sleep(500);
+  const s = await wholeChunks(h, c, imp.id, committedAtKill, 'after kill -9');
+  c.add('after kill -9: still importing (no worker has said otherwise)', s.status === 'importing', s.status);
+  await h.restartWorker();
+  const note = `${s.entries} rows committed at the kill; ` + (await recoverAfterInterruption(h, c, imp.id, imp.expected, 'after restart'));
+  return { id: imp.id, expected: imp.expected, note, state: await h.state(imp.id) };
+}
+
 export const SCENARIOS = [
   {
     key: 'redis-stop-at-publish',
@@ -156,18 +177,7 @@ export const SCENARIOS = [
     title: 'kill -9 of the worker inside chunk 1, before its commit (J111)',
     async run(h, c) {
       const imp = await twoAccountImport(h, 'kill-before', 4 * CHUNK_ROWS, CHUNK_ROWS);
-      const barrier = await lockAccount(h, imp.accountA);
-      const pub = await h.api('POST', `/api/v1/imports/${imp.id}/publish`);
-      c.add('publish: 202', pub.status === 202, pub.status);
-      await h.blockedBy(barrier.pid);
-      await h.killWorker();
-      await barrier.release();
-      await sleep(500);
-      const s = await wholeChunks(h, c, imp.id, 0, 'after kill -9');
-      c.add('after kill -9: still importing (no worker has said otherwise)', s.status === 'importing', s.status);
-      await h.restartWorker();
-      const note = `${s.entries} rows committed at the kill; ` + (await recoverAfterInterruption(h, c, imp.id, imp.expected, 'after restart'));
-      return { id: imp.id, expected: imp.expected, note, state: await h.state(imp.id) };
+      return killWorkerMidPublish(h, c, imp, { lockedAccount: imp.accountA, committedAtKill: 0 });
     },
   },
   {
@@ -175,17 +185,7 @@ export const SCENARIOS = [
     title: 'kill -9 of the worker after chunk 1 committed, inside chunk 2 (J111)',
     async run(h, c) {
       const imp = await twoAccountImport(h, 'kill-after', 4 * CHUNK_ROWS, CHUNK_ROWS);
-      const barrier = await lockAccount(h, imp.accountB);
-      const pub = await h.api('POST', `/api/v1/imports/${imp.id}/publish`);
-      c.add('publish: 202', pub.status === 202, pub.status);
-      await h.blockedBy(barrier.pid);
-      await h.killWorker();
-      await barrier.release();
-      await sleep(500);
-      const s = await wholeChunks(h, c, imp.id, CHUNK_ROWS, 'after kill -9');
-      await h.restartWorker();
-      const note = `${s.entries} rows committed at the kill; ` + (await recoverAfterInterruption(h, c, imp.id, imp.expected, 'after restart'));
-      return { id: imp.id, expected: imp.expected, note, state: await h.state(imp.id) };
+      return killWorkerMidPublish(h, c, imp, { lockedAccount: imp.accountB, committedAtKill: CHUNK_ROWS });
     },
   },
   {
@@ -194,25 +194,20 @@ export const SCENARIOS = [
     async run(h, c) {
       const rows = 3 * CHUNK_ROWS;
       const imp = await twoAccountImport(h, 'kill-last', rows, rows - CHUNK_ROWS);
-      const barrier = await lockAccount(h, imp.accountB);
-      const pub = await h.api('POST', `/api/v1/imports/${imp.id}/publish`);
-      c.add('publish: 202', pub.status === 202, pub.status);
-      await h.blockedBy(barrier.pid); // worker inside the last chunk (it holds the import row)
-      // Queue behind the worker for the imports table: a table lock queue is fair (a row lock is not: the worker
-      // would relock the row's new version first), so once the last chunk commits, the worker waits for us.
-      const second = await h.holdLock(`LOCK TABLE imports IN EXCLUSIVE MODE`, []);
-      await until('the second barrier to queue behind the worker', async () => (await h.sql(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [second.pid])).length, 10_000, 50);
-      await barrier.release();
-      await second.locked;
-      await h.blockedBy(second.pid);
-      await h.killWorker();
-      await second.release();
-      await sleep(500);
-      const s = await wholeChunks(h, c, imp.id, rows, 'after kill -9');
-      c.add('after kill -9: still importing, every row committed', s.status === 'importing', s.status);
-      await h.restartWorker();
-      const note = `${s.entries} rows committed at the kill; ` + (await recoverAfterInterruption(h, c, imp.id, imp.expected, 'after restart'));
-      return { id: imp.id, expected: imp.expected, note, state: await h.state(imp.id) };
+      return killWorkerMidPublish(h, c, imp, {
+        lockedAccount: imp.accountB, // the worker inside the last chunk (it holds the import row)
+        committedAtKill: rows,
+        // Queue behind the worker for the imports table: a table lock queue is fair (a row lock is not: the worker
+        // would relock the row's new version first), so once the last chunk commits, the worker waits for us.
+        async moveOn(first) {
+          const second = await h.holdLock(`LOCK TABLE imports IN EXCLUSIVE MODE`, []);
+          await until('the second barrier to queue behind the worker', async () => (await h.sql(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [second.pid])).length, 10_000, 50);
+          await first.release();
+          await second.locked;
+          await h.blockedBy(second.pid);
+          return second;
+        },
+      });
     },
   },
   {
