@@ -304,6 +304,62 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     });
   });
 
+  describe('test login before enabling (SPEC.md 5.2)', () => {
+    it('on a disabled provider: shows the attributes and the mapped role, signs nobody in, and the provider stays unusable', async () => {
+      const trialName = `saml-trial-${run}`;
+      const trialId = (
+        await createProvider(t.server, admin, {
+          strategy: 'saml',
+          name: trialName,
+          sso_url: idp.ssoUrl,
+          idp_entity_id: idp.entityId,
+          idp_certificate: idpKeys.cert,
+          enabled: false,
+          group_attribute: 'memberOf',
+          role_mapping: { groupMappings: [{ group: 'root', role: 'super_admin' }] },
+        })
+      ).id;
+      const trialIdp = new SamlIdp(idpKeys, { entityId: idp.entityId });
+      trialIdp.trust((await metadataOf(t.server, trialId)).body);
+      const before = await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)));
+
+      const started = await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${trialId}/test_login`).expect(201);
+      const cookie = `${admin.cookie}; ${cookiesOf(started.headers['set-cookie'] as unknown as string[])}`;
+      const { SAMLResponse } = await trialIdp.respond(started.body.authorization_url, person('tina', ['root']));
+      const back = await postAndReturn(t.server, trialId, SAMLResponse, cookie);
+      expect(back.status).toBe(302);
+      expect(back.headers.location).toBe(`/admin/sso_providers?test_login=${trialId}`);
+      expect(((back.headers['set-cookie'] as unknown as string[] | undefined) ?? []).some((c) => c.startsWith('hearth_session='))).toBe(false);
+
+      const shown = await as(t.server, admin, 'get', `/api/v1/admin/sso_providers/${trialId}/test_login/result`).expect(200);
+      expect(shown.body).toMatchObject({
+        status: 'succeeded',
+        error: null,
+        subject: mail('tina'),
+        issuer: idp.entityId,
+        email: mail('tina'),
+        groups: ['root'],
+        role_mapping: { configured: true, role: 'super_admin' },
+        account: { identity_user_id: null, email_user_id: null },
+      });
+      expect(await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)))).toEqual(before);
+      const audit = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'provider_test_login' AND provider_id = $1 ORDER BY created_at`, [trialId]);
+      expect(audit.map((a: { details: { stage: string } }) => a.details.stage)).toEqual(['started', 'completed']);
+
+      // The answer is spent, and the provider still signs nobody in.
+      await expectRefused(() => postResponse(t.server, trialId, SAMLResponse), 'in_response_to_invalid', trialName);
+      expect((await request(t.server).get(`/auth/${trialName}`).expect(302)).headers.location).toBe('/login?error=sso_provider_unavailable');
+    });
+
+    it('sends a test answer that comes back in another browser nowhere', async () => {
+      const started = await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${corpId}/test_login`).expect(201);
+      const { SAMLResponse } = await idp.respond(started.body.authorization_url, person('uma'));
+      const other = await startSso(t.server, CORP);
+      await expectRefused(async () => postAndReturn(t.server, corpId, SAMLResponse, other.cookie), 'state_browser_mismatch');
+      expect((await as(t.server, admin, 'get', `/api/v1/admin/sso_providers/${corpId}/test_login/result`).expect(200)).body.status).toBe('pending');
+    });
+  });
+
   describe('rejections (reliability.md 3.G): no session, audited as login_failed with a reason', () => {
     it('an unsigned response', async () => {
       await refusedWith({ signing: 'none' }, 'signature_invalid');

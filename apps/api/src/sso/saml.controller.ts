@@ -7,6 +7,7 @@ import { setSessionCookies } from '../auth/session-cookies';
 import { readCookie } from '../auth/session-token';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { SamlService } from './saml.service';
+import { SsoTestLoginService } from './sso-test-login.service';
 import { CallbackResult, SsoLoginService } from './sso-login.service';
 import { publicOrigin } from './sso-urls';
 import { SSO_COOKIE } from './sso.controller';
@@ -23,6 +24,7 @@ export class SamlController {
   constructor(
     private readonly login: SsoLoginService,
     private readonly saml: SamlService,
+    private readonly testLogins: SsoTestLoginService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -52,6 +54,9 @@ export class SamlController {
   @RateLimit('login')
   async complete(@Param('id') id: string, @Query('state') state: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     const result = await this.login.samlComplete(id, state, readCookie(req.header('cookie'), SSO_COOKIE), requestOrigin(req));
+    if (result.kind === 'test_login') {
+      return res.redirect(302, await this.testLogins.samlCallback(result.provider, result.identity, result.userId, requestOrigin(req)));
+    }
     this.finish(result, req, res);
   }
 

@@ -29,6 +29,8 @@ const ID_TOKEN_PURPOSE = 'sso_sessions.id_token';
 const SAML_COMPLETION_TTL_MS = 5 * 60_000;
 const SAML_LOGIN = 'saml_login';
 const SAML_CONNECT = 'saml_connect';
+const SAML_TEST = 'saml_test';
+const PARKED_PURPOSE: Record<string, string> = { login: SAML_LOGIN, connect: SAML_CONNECT, test: SAML_TEST };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -39,6 +41,14 @@ export type CallbackResult =
   | { kind: 'connected'; providerName: string }
   | { kind: 'link_required' }
   | { kind: 'failed'; error: string };
+
+/** A super admin's SAML test login came back verified (SsoTestLoginService describes it; nobody signs in). */
+export interface SamlTestLogin {
+  kind: 'test_login';
+  provider: SsoProvider;
+  identity: ProviderClaims;
+  userId: string;
+}
 
 /** Refusal reasons -> the error code the sign-in page shows; anything not listed is the generic `sso_failed`. */
 const USER_FACING: Record<string, string> = {
@@ -172,6 +182,8 @@ export class SsoLoginService {
     origin: string,
     requestOrigin: RequestOrigin,
   ): Promise<{ kind: 'saml_verified'; state: string } | { kind: 'failed'; error: string }> {
+    // A test login works before the provider is enabled; everything else needs it enabled (checked once the
+    // response says which it answers).
     const provider = await this.samlProvider(providerId, requestOrigin);
     if ('kind' in provider) return provider;
     let verified;
@@ -182,13 +194,14 @@ export class SsoLoginService {
       throw error;
     }
     const { identity, request } = verified;
+    if (request.purpose !== 'test' && !this.usable(provider)) return this.fail(provider, 'provider_disabled', requestOrigin);
     const state = randomBytes(32).toString('base64url');
     await this.repository.createLoginState({
       stateHash: sha256(state),
       browserHash: request.browserHash,
       providerId: provider.id,
-      purpose: request.purpose === 'connect' ? SAML_CONNECT : SAML_LOGIN,
-      userId: request.purpose === 'connect' ? request.userId : null,
+      purpose: PARKED_PURPOSE[request.purpose] ?? SAML_LOGIN,
+      userId: request.purpose === 'login' ? null : request.userId,
       codeVerifierEncrypted: '',
       nonce: '',
       redirectUri: '',
@@ -199,11 +212,16 @@ export class SsoLoginService {
   }
 
   /** The browser's return from the ACS: the parked SAML identity is signed in by the same code as an OIDC callback. */
-  async samlComplete(providerId: string, state: unknown, browserToken: string | undefined, requestOrigin: RequestOrigin): Promise<CallbackResult> {
+  async samlComplete(
+    providerId: string,
+    state: unknown,
+    browserToken: string | undefined,
+    requestOrigin: RequestOrigin,
+  ): Promise<CallbackResult | SamlTestLogin> {
     const provider = await this.samlProvider(providerId, requestOrigin);
     if ('kind' in provider) return provider;
     if (typeof state !== 'string' || !state) return this.fail(provider, 'state_missing', requestOrigin);
-    const parked = await this.samlRepository.consumeCompletion(sha256(state), [SAML_LOGIN, SAML_CONNECT], new Date());
+    const parked = await this.samlRepository.consumeCompletion(sha256(state), [SAML_LOGIN, SAML_CONNECT, SAML_TEST], new Date());
     if (!parked?.pendingLink) return this.fail(provider, 'state_invalid', requestOrigin);
     if (!browserToken || !sameSecret(parked.browserHash, sha256(browserToken))) return this.fail(provider, 'state_browser_mismatch', requestOrigin);
     if (parked.providerId !== provider.id) return this.fail(provider, 'state_provider_mismatch', requestOrigin);
@@ -213,6 +231,8 @@ export class SsoLoginService {
       claims: (parked.pendingLink.claims as Record<string, unknown>) ?? {},
       idToken: null,
     };
+    if (parked.purpose === SAML_TEST) return { kind: 'test_login', provider, identity, userId: parked.userId! };
+    if (!this.usable(provider)) return this.fail(provider, 'provider_disabled', requestOrigin);
     return this.finishSignIn(provider, identity, parked.purpose === SAML_CONNECT ? parked.userId : null, parked.browserHash, requestOrigin);
   }
 
@@ -358,12 +378,14 @@ export class SsoLoginService {
     return this.source.isActive(provider);
   }
 
-  /** An enabled SAML provider by id, or the audited refusal (unknown ids are audited without a provider). */
+  /**
+   * A stored SAML provider by id, enabled or not (the callers check, since a test login works before enabling), or
+   * the audited refusal (unknown ids are audited without a provider).
+   */
   private async samlProvider(id: string, requestOrigin: RequestOrigin): Promise<SsoProvider | { kind: 'failed'; error: string }> {
     const found = UUID.test(id) ? await this.repository.findProvider(id) : null;
-    const known = found?.strategy === 'saml' ? found : null;
-    if (known && this.usable(known)) return known;
-    return this.fail(known, known ? 'provider_disabled' : 'provider_unknown', requestOrigin);
+    if (found?.strategy === 'saml') return found;
+    return this.fail(null, 'provider_unknown', requestOrigin);
   }
 
   private async startSaml(

@@ -23,6 +23,21 @@ export class SsoTestLoginRepository {
     return this.dataSource.getRepository(SsoLoginState).findOneBy({ id: rows[0].id });
   }
 
+  /** Marks the admin's newest open test login with this provider used and returns it (SAML answers carry no state). */
+  async consumeLatest(providerId: string, userId: string, now: Date): Promise<SsoLoginState | null> {
+    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
+      `UPDATE sso_login_states SET consumed_at = $3
+        WHERE id = (SELECT id FROM sso_login_states
+                     WHERE provider_id = $1 AND user_id = $2 AND purpose = 'test' AND consumed_at IS NULL AND expires_at > $3
+                     ORDER BY created_at DESC LIMIT 1)
+          AND consumed_at IS NULL
+        RETURNING id`,
+      [providerId, userId, now],
+    );
+    if (!rows?.length) return null;
+    return this.dataSource.getRepository(SsoLoginState).findOneBy({ id: rows[0].id });
+  }
+
   async saveResult(id: string, result: Record<string, unknown>): Promise<void> {
     await this.dataSource.query(`UPDATE sso_login_states SET pending_link = $2::jsonb WHERE id = $1`, [id, JSON.stringify(result)]);
   }

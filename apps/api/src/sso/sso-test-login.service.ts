@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { resolveRole } from '@hearth/domain/role-mapping';
 import type { RoleMappingConfig } from '@hearth/domain/role-mapping';
@@ -11,6 +11,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { User } from '../users/user.entity';
 import { parseEmailAddress } from './email-address';
 import { OidcGateway, ProviderClaims, ProviderExchangeError } from './oidc-gateway';
+import { SamlGateway } from './saml-gateway';
 import { SecretBox } from './secret-box';
 import { groupsOf } from './sso-accounts.service';
 import { CODE_VERIFIER_PURPOSE, SsoLoginService, TRANSACTION_TTL_MS } from './sso-login.service';
@@ -46,6 +47,7 @@ export class SsoTestLoginService {
     private readonly providers: SsoRepository,
     private readonly tests: SsoTestLoginRepository,
     private readonly oidc: OidcGateway,
+    private readonly saml: SamlGateway,
     private readonly audit: AuditService,
     private readonly login: SsoLoginService,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -67,9 +69,7 @@ export class SsoTestLoginService {
   ): Promise<{ authorizationUrl: string; expiresAt: Date }> {
     const provider = await this.providers.findProvider(providerId);
     if (!provider) throw new ApiError(404, 'record_not_found', 'No SSO provider has that id');
-    if (provider.strategy === 'saml') {
-      throw new ApiError(422, 'test_login_unsupported', 'Test login is available for OpenID Connect and OAuth2 providers.');
-    }
+    if (provider.strategy === 'saml') return this.startSaml(actor, provider, browserToken, origin, requestOrigin);
     const redirectUri = callbackUrl(origin, provider.name);
     let request;
     try {
@@ -98,6 +98,67 @@ export class SsoTestLoginService {
     });
     await this.record(actor.userId, actor.familyId, provider, requestOrigin, { stage: 'started', enabled: provider.enabled });
     return { authorizationUrl: request.url.toString(), expiresAt };
+  }
+
+  /**
+   * SAML: the AuthnRequest is remembered with purpose `test` (the ACS parks the verified answer, and the browser that
+   * started brings it back to samlCallback). The test row here is what `result` reports on until then.
+   */
+  private async startSaml(
+    actor: SessionPrincipal,
+    provider: SsoProvider,
+    browserToken: string,
+    origin: string,
+    requestOrigin: RequestOrigin,
+  ): Promise<{ authorizationUrl: string; expiresAt: Date }> {
+    const browserHash = sha256(browserToken);
+    let authorizationUrl: string;
+    try {
+      authorizationUrl = await this.saml.authorizationUrl(provider, origin, { browserHash, purpose: 'test', userId: actor.userId });
+    } catch (error) {
+      await this.record(actor.userId, actor.familyId, provider, requestOrigin, {
+        stage: 'started',
+        outcome: 'failed',
+        reason: 'provider_unavailable',
+        detail: error instanceof Error ? error.message.slice(0, 300) : 'unknown',
+      });
+      throw new ApiError(422, 'provider_unavailable', "The provider's SAML settings could not be used; check the SSO URL and the IdP certificate.");
+    }
+    const expiresAt = new Date(Date.now() + TRANSACTION_TTL_MS);
+    await this.providers.purgeExpiredLoginStates(new Date());
+    await this.providers.createLoginState({
+      stateHash: sha256(randomBytes(32).toString('base64url')), // never presented: the SAML answer finds the row by admin
+      browserHash,
+      providerId: provider.id,
+      purpose: 'test',
+      userId: actor.userId,
+      codeVerifierEncrypted: '',
+      nonce: '',
+      redirectUri: '',
+      expiresAt,
+    });
+    await this.record(actor.userId, actor.familyId, provider, requestOrigin, { stage: 'started', enabled: provider.enabled });
+    return { authorizationUrl, expiresAt };
+  }
+
+  /**
+   * A verified SAML answer to a test login, already checked to come back to the browser that started it: the
+   * admin's open test with this provider gets the result. Returns where to send the browser.
+   */
+  async samlCallback(provider: SsoProvider, identity: ProviderClaims, userId: string, requestOrigin: RequestOrigin): Promise<string> {
+    const transaction = await this.tests.consumeLatest(provider.id, userId, new Date());
+    if (transaction) {
+      const result = await this.describe(provider, identity);
+      await this.tests.saveResult(transaction.id, result as unknown as Record<string, unknown>);
+      const actor = await this.dataSource.getRepository(User).findOneBy({ id: userId });
+      await this.record(userId, actor?.familyId ?? null, provider, requestOrigin, {
+        stage: 'completed',
+        outcome: 'succeeded',
+        mapped_role: result.role_mapping?.role,
+        groups: result.groups.length,
+      });
+    }
+    return testLoginReturnPath(provider.id);
   }
 
   /**
