@@ -29,6 +29,17 @@ const MAX_CLAIMS_BYTES = 64 * 1024;
 /** The stored result: the DTO minus what the row itself says (status, times, provider). */
 type StoredResult = Omit<TestLoginResultDto, 'status' | 'provider_id' | 'started_at' | 'completed_at'> & { completed_at: string };
 
+/** A test's authorization URL and the transaction fields its callback will need. */
+interface TestRequest {
+  authorizationUrl: string;
+  state: Pick<SsoLoginState, 'stateHash' | 'codeVerifierEncrypted' | 'nonce' | 'redirectUri'>;
+}
+
+const UNAVAILABLE = {
+  oidc: "The provider's configuration could not be loaded (discovery or endpoints); check the issuer and that it is reachable.",
+  saml: "The provider's SAML settings could not be used; check the SSO URL and the IdP certificate.",
+};
+
 /** Where the browser lands after a test login (the admin app's providers page shows the result). */
 export const testLoginReturnPath = (providerId: string) => `/admin/sso_providers?test_login=${encodeURIComponent(providerId)}`;
 
@@ -69,11 +80,10 @@ export class SsoTestLoginService {
   ): Promise<{ authorizationUrl: string; expiresAt: Date }> {
     const provider = await this.providers.findProvider(providerId);
     if (!provider) throw new ApiError(404, 'record_not_found', 'No SSO provider has that id');
-    if (provider.strategy === 'saml') return this.startSaml(actor, provider, browserToken, origin, requestOrigin);
-    const redirectUri = callbackUrl(origin, provider.name);
-    let request;
+    const browserHash = sha256(browserToken);
+    let request: TestRequest;
     try {
-      request = await this.oidc.authorizationRequest(provider, redirectUri);
+      request = provider.strategy === 'saml' ? await this.samlRequest(provider, origin, browserHash, actor.userId) : await this.oidcRequest(provider, origin);
     } catch (error) {
       await this.record(actor.userId, actor.familyId, provider, requestOrigin, {
         stage: 'started',
@@ -81,64 +91,39 @@ export class SsoTestLoginService {
         reason: 'provider_unavailable',
         detail: error instanceof Error ? error.message.slice(0, 300) : 'unknown',
       });
-      throw new ApiError(422, 'provider_unavailable', "The provider's configuration could not be loaded (discovery or endpoints); check the issuer and that it is reachable.");
+      throw new ApiError(422, 'provider_unavailable', UNAVAILABLE[provider.strategy === 'saml' ? 'saml' : 'oidc']);
     }
     const expiresAt = new Date(Date.now() + TRANSACTION_TTL_MS);
     await this.providers.purgeExpiredLoginStates(new Date());
-    await this.providers.createLoginState({
-      stateHash: sha256(request.state),
-      browserHash: sha256(browserToken),
-      providerId: provider.id,
-      purpose: 'test',
-      userId: actor.userId,
-      codeVerifierEncrypted: this.box.seal(request.codeVerifier, CODE_VERIFIER_PURPOSE),
-      nonce: request.nonce,
-      redirectUri,
-      expiresAt,
-    });
+    await this.providers.createLoginState({ ...request.state, browserHash, providerId: provider.id, purpose: 'test', userId: actor.userId, expiresAt });
     await this.record(actor.userId, actor.familyId, provider, requestOrigin, { stage: 'started', enabled: provider.enabled });
-    return { authorizationUrl: request.url.toString(), expiresAt };
+    return { authorizationUrl: request.authorizationUrl, expiresAt };
+  }
+
+  /** OIDC and OAuth2: state, PKCE and nonce as for a sign-in; the callback finds the test row by its state. */
+  private async oidcRequest(provider: SsoProvider, origin: string): Promise<TestRequest> {
+    const redirectUri = callbackUrl(origin, provider.name);
+    const request = await this.oidc.authorizationRequest(provider, redirectUri);
+    return {
+      authorizationUrl: request.url.toString(),
+      state: {
+        stateHash: sha256(request.state),
+        codeVerifierEncrypted: this.box.seal(request.codeVerifier, CODE_VERIFIER_PURPOSE),
+        nonce: request.nonce,
+        redirectUri,
+      },
+    };
   }
 
   /**
    * SAML: the AuthnRequest is remembered with purpose `test` (the ACS parks the verified answer, and the browser that
-   * started brings it back to samlCallback). The test row here is what `result` reports on until then.
+   * started brings it back to samlCallback), which then finds the test row by its admin: SAML carries no state of ours.
    */
-  private async startSaml(
-    actor: SessionPrincipal,
-    provider: SsoProvider,
-    browserToken: string,
-    origin: string,
-    requestOrigin: RequestOrigin,
-  ): Promise<{ authorizationUrl: string; expiresAt: Date }> {
-    const browserHash = sha256(browserToken);
-    let authorizationUrl: string;
-    try {
-      authorizationUrl = await this.saml.authorizationUrl(provider, origin, { browserHash, purpose: 'test', userId: actor.userId });
-    } catch (error) {
-      await this.record(actor.userId, actor.familyId, provider, requestOrigin, {
-        stage: 'started',
-        outcome: 'failed',
-        reason: 'provider_unavailable',
-        detail: error instanceof Error ? error.message.slice(0, 300) : 'unknown',
-      });
-      throw new ApiError(422, 'provider_unavailable', "The provider's SAML settings could not be used; check the SSO URL and the IdP certificate.");
-    }
-    const expiresAt = new Date(Date.now() + TRANSACTION_TTL_MS);
-    await this.providers.purgeExpiredLoginStates(new Date());
-    await this.providers.createLoginState({
-      stateHash: sha256(randomBytes(32).toString('base64url')), // never presented: the SAML answer finds the row by admin
-      browserHash,
-      providerId: provider.id,
-      purpose: 'test',
-      userId: actor.userId,
-      codeVerifierEncrypted: '',
-      nonce: '',
-      redirectUri: '',
-      expiresAt,
-    });
-    await this.record(actor.userId, actor.familyId, provider, requestOrigin, { stage: 'started', enabled: provider.enabled });
-    return { authorizationUrl, expiresAt };
+  private async samlRequest(provider: SsoProvider, origin: string, browserHash: string, userId: string): Promise<TestRequest> {
+    return {
+      authorizationUrl: await this.saml.authorizationUrl(provider, origin, { browserHash, purpose: 'test', userId }),
+      state: { stateHash: sha256(randomBytes(32).toString('base64url')), codeVerifierEncrypted: '', nonce: '', redirectUri: '' },
+    };
   }
 
   /**
@@ -147,17 +132,7 @@ export class SsoTestLoginService {
    */
   async samlCallback(provider: SsoProvider, identity: ProviderClaims, userId: string, requestOrigin: RequestOrigin): Promise<string> {
     const transaction = await this.tests.consumeLatest(provider.id, userId, new Date());
-    if (transaction) {
-      const result = await this.describe(provider, identity);
-      await this.tests.saveResult(transaction.id, result as unknown as Record<string, unknown>);
-      const actor = await this.dataSource.getRepository(User).findOneBy({ id: userId });
-      await this.record(userId, actor?.familyId ?? null, provider, requestOrigin, {
-        stage: 'completed',
-        outcome: 'succeeded',
-        mapped_role: result.role_mapping?.role,
-        groups: result.groups.length,
-      });
-    }
+    if (transaction) await this.complete(transaction, provider, await this.describe(provider, identity), requestOrigin);
     return testLoginReturnPath(provider.id);
   }
 
@@ -175,17 +150,20 @@ export class SsoTestLoginService {
     const transaction = await this.tests.consume(sha256(parameters.state), new Date());
     if (!transaction) return null;
     const provider = await this.providers.findProvider(transaction.providerId);
-    const result = await this.outcome(provider, providerName, transaction, parameters, browserToken);
-    await this.tests.saveResult(transaction.id, result as unknown as Record<string, unknown>);
-    const actor = await this.dataSource.getRepository(User).findOneBy({ id: transaction.userId! });
-    if (provider) {
-      await this.record(transaction.userId, actor?.familyId ?? null, provider, requestOrigin, {
-        stage: 'completed',
-        outcome: result.error ? 'failed' : 'succeeded',
-        ...(result.error ? { reason: result.error } : { mapped_role: result.role_mapping?.role, groups: result.groups.length }),
-      });
-    }
+    await this.complete(transaction, provider, await this.outcome(provider, providerName, transaction, parameters, browserToken), requestOrigin);
     return { redirect: testLoginReturnPath(transaction.providerId) };
+  }
+
+  /** Keeps a test's result on its row for the admin to read, and audits the completion. */
+  private async complete(transaction: SsoLoginState, provider: SsoProvider | null, result: StoredResult, requestOrigin: RequestOrigin): Promise<void> {
+    await this.tests.saveResult(transaction.id, result as unknown as Record<string, unknown>);
+    if (!provider) return;
+    const actor = await this.dataSource.getRepository(User).findOneBy({ id: transaction.userId! });
+    await this.record(transaction.userId, actor?.familyId ?? null, provider, requestOrigin, {
+      stage: 'completed',
+      outcome: result.error ? 'failed' : 'succeeded',
+      ...(result.error ? { reason: result.error } : { mapped_role: result.role_mapping?.role, groups: result.groups.length }),
+    });
   }
 
   /** The admin's latest test login with this provider. */
