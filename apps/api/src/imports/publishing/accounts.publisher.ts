@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../common/time-ordered-id';
 import { classificationOf } from './mappables';
 import { minorUnitScale } from './minor-units';
 import { ChunkPublisher, str } from './publish-context';
@@ -17,8 +17,8 @@ export const publishAccounts: ChunkPublisher = async (tx, records, ctx) => {
     const type = ctx.accountTypes.get(str(v.entity_type) ?? '') ?? 'Depository';
     const currency = str(v.currency) ?? ctx.familyCurrency;
     return {
-      accountId: randomUUID(),
-      entryId: randomUUID(),
+      accountId: timeOrderedId(),
+      entryId: timeOrderedId(),
       name: String(v.name),
       type,
       classification: classificationOf(type),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../common/time-ordered-id';
 import { minorUnitScale } from './minor-units';
 import { ChunkPublisher, str } from './publish-context';
 
@@ -15,7 +15,7 @@ export const publishTrades: ChunkPublisher = async (tx, records, ctx) => {
     const qty = String(v.qty);
     const ticker = String(v.ticker).toUpperCase();
     return {
-      entryId: randomUUID(),
+      entryId: timeOrderedId(),
       accountId,
       date: String(v.date),
       ticker,

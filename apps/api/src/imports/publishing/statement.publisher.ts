@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../common/time-ordered-id';
 import { publishTrades } from './investments.publisher';
 import { minorUnitScale } from './minor-units';
 import { ChunkPublisher, ImportRowRecord } from './publish-context';
@@ -18,7 +18,7 @@ export const publishStatement: ChunkPublisher = async (tx, records, ctx) => {
   if (trades.length) await publishTrades(tx, trades, ctx);
   const openings = records.filter((r) => kindOf(r) === 'opening_balance');
   if (!openings.length) return;
-  const ids = openings.map(() => randomUUID());
+  const ids = openings.map(() => timeOrderedId());
   const currencies = openings.map((r) => String(r.values.currency ?? ctx.familyCurrency));
   await tx.query(
     `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
