@@ -130,6 +130,24 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     expect((await entries(h.familyId)).map((r: { name: string }) => r.name)).toEqual(['Coffee', 'Coffee', 'Bus']);
   });
 
+  it('links a row to a matching entry made by hand, only in the import account', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(h);
+    const other = await newAccount(h, 'Savings');
+    const byHand = `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Transaction', $3, 'Rent', 50000, 'USD') RETURNING id`;
+    const [{ id: rentId }] = await t.dataSource.query(byHand, [h.familyId, accountId, '2024-06-10']);
+    await t.dataSource.query(`INSERT INTO transactions (entry_id) VALUES ($1)`, [rentId]);
+    // The same transaction in another account of the family is no duplicate, and does not widen this account's span.
+    const [{ id: elsewhere }] = await t.dataSource.query(byHand, [h.familyId, other, '2024-06-09']);
+    await t.dataSource.query(`INSERT INTO transactions (entry_id) VALUES ($1)`, [elsewhere]);
+    const csv = 'date,amount,name\n2024-06-09,-500.00,Rent\n2024-06-10,-500.00,Rent\n2024-06-11,-500.00,Rent';
+    const done = await publishAndWait(h, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
+    expect(done.status).toBe('complete');
+    const rows = await t.dataSource.query(`SELECT source_row_number AS n, duplicate_of FROM import_rows WHERE import_id = $1 ORDER BY 1`, [done.id]);
+    expect(rows).toEqual([{ n: 1, duplicate_of: null }, { n: 2, duplicate_of: rentId }, { n: 3, duplicate_of: null }]);
+    expect(await count(`SELECT count(*) FROM entries WHERE account_id = $1`, [accountId])).toBe(3);
+  });
+
   it('publishes a Mint export (debit/credit magnitudes, labels) into accounts named in the file', async () => {
     const h = await t.newHousehold();
     const csv = [

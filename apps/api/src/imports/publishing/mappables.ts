@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import { LIABILITY_TYPES } from '@hearth/contracts';
@@ -51,7 +51,7 @@ async function ensureAccounts(tx: EntityManager, imp: Import, names: string[], c
     await tx.query(
       `INSERT INTO accounts (id, family_id, name, accountable_type, classification, currency, import_id)
        SELECT id, $1, n, 'Depository', 'asset', $2, $3 FROM unnest($4::uuid[], $5::text[]) AS t(id, n)`,
-      [imp.familyId, currency, imp.id, missing.map(() => randomUUID()), missing],
+      [imp.familyId, currency, imp.id, missing.map(() => timeOrderedId()), missing],
     );
   }
   return byName(tx, 'accounts', imp.familyId, names);
@@ -109,5 +109,5 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
   const accountTypes = new Map(
     mappings.filter((m) => m.type === 'account_type' && m.value).map((m) => [m.key, m.value as AccountableType]),
   );
-  return { imp, familyCurrency, accounts, categories, tags, accountTypes };
+  return { imp, familyCurrency, accounts, categories, tags, accountTypes, priorSpans: new Map() };
 }

@@ -10,6 +10,14 @@ export interface PublishContext {
   categories: Map<string, string>;
   tags: Map<string, string>;
   accountTypes: Map<string, AccountableType>;
+  /** Per account, the span of its transactions from before this import, loaded when a chunk first names it. */
+  priorSpans: Map<string, PriorSpan | null>;
+}
+
+/** The earliest and latest date (YYYY-MM-DD) of an account's transactions that an import row could duplicate. */
+export interface PriorSpan {
+  first: string;
+  last: string;
 }
 
 export interface ImportRowRecord {
