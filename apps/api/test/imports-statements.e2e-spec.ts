@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createImport, waitForImport } from './support/imports';
 import { scannedPdf, statementPdf } from './support/statement-pdfs';
@@ -5,40 +7,7 @@ import { Household, startTestApp, TestApp } from './support/test-app';
 
 // Statement formats that publish into one account: QIF files (and PDF statements).
 
-const QIF = `!Type:Cat
-NHousing
-^
-!Type:Bank
-D01/02'24
-T-1,234.56
-PRent Co
-MJanuary rent
-LHousing:Rent/home
-^
-D1/15/2024
-T2500.00
-PEmployer
-LIncome
-^
-D1/20/2024
-T-300.00
-PTransfer
-L[Savings]
-^
-D1/25/2024
-T-100.00
-PCostco
-L--Split--
-SFood:Groceries
-$-60.00
-SHousehold
-$-40.00
-^
-D12/31/2023
-T1000.00
-POpening Balance
-^
-`;
+const QIF = readFileSync(join(__dirname, '../../../libs/domain/import-formats/fixtures/checking.qif'), 'utf8');
 
 describe('imports: QIF', () => {
   let t: TestApp;
@@ -59,7 +28,7 @@ describe('imports: QIF', () => {
   const ledger = () =>
     t.dataSource.query(
       `SELECT e.date::text AS date, e.entryable_type AS type, e.name, e.amount_minor::int AS amount, t.kind, c.name AS category, p.name AS parent,
-              (SELECT string_agg(g.name, '|') FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
+              (SELECT string_agg(g.name, '|' ORDER BY g.name) FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
          FROM entries e LEFT JOIN transactions t ON t.entry_id = e.id
          LEFT JOIN categories c ON c.id = t.category_id LEFT JOIN categories p ON p.id = c.parent_id
         WHERE e.family_id = $1 ORDER BY e.date, e.amount_minor`,
@@ -72,7 +41,7 @@ describe('imports: QIF', () => {
     expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
     const expected = [
       { date: '2023-12-31', type: 'Valuation', name: 'Opening balance', amount: 100000, kind: null, category: null, parent: null, tags: null },
-      { date: '2024-01-02', type: 'Transaction', name: 'Rent Co', amount: 123456, kind: 'standard', category: 'Rent', parent: 'Housing', tags: 'home' },
+      { date: '2024-01-02', type: 'Transaction', name: 'Rent Co', amount: 123456, kind: 'standard', category: 'Rent', parent: 'Housing', tags: 'fixed|home' },
       { date: '2024-01-15', type: 'Transaction', name: 'Employer', amount: -250000, kind: 'standard', category: 'Income', parent: null, tags: null },
       { date: '2024-01-20', type: 'Transaction', name: 'Transfer', amount: 30000, kind: 'funds_movement', category: null, parent: null, tags: null },
       { date: '2024-01-25', type: 'Transaction', name: 'Costco', amount: 4000, kind: 'standard', category: 'Household', parent: null, tags: null },

@@ -1,50 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
 
 const options = { maxRows: 1000, defaultCurrency: 'USD', today: new Date('2026-11-22T12:00:00Z') };
 
-const BANK = `!Type:Bank
-D01/02'24
-T-1,234.56
-PRent Co
-MJanuary rent
-LHousing:Rent/home:fixed
-N1001
-^
-D1/15/2024
-T2500.00
-PEmployer
-LIncome
-^
-D1/20/2024
-T-300.00
-PTransfer
-L[Savings]
-^
-D1/25/2024
-T-100.00
-PCostco
-L--Split--
-SFood:Groceries
-EFood part
-$-60.00
-SHousehold
-$-40.00
-^
-`;
+/** A checking-account export: a category list, a bank section with a class, a transfer, a split, an opening balance. */
+const CHECKING = readFileSync(join(__dirname, '../fixtures/checking.qif'), 'utf8');
 
 describe('parseQif: bank sections', () => {
-  it('turns records into outflow-positive rows with categories, classes as tags, transfers and splits', () => {
-    const { rows, fileErrors } = parseQif(BANK, options);
+  it('turns records into outflow-positive rows with categories, classes as tags, transfers, splits and the opening balance', () => {
+    const { rows, fileErrors } = parseQif(CHECKING, options);
     expect(fileErrors).toEqual([]);
-    expect(rows.map((r) => [r.values.date, r.values.amount, r.values.name, r.values.category, r.values.tags, r.values.transfer_account, r.values.notes])).toEqual([
+    const transactions = rows.filter((r) => r.values.row_kind === 'transaction');
+    expect(transactions.map((r) => [r.values.date, r.values.amount, r.values.name, r.values.category, r.values.tags, r.values.transfer_account, r.values.notes])).toEqual([
       ['2024-01-02', '1234.56', 'Rent Co', 'Housing:Rent', ['home', 'fixed'], null, 'January rent'],
       ['2024-01-15', '-2500.00', 'Employer', 'Income', [], null, null],
       ['2024-01-20', '300.00', 'Transfer', null, [], 'Savings', null],
       ['2024-01-25', '60.00', 'Costco', 'Food:Groceries', [], null, 'Food part'],
       ['2024-01-25', '40.00', 'Costco', 'Household', [], null, null],
     ]);
-    expect(rows.every((r) => r.errors.length === 0 && r.values.row_kind === 'transaction')).toBe(true);
-    expect(rows.map((r) => r.sourceRowNumber)).toEqual([1, 2, 3, 4, 5]);
+    expect(rows[5].values).toMatchObject({ row_kind: 'opening_balance', date: '2023-12-31', amount: '1000.00' });
+    expect(rows.every((r) => r.errors.length === 0)).toBe(true);
+    expect(rows.map((r) => r.sourceRowNumber)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('reads day-first dates when the file says so, and an opening balance as its own kind', () => {
