@@ -6,6 +6,7 @@ jest.setTimeout(180_000);
 
 const SECRET = `secret-${randomUUID()}`;
 const ALICE = `alice-${randomUUID().slice(0, 8)}@corp.example`;
+const BOB = `bob-${randomUUID().slice(0, 8)}@corp.example`;
 
 describe('browser: sign-in through the in-process OIDC identity provider', () => {
   let app: BrowserApp;
@@ -15,8 +16,14 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     idp = await startOidcIdp({
-      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${base}/auth/corp/callback`], post_logout_redirect_uris: [`${base}/login`] }],
-      accounts: { alice: { email: ALICE, email_verified: true, given_name: 'Alice' } },
+      clients: [
+        { client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${base}/auth/corp/callback`], post_logout_redirect_uris: [`${base}/login`] },
+        { client_id: 'hearth-trial', client_secret: SECRET, redirect_uris: [`${base}/auth/trial/callback`] },
+      ],
+      accounts: {
+        alice: { email: ALICE, email_verified: true, given_name: 'Alice' },
+        bob: { email: BOB, email_verified: true, groups: ['finance'] },
+      },
     });
     app = await startBrowserApp({ APP_URL: base, SSO_ALLOW_INSECURE_HTTP: 'true' }, port);
   });
@@ -64,6 +71,36 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     await admin.getByLabel('Event', { exact: true }).selectOption('jit_account_created');
     await admin.getByRole('row', { name: /jit account created/ }).first().waitFor();
     await page.context().close();
+    await admin.context().close();
+  });
+
+  it('a super admin tests a disabled provider from its row and reads what it sent; nobody is signed in or created', async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const admin = await app.newPage();
+    await signInAs(admin, root.email, '/admin/sso_providers');
+    await admin.getByRole('button', { name: 'Add provider' }).click();
+    await admin.getByLabel('Name', { exact: true }).fill('trial');
+    await admin.getByLabel('Issuer URL').fill(idp.issuer);
+    await admin.getByLabel('Client ID').fill('hearth-trial');
+    await admin.getByLabel('Client secret').fill(SECRET);
+    await admin.getByLabel('Scopes').fill('openid email profile groups');
+    await admin.getByRole('button', { name: 'Save provider' }).click();
+    // No button label: the name stands in. A new provider starts disabled.
+    const row = admin.getByRole('row', { name: /trial/ });
+    await row.getByRole('button', { name: 'Enable trial' }).waitFor();
+
+    // The provider's sign-in in this same browser, then back to the providers page with the result.
+    await row.getByRole('button', { name: 'Test login with trial' }).click();
+    await admin.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await admin.getByRole('button', { name: 'bob' }).click();
+    await admin.getByRole('heading', { name: 'Test login with trial' }).waitFor();
+    await admin.getByText('The provider signed you in. Nothing was created or changed in Hearth.').waitFor();
+    expect(await admin.getByText(`${BOB} (verified)`).count()).toBe(1);
+    await screenshot(admin, 'sso-test-login');
+    expect(await app.t.dataSource.query(`SELECT id FROM users WHERE email = $1`, [BOB])).toEqual([]);
+    // Still signed in as the super admin, and the provider is still disabled.
+    expect(await admin.getByText(root.email).count()).toBe(1);
+    await row.getByRole('button', { name: 'Enable trial' }).waitFor();
     await admin.context().close();
   });
 });

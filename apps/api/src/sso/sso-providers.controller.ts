@@ -108,9 +108,10 @@ export class SsoProvidersController {
   }
 
   /**
-   * Test login before enabling (SPEC.md 5.2), for enabled and disabled OIDC/OAuth2 providers: open authorization_url in
-   * this browser; after the provider's sign-in the callback records what it sent (no account, identity, session or role
-   * change) and returns to the providers page. Sets the same browser-binding cookie as a sign-in.
+   * Test login before enabling (SPEC.md 5.2), for enabled and disabled providers of every strategy: open
+   * authorization_url in this browser (for SAML, the IdP's redirect-binding URL); after the provider's sign-in the
+   * callback or ACS records what it sent (no account, identity, session or role change) and returns to the providers
+   * page. Sets the same browser-binding cookie as a sign-in.
    */
   @Post(':id/test_login')
   @ApiCreatedResponse({ type: TestLoginStartedDto })

@@ -75,7 +75,8 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 429 && error.retryAfterSeconds) return `Too many requests. Try again in ${error.retryAfterSeconds} seconds.`;
-    return error.details.length ? `${error.message} ${error.details.join(' ')}` : error.message;
+    // A validation error's message is its first detail: say each problem once.
+    return [error.message, ...error.details.filter((d) => d !== error.message)].join(' ');
   }
   return 'Something went wrong. Try again.';
 }

@@ -59,7 +59,9 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const body: Record<string, unknown> = { label: values.label, default_role: values.default_role, group_attribute: values.group_attribute };
+    // An empty button label means the provider's name (the API refuses an empty one).
+    const label = String(values.label ?? '').trim() || String(values.name ?? '').trim();
+    const body: Record<string, unknown> = { label, default_role: values.default_role, group_attribute: values.group_attribute };
     for (const spec of STRATEGY_FIELDS[strategy]) {
       const value = values[spec.key];
       if (spec.kind === 'checkbox') body[spec.key] = Boolean(value);
@@ -90,7 +92,7 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
           <Field label="Name" hint="Unique; the callback path is /auth/<name>/callback.">
             <input required value={String(values.name ?? '')} onChange={(e) => set('name', e.target.value)} />
           </Field>
-          <Field label="Button label">
+          <Field label="Button label" hint="On the sign-in button; the name when left empty.">
             <input value={String(values.label ?? '')} onChange={(e) => set('label', e.target.value)} />
           </Field>
           {STRATEGY_FIELDS[strategy].map((spec) =>

@@ -77,7 +77,7 @@ export function ProvidersPage() {
               {providers.data.sso_providers.map((p) => (
                 <tr key={p.id}>
                   <th scope="row">
-                    {p.label || p.name} <span className="muted">({p.name})</span>
+                    {p.label || p.name} {p.label && p.label !== p.name && <span className="muted">({p.name})</span>}
                   </th>
                   <td>{p.strategy}</td>
                   <td>
@@ -90,11 +90,9 @@ export function ProvidersPage() {
                     <button type="button" className="secondary" aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
                       Edit
                     </button>
-                    {p.strategy !== 'saml' && (
-                      <button type="button" className="secondary" aria-label={`Test login with ${p.name}`} disabled={testLogin.isPending} onClick={() => testLogin.mutate(p.id)}>
-                        Test login
-                      </button>
-                    )}
+                    <button type="button" className="secondary" aria-label={`Test login with ${p.name}`} disabled={testLogin.isPending} onClick={() => testLogin.mutate(p.id)}>
+                      Test login
+                    </button>
                     <button type="button" className="secondary" aria-label={`${p.enabled ? 'Disable' : 'Enable'} ${p.name}`} disabled={setEnabled.isPending} onClick={() => setEnabled.mutate({ id: p.id, enabled: !p.enabled })}>
                       {p.enabled ? 'Disable' : 'Enable'}
                     </button>
