@@ -1,3 +1,4 @@
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { formatDateTime } from '../../../lib/format';
@@ -22,51 +23,35 @@ export function ApiKeysPage() {
         {keys.isError && <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />}
         {keys.data?.length === 0 && <p className="empty">You have no API keys yet.</p>}
         {keys.data && keys.data.length > 0 && (
-          <table>
-            <caption className="visually-hidden">Your API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+          <DataTable caption="Your API keys" columns={['Name', 'Prefix', 'Scope', 'Created', 'Last used', 'Status']} actions>
+            {keys.data.map((key) => (
+              <tr key={key.id}>
+                <th scope="row">{key.name}</th>
+                <td>
+                  <code>{key.prefix}</code>
+                </td>
+                <td>{scopeLabel(key.scope)}</td>
+                <td>{formatDateTime(key.created_at)}</td>
+                <td>{formatDateTime(key.last_used_at, 'Never')}</td>
+                <td>{key.revoked_at ? `Revoked ${formatDateTime(key.revoked_at)}` : key.expires_at ? `Expires ${formatDateTime(key.expires_at)}` : 'Active'}</td>
+                <td>
+                  {!key.revoked_at && (
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Revoke ${key.name}`}
+                      disabled={revoke.isPending && revoke.variables === key.id}
+                      onClick={() => {
+                        if (window.confirm(`Revoke the key “${key.name}”? Scripts using it stop working at once.`)) revoke.mutate(key.id);
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.prefix}</code>
-                  </td>
-                  <td>{scopeLabel(key.scope)}</td>
-                  <td>{formatDateTime(key.created_at)}</td>
-                  <td>{formatDateTime(key.last_used_at, 'Never')}</td>
-                  <td>{key.revoked_at ? `Revoked ${formatDateTime(key.revoked_at)}` : key.expires_at ? `Expires ${formatDateTime(key.expires_at)}` : 'Active'}</td>
-                  <td>
-                    {!key.revoked_at && (
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={`Revoke ${key.name}`}
-                        disabled={revoke.isPending && revoke.variables === key.id}
-                        onClick={() => {
-                          if (window.confirm(`Revoke the key “${key.name}”? Scripts using it stop working at once.`)) revoke.mutate(key.id);
-                        }}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </section>
     </section>

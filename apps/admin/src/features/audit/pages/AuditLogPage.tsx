@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { AUDIT_EVENTS } from '@hearth/contracts';
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
@@ -68,33 +69,20 @@ export function AuditLogPage() {
             <p className="empty">No event matches these filters.</p>
           ) : (
             <div className="table-scroll">
-              <table>
-                <caption className="visually-hidden">Audit events</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">User</th>
-                    <th scope="col">Provider</th>
-                    <th scope="col">IP address</th>
-                    <th scope="col">Details</th>
+              <DataTable caption="Audit events" columns={['When', 'Event', 'User', 'Provider', 'IP address', 'Details']}>
+                {logs.data.audit_logs.map((log) => (
+                  <tr key={log.id}>
+                    <td>{formatDateTime(log.created_at)}</td>
+                    <td>{label(log.event)}</td>
+                    <td>{log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—'}</td>
+                    <td>{log.provider_name ?? '—'}</td>
+                    <td>{log.ip_address ?? '—'}</td>
+                    <td>
+                      <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {logs.data.audit_logs.map((log) => (
-                    <tr key={log.id}>
-                      <td>{formatDateTime(log.created_at)}</td>
-                      <td>{label(log.event)}</td>
-                      <td>{log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—'}</td>
-                      <td>{log.provider_name ?? '—'}</td>
-                      <td>{log.ip_address ?? '—'}</td>
-                      <td>
-                        <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </DataTable>
             </div>
           )}
           {pages > 1 && (

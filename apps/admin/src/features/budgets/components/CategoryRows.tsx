@@ -1,3 +1,4 @@
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { useBudgetCategories, useUpdateBudgetCategory } from '../api/useBudgets';
@@ -16,43 +17,31 @@ export function CategoryRows({ budgetId, month }: { budgetId: string; month: str
   return (
     <>
       <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
-      <table>
-        <caption className="visually-hidden">Planned and actual spending per category</caption>
-        <thead>
-          <tr>
-            <th scope="col">Category</th>
-            <th scope="col">Planned</th>
-            <th scope="col">Actual</th>
-            <th scope="col">Left</th>
-            <th scope="col">Progress</th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data.map((row, i) => {
-            const detail = details[i]?.data;
-            return (
-              <tr key={row.id}>
-                <th scope="row" className={row.subcategory ? 'subcategory' : undefined}>
-                  {row.category.name}
-                </th>
-                <td>
-                  <AmountEditor
-                    key={row.budgeted_spending_cents}
-                    label={`Planned for ${row.category.name}`}
-                    initial={toDecimal(row.budgeted_spending_cents)}
-                    pending={update.isPending && update.variables?.id === row.id}
-                    onSave={(value) => update.mutate({ id: row.id, budgeted_spending: value })}
-                  />
-                  {row.inherits_parent_budget && <small className="muted">Shares its parent's budget</small>}
-                </td>
-                <td>{detail ? detail.actual_spending : '…'}</td>
-                <td>{detail ? detail.available_to_spend : '…'}</td>
-                <td>{detail ? <BudgetBar planned={detail.display_budgeted_spending_cents} actual={detail.actual_spending_cents} /> : <div className="bar" />}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable caption="Planned and actual spending per category" columns={['Category', 'Planned', 'Actual', 'Left', 'Progress']}>
+        {list.data.map((row, i) => {
+          const detail = details[i]?.data;
+          return (
+            <tr key={row.id}>
+              <th scope="row" className={row.subcategory ? 'subcategory' : undefined}>
+                {row.category.name}
+              </th>
+              <td>
+                <AmountEditor
+                  key={row.budgeted_spending_cents}
+                  label={`Planned for ${row.category.name}`}
+                  initial={toDecimal(row.budgeted_spending_cents)}
+                  pending={update.isPending && update.variables?.id === row.id}
+                  onSave={(value) => update.mutate({ id: row.id, budgeted_spending: value })}
+                />
+                {row.inherits_parent_budget && <small className="muted">Shares its parent's budget</small>}
+              </td>
+              <td>{detail ? detail.actual_spending : '…'}</td>
+              <td>{detail ? detail.available_to_spend : '…'}</td>
+              <td>{detail ? <BudgetBar planned={detail.display_budgeted_spending_cents} actual={detail.actual_spending_cents} /> : <div className="bar" />}</td>
+            </tr>
+          );
+        })}
+      </DataTable>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { useImportRows, type ImportDetail } from '../api/useImports';
@@ -22,41 +23,27 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
       {rows.data?.data.length === 0 && <p className="empty">No rows.</p>}
       {rows.data && rows.data.data.length > 0 && (
         <div className="table-scroll">
-          <table>
-            <caption className="visually-hidden">Import rows</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
+          <DataTable caption="Import rows" columns={['Row', ...fields.map((f) => f.replaceAll('_', ' ')), 'Errors']}>
+            {rows.data.data.map((row) => (
+              <tr key={row.row_number} className={row.valid ? undefined : 'invalid'}>
+                <th scope="row">{row.row_number}</th>
                 {fields.map((f) => (
-                  <th key={f} scope="col">
-                    {f.replaceAll('_', ' ')}
-                  </th>
+                  <td key={f}>{cellText(row.fields[f])}</td>
                 ))}
-                <th scope="col">Errors</th>
+                <td>
+                  {row.valid ? (
+                    <span className="muted">OK</span>
+                  ) : (
+                    <ul className="row-errors">
+                      {row.errors.map((e) => (
+                        <li key={e}>{e}</li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.data.data.map((row) => (
-                <tr key={row.row_number} className={row.valid ? undefined : 'invalid'}>
-                  <th scope="row">{row.row_number}</th>
-                  {fields.map((f) => (
-                    <td key={f}>{cellText(row.fields[f])}</td>
-                  ))}
-                  <td>
-                    {row.valid ? (
-                      <span className="muted">OK</span>
-                    ) : (
-                      <ul className="row-errors">
-                        {row.errors.map((e) => (
-                          <li key={e}>{e}</li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       )}
       {meta && meta.total_pages > 1 && (

@@ -1,4 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { formatDateTime } from '../../../lib/format';
@@ -22,33 +23,21 @@ export function ImportsPage() {
       {imports.isError && <ErrorState error={imports.error} onRetry={() => void imports.refetch()} />}
       {imports.data?.data.length === 0 && <p className="empty">No imports yet. Start with “New import”.</p>}
       {imports.data && imports.data.data.length > 0 && (
-        <table>
-          <caption className="visually-hidden">Imports</caption>
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Rows</th>
-              <th scope="col">With errors</th>
+        <DataTable caption="Imports" columns={['Created', 'Type', 'Status', 'Rows', 'With errors']}>
+          {imports.data.data.map((i) => (
+            <tr key={i.id}>
+              <th scope="row">
+                <Link to={`/imports/${i.id}`}>{formatDateTime(i.created_at)}</Link>
+              </th>
+              <td>{i.type.replace(/Import$/, '')}</td>
+              <td>
+                <ImportStatusBadge status={i.status} />
+              </td>
+              <td>{i.stats.rows_count}</td>
+              <td>{i.stats.invalid_rows_count}</td>
             </tr>
-          </thead>
-          <tbody>
-            {imports.data.data.map((i) => (
-              <tr key={i.id}>
-                <th scope="row">
-                  <Link to={`/imports/${i.id}`}>{formatDateTime(i.created_at)}</Link>
-                </th>
-                <td>{i.type.replace(/Import$/, '')}</td>
-                <td>
-                  <ImportStatusBadge status={i.status} />
-                </td>
-                <td>{i.stats.rows_count}</td>
-                <td>{i.stats.invalid_rows_count}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
       {meta && meta.total_pages > 1 && (
         <nav className="pager" aria-label="Pages">

@@ -1,3 +1,4 @@
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { API_BASE } from '../../../lib/api/client';
@@ -23,41 +24,27 @@ export function SecurityPage() {
         {identities.isError && <ErrorState error={identities.error} onRetry={() => void identities.refetch()} />}
         {identities.data?.length === 0 && <p className="empty">No single sign-on account is connected.</p>}
         {identities.data && identities.data.length > 0 && (
-          <table>
-            <caption className="visually-hidden">Connected accounts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Account</th>
-                <th scope="col">Connected</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+          <DataTable caption="Connected accounts" columns={['Provider', 'Account', 'Connected', 'Last used']} actions>
+            {identities.data.map((identity) => (
+              <tr key={identity.id}>
+                <th scope="row">{identity.provider_label || identity.provider_name}</th>
+                <td>{identity.email ?? '—'}</td>
+                <td>{formatDateTime(identity.created_at)}</td>
+                <td>{formatDateTime(identity.last_used_at, 'Never')}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Disconnect ${identity.provider_label || identity.provider_name}`}
+                    disabled={disconnect.isPending}
+                    onClick={() => window.confirm('Disconnect this account? You can connect it again later.') && disconnect.mutate(identity.id)}
+                  >
+                    Disconnect
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {identities.data.map((identity) => (
-                <tr key={identity.id}>
-                  <th scope="row">{identity.provider_label || identity.provider_name}</th>
-                  <td>{identity.email ?? '—'}</td>
-                  <td>{formatDateTime(identity.created_at)}</td>
-                  <td>{formatDateTime(identity.last_used_at, 'Never')}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="danger"
-                      aria-label={`Disconnect ${identity.provider_label || identity.provider_name}`}
-                      disabled={disconnect.isPending}
-                      onClick={() => window.confirm('Disconnect this account? You can connect it again later.') && disconnect.mutate(identity.id)}
-                    >
-                      Disconnect
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </section>
       {connectable.length > 0 && (

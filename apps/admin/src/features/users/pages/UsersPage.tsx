@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ROLES, USER_STATUSES } from '@hearth/contracts';
 import { useSession } from '../../../app/auth/useSession';
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
@@ -92,59 +93,43 @@ export function UsersPage() {
           {users.data.users.length === 0 ? (
             <p className="empty">No user matches these filters.</p>
           ) : (
-            <table>
-              <caption className="visually-hidden">Users</caption>
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Sign-in methods</th>
-                  <th scope="col">Last sign-in</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.users.map((user) => {
-                  const self = user.id === me?.id;
-                  return (
-                    <tr key={user.id}>
-                      <th scope="row">{user.email}</th>
-                      <td>{[user.first_name, user.last_name].filter(Boolean).join(' ') || '—'}</td>
-                      <td>{label(user.role)}</td>
-                      <td>
-                        <span className={`badge ${user.status}`}>{user.status}</span>
-                      </td>
-                      <td>{user.auth_methods.join(', ') || '—'}</td>
-                      <td>{formatDateTime(user.last_login_at, 'Never')}</td>
-                      <td className="row-actions">
-                        <button type="button" className="secondary" aria-label={`History of ${user.email}`} onClick={() => setHistoryOf(user)}>
-                          History
-                        </button>
-                        {!self &&
-                          (user.status === 'active' ? (
-                            <button type="button" className="secondary" aria-label={`Suspend ${user.email}`} disabled={suspend.isPending} onClick={() => suspend.mutate(user.id)}>
-                              Suspend
-                            </button>
-                          ) : (
-                            <button type="button" className="secondary" aria-label={`Reactivate ${user.email}`} disabled={reactivate.isPending} onClick={() => reactivate.mutate(user.id)}>
-                              Reactivate
-                            </button>
-                          ))}
-                        {!self && (
-                          <button type="button" className="danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
-                            Delete
+            <DataTable caption="Users" columns={['E-mail', 'Name', 'Role', 'Status', 'Sign-in methods', 'Last sign-in']} actions>
+              {users.data.users.map((user) => {
+                const self = user.id === me?.id;
+                return (
+                  <tr key={user.id}>
+                    <th scope="row">{user.email}</th>
+                    <td>{[user.first_name, user.last_name].filter(Boolean).join(' ') || '—'}</td>
+                    <td>{label(user.role)}</td>
+                    <td>
+                      <span className={`badge ${user.status}`}>{user.status}</span>
+                    </td>
+                    <td>{user.auth_methods.join(', ') || '—'}</td>
+                    <td>{formatDateTime(user.last_login_at, 'Never')}</td>
+                    <td className="row-actions">
+                      <button type="button" className="secondary" aria-label={`History of ${user.email}`} onClick={() => setHistoryOf(user)}>
+                        History
+                      </button>
+                      {!self &&
+                        (user.status === 'active' ? (
+                          <button type="button" className="secondary" aria-label={`Suspend ${user.email}`} disabled={suspend.isPending} onClick={() => suspend.mutate(user.id)}>
+                            Suspend
                           </button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
+                        ) : (
+                          <button type="button" className="secondary" aria-label={`Reactivate ${user.email}`} disabled={reactivate.isPending} onClick={() => reactivate.mutate(user.id)}>
+                            Reactivate
+                          </button>
+                        ))}
+                      {!self && (
+                        <button type="button" className="danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
+                          Delete
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </DataTable>
           )}
           {pages > 1 && (
             <nav className="pager" aria-label="Pages">
