@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['tools/**/*.{mjs,cjs,js}', '*.js', '*.mjs'],
+    files: ['tools/**/*.{mjs,cjs,js}', 'apps/api/test/**/*.mjs', '*.js', '*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable', URL: 'readonly', Buffer: 'readonly', fetch: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
   },
 );

@@ -32,18 +32,24 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     await idp?.close();
   });
 
-  it('a super admin adds and enables an OIDC provider in the SPA; a new user signs in through it and sees it connected', async () => {
+  /** A super admin's page on the providers screen, after adding an OIDC provider for `clientId` through the form. */
+  async function addProvider(name: string, clientId: string, { label = '', scopes = 'openid email profile' } = {}) {
     const root = await app.newUser({ role: 'super_admin' });
     const admin = await app.newPage();
     await signInAs(admin, root.email, '/admin/sso_providers');
     await admin.getByRole('button', { name: 'Add provider' }).click();
-    await admin.getByLabel('Name', { exact: true }).fill('corp');
-    await admin.getByLabel('Button label').fill('Corp SSO');
+    await admin.getByLabel('Name', { exact: true }).fill(name);
+    await admin.getByLabel('Button label').fill(label);
     await admin.getByLabel('Issuer URL').fill(idp.issuer);
-    await admin.getByLabel('Client ID').fill('hearth');
+    await admin.getByLabel('Client ID').fill(clientId);
     await admin.getByLabel('Client secret').fill(SECRET);
-    await admin.getByLabel('Scopes').fill('openid email profile');
+    await admin.getByLabel('Scopes').fill(scopes);
     await admin.getByRole('button', { name: 'Save provider' }).click();
+    return { admin, root };
+  }
+
+  it('a super admin adds and enables an OIDC provider in the SPA; a new user signs in through it and sees it connected', async () => {
+    const { admin } = await addProvider('corp', 'hearth', { label: 'Corp SSO' });
     const row = admin.getByRole('row', { name: /corp/ });
     await row.waitFor();
     expect(await row.textContent()).toContain(`${base}/auth/corp/callback`);
@@ -75,16 +81,7 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
   });
 
   it('a super admin tests a disabled provider from its row and reads what it sent; nobody is signed in or created', async () => {
-    const root = await app.newUser({ role: 'super_admin' });
-    const admin = await app.newPage();
-    await signInAs(admin, root.email, '/admin/sso_providers');
-    await admin.getByRole('button', { name: 'Add provider' }).click();
-    await admin.getByLabel('Name', { exact: true }).fill('trial');
-    await admin.getByLabel('Issuer URL').fill(idp.issuer);
-    await admin.getByLabel('Client ID').fill('hearth-trial');
-    await admin.getByLabel('Client secret').fill(SECRET);
-    await admin.getByLabel('Scopes').fill('openid email profile groups');
-    await admin.getByRole('button', { name: 'Save provider' }).click();
+    const { admin, root } = await addProvider('trial', 'hearth-trial', { scopes: 'openid email profile groups' });
     // No button label: the name stands in. A new provider starts disabled.
     const row = admin.getByRole('row', { name: /trial/ });
     await row.getByRole('button', { name: 'Enable trial' }).waitFor();

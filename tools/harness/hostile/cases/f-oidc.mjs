@@ -2,7 +2,7 @@
 // /login?error=sso_..., no session cookie, no new user/session/identity row, and a login_failed audit row with a reason.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cookiesOf } from '../http.mjs';
-import { startIdp } from '../oidc-idp.mjs';
+import { startIdp } from '../../../../apps/api/test/support/oidc-idp-server.mjs';
 
 const REFUSED = { status: 302, location: /^\/login\?error=sso_[a-z_]+$/ };
 const SIGNED_IN = { status: 302, location: /^\/$/ };

@@ -1,7 +1,9 @@
 /* global URLSearchParams */
-// A real OpenID Provider (oidc-provider) on 127.0.0.1 for group F, with hooks that make it misbehave on purpose:
-// rewrite and re-sign the ID token of token responses, rewrite user info, publish extra JWKS keys, fail JWKS, hang
-// the token endpoint. Sign-in is driven over HTTP by `login()`, the way a browser follows the redirects.
+// A real OpenID Provider (oidc-provider) in-process over http on 127.0.0.1 and a random port, shared by the API and
+// browser tests (through the typed oidc-idp.ts) and the hostile harness's group F. Sign-in is driven over HTTP by
+// `login()` the way a browser follows the redirects, or in a browser through the login form at /interaction/<uid>.
+// Hooks make it misbehave on purpose: rewrite and re-sign the ID token of token responses, rewrite user info,
+// publish extra JWKS keys, fail JWKS, hang the token endpoint.
 import { createHmac, createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
@@ -18,6 +20,7 @@ const rsaJwk = (alg = 'RS256') => {
   return { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg, use: 'sig' };
 };
 const publicJwk = ({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }) => pub;
+const escapeHtml = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * startIdp({ clients, accounts, keys = 1 })
@@ -40,6 +43,7 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
     cookies: { keys: [randomUUID()] },
     scopes: ['openid', 'email', 'profile', 'groups'],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'], groups: ['groups'] },
+    // Scope claims in the ID token too, as most real providers do.
     conformIdTokenClaims: false,
     findAccount: async (_ctx, id) => {
       const account = accounts[id];
@@ -53,6 +57,7 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
         },
       };
     },
+    // First-party test clients: consent is implied, so the only interaction is the login form.
     loadExistingGrant: async (ctx) => {
       const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);
       if (grantId) return ctx.oidc.provider.Grant.find(grantId);
@@ -62,7 +67,18 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
       return grant;
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.body = `<!DOCTYPE html><html><body>${form}<button form="op.logoutForm" name="logout" value="yes">Sign out</button></body></html>`;
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.body = '<!DOCTYPE html><html><body>Signed out</body></html>';
+        },
+      },
+    },
     pkce: { required: () => true },
     ttl: { AuthorizationCode: 60, AccessToken: 600, IdToken: 600, Interaction: 600, Grant: 3600, Session: 3600 },
   });
@@ -119,8 +135,11 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
       const interaction = /^\/interaction\/([\w-]+)(\/login)?$/.exec(url.pathname);
       if (interaction && req.method === 'GET' && !interaction[2]) {
         await provider.interactionDetails(req, res);
-        res.setHeader('content-type', 'text/html');
-        res.end('<form method="post">login</form>');
+        const buttons = Object.keys(accounts)
+          .map((id) => `<button type="submit" name="login" value="${escapeHtml(id)}">${escapeHtml(id)}</button>`)
+          .join('');
+        res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.end(`<!DOCTYPE html><html><body><h1>Test IdP sign-in</h1><form method="post" action="/interaction/${interaction[1]}/login">${buttons}</form></body></html>`);
         return;
       }
       if (interaction && req.method === 'POST' && interaction[2]) {
@@ -206,7 +225,7 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
         return new URL(location, issuer);
       };
       const interactionUrl = await step(authorizationUrl);
-      if (!interactionUrl.href.startsWith(issuer)) return interactionUrl;
+      if (!interactionUrl.href.startsWith(issuer)) return interactionUrl; // already signed in at the IdP
       const resume = await step(new URL(`${interactionUrl.pathname}/login`, issuer), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
