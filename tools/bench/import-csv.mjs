@@ -63,7 +63,10 @@ const { family, key } = await bench.newHousehold();
 const history = Number(process.env.BENCH_HISTORY ?? 0);
 const neighbour = history > 0 ? (await bench.newHousehold('Neighbour')).family : null;
 try {
-  if (neighbour) await seedHousehold(dataSource, neighbour.id, { entries: history });
+  if (neighbour) {
+    await seedHousehold(dataSource, neighbour.id, { entries: history });
+    await dataSource.query('VACUUM ANALYZE'); // a settled database, not one still busy absorbing the seed
+  }
   const [{ id: accountId }] = await dataSource.query(
     `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Bench checking', 'Depository', 'asset', 'USD') RETURNING id`,
     [family.id],
