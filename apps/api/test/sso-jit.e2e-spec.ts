@@ -10,6 +10,7 @@ const run = randomUUID().slice(0, 8);
 const NAME = `jit-${run}`;
 const SECRET = `secret-${randomUUID()}`;
 
+/** `fresh`: a database of its own, for suites that check instance-wide counts (other suites share the CI database). */
 async function setup(env: Record<string, string>, fresh = false) {
   const t = fresh ? await startFreshTestApp({ ...SSO_ENV, ...env }) : await startTestApp({ ...SSO_ENV, ...env });
   const h = await t.newHousehold({ role: 'super_admin' });
@@ -105,7 +106,7 @@ describe('JIT provisioning rules', () => {
   describe('AUTH_JIT_MODE=link_only', () => {
     let t: TestApp;
     beforeAll(async () => {
-      const s = await setup({ AUTH_JIT_MODE: 'link_only' });
+      const s = await setup({ AUTH_JIT_MODE: 'link_only' }, true);
       t = s.t;
       await createProvider(t.server, s.admin, { name: NAME, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET, enabled: true });
     });
