@@ -29,6 +29,14 @@ describe('imports: hostile input', () => {
   const csvBody = (csv: string, extra: Record<string, unknown> = {}) => ({ raw_file_content: csv, account_id: accountId, ...extra });
   const post = (body: Record<string, unknown>) => createImport(t.server, h.apiKey, body);
   const upload = () => request(t.server).post('/api/v1/imports').set('X-Api-Key', h.apiKey);
+  /** The entries a publish worker would have committed for rows 1..throughRow, before it died or failed. */
+  const commitRowsAsAWorkerWould = (id: string, throughRow: number) =>
+    t.dataSource.query(
+      `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
+       SELECT $1, $2, 'Transaction', (r."values"->>'date')::date, r."values"->>'name', -100, 'USD', $3
+         FROM import_rows r WHERE r.import_id = $3 AND r.source_row_number <= $4`,
+      [h.familyId, accountId, id, throughRow],
+    );
 
   /** Runs `act` and checks it changed nothing stored for the family. */
   async function refusedWithoutTrace(act: () => Promise<request.Response>, status: number, error: string) {
@@ -248,12 +256,7 @@ describe('imports: hostile input', () => {
       const csv = 'date,amount,name\n' + Array.from({ length: 8 }, (_, i) => `2024-04-${String(i + 1).padStart(2, '0')},${i + 1},Lost ${i}`).join('\n');
       const id = (await post(csvBody(csv)).expect(201)).body.data.id;
       // A worker died after committing rows 1-3: the rows are in, the resume point says so, the job is gone.
-      await t.dataSource.query(
-        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
-         SELECT $1, $2, 'Transaction', (r."values"->>'date')::date, r."values"->>'name', -100, 'USD', $3
-           FROM import_rows r WHERE r.import_id = $3 AND r.source_row_number <= 3`,
-        [h.familyId, accountId, id],
-      );
+      await commitRowsAsAWorkerWould(id, 3);
       await t.dataSource.query(`UPDATE imports SET status = 'importing', published_through_row = 3, updated_at = now() - interval '1 hour' WHERE id = $1`, [id]);
       await t.app.get(ImportsProcessor).reap();
       const failed = await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
@@ -268,12 +271,7 @@ describe('imports: hostile input', () => {
       const csv = 'date,amount,name\n' + Array.from({ length: 6 }, (_, i) => `2024-05-${String(i + 1).padStart(2, '0')},${i + 1},Partial ${i}`).join('\n');
       const id = (await post(csvBody(csv)).expect(201)).body.data.id;
       // A publish failed after committing rows 1-2: they stay, and the import says so.
-      await t.dataSource.query(
-        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
-         SELECT $1, $2, 'Transaction', (r."values"->>'date')::date, r."values"->>'name', -100, 'USD', $3
-           FROM import_rows r WHERE r.import_id = $3 AND r.source_row_number <= 2`,
-        [h.familyId, accountId, id],
-      );
+      await commitRowsAsAWorkerWould(id, 2);
       await t.dataSource.query(`UPDATE imports SET status = 'failed', error = 'stopped', published_through_row = 2 WHERE id = $1`, [id]);
       const failed = await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
       expect(failed.body.data.status_detail).toMatchObject({ revertable: true, publishable: true });

@@ -134,12 +134,19 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     const h = await t.newHousehold();
     const accountId = await newAccount(h);
     const other = await newAccount(h, 'Savings');
-    const byHand = `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Transaction', $3, 'Rent', 50000, 'USD') RETURNING id`;
-    const [{ id: rentId }] = await t.dataSource.query(byHand, [h.familyId, accountId, '2024-06-10']);
-    await t.dataSource.query(`INSERT INTO transactions (entry_id) VALUES ($1)`, [rentId]);
+    // A rent payment of 500 entered by hand: the entry with its transaction row, in one statement.
+    const rentByHand = async (account: string, date: string): Promise<string> =>
+      (
+        await t.dataSource.query(
+          `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency)
+                      VALUES ($1, $2, 'Transaction', $3, 'Rent', 50000, 'USD') RETURNING id)
+           INSERT INTO transactions (entry_id) SELECT id FROM e RETURNING entry_id AS id`,
+          [h.familyId, account, date],
+        )
+      )[0].id;
+    const rentId = await rentByHand(accountId, '2024-06-10');
     // The same transaction in another account of the family is no duplicate, and does not widen this account's span.
-    const [{ id: elsewhere }] = await t.dataSource.query(byHand, [h.familyId, other, '2024-06-09']);
-    await t.dataSource.query(`INSERT INTO transactions (entry_id) VALUES ($1)`, [elsewhere]);
+    await rentByHand(other, '2024-06-09');
     const csv = 'date,amount,name\n2024-06-09,-500.00,Rent\n2024-06-10,-500.00,Rent\n2024-06-11,-500.00,Rent';
     const done = await publishAndWait(h, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
     expect(done.status).toBe('complete');
