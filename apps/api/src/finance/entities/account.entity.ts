@@ -1,4 +1,4 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, Unique } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import { CreatedAt, PrimaryUuid, UpdatedAt, currencyCode, minorUnits } from '../../database/columns';
 import { User } from '../../users/user.entity';
@@ -10,6 +10,8 @@ export type AccountStatus = 'active' | 'draft' | 'disabled' | 'pending_deletion'
 @Check('accounts_classification_valid', `"classification" IN ('asset', 'liability')`)
 @Check('accounts_status_valid', `"status" IN ('active', 'draft', 'disabled', 'pending_deletion')`)
 @Index(['familyId', 'name'])
+// What entries reference: (id, family_id) together, so an entry cannot sit in another family's account.
+@Unique('accounts_id_family', ['id', 'familyId'])
 export class Account {
   @PrimaryUuid() id: string;
   @Column({ type: 'uuid' }) familyId: string;
