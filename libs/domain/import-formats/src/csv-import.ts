@@ -82,19 +82,28 @@ function readTable(text: string, colSep: string): Table | { error: string } {
   return { headers, records };
 }
 
+/** Column positions for one (label, aliases) lookup, found once per parse by walking label then aliases. */
+interface PositionNode {
+  next: Map<string | null, PositionNode>;
+  positions?: number[];
+}
+
 /** Reads a cell by configured label, else by the first alias present; both compared after normalisation. */
 function cellReader(table: Table) {
   const index = new Map(table.headers.map((h, i) => [normalizeHeader(h), i]));
-  // Column positions per (label, aliases), resolved once: the same few lookups repeat on every row.
-  const positions = new Map<string, number[]>();
-  const positionsOf = (label: string | null, aliases: string[]) => {
-    const key = aliases.length === 1 ? `${label}\u0000${aliases[0]}` : `${label}\u0000${aliases.join('\u0000')}`;
-    let found = positions.get(key);
-    if (!found) {
-      found = (label ? [label, ...aliases] : aliases).map((name) => index.get(normalizeHeader(name))).filter((i): i is number => i !== undefined);
-      positions.set(key, found);
-    }
+  // The same few lookups repeat on every row: resolved once each, and found again without building a key string.
+  const root: PositionNode = { next: new Map() };
+  const child = (node: PositionNode, name: string | null) => {
+    let found = node.next.get(name);
+    if (!found) node.next.set(name, (found = { next: new Map() }));
     return found;
+  };
+  const positionsOf = (label: string | null, aliases: string[]) => {
+    let node = child(root, label);
+    for (const alias of aliases) node = child(node, alias);
+    return (node.positions ??= (label ? [label, ...aliases] : aliases)
+      .map((name) => index.get(normalizeHeader(name)))
+      .filter((i): i is number => i !== undefined));
   };
   return (record: string[], label: string | null, aliases: string[] = []): string => {
     for (const i of positionsOf(label, aliases)) {
