@@ -91,6 +91,31 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     expect(await entries(h.familyId)).toHaveLength(3);
   });
 
+  it("converts each row's amount by its own currency's minor unit (JPY none, KWD three digits)", async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(h);
+    const csv = ['Date,Amount,Description,Currency', '2024-03-01,-1200,Ramen,JPY', '2024-03-02,-1.234,Souk,KWD', '2024-03-03,-9.99,Diner,'].join('\n');
+    const done = await publishAndWait(h, { raw_file_content: csv, account_id: accountId, currency_col_label: 'Currency', date_format: '%Y-%m-%d' });
+    expect(done.status).toBe('complete');
+    expect((await entries(h.familyId)).map((e: { name: string; amount: number; currency: string }) => [e.name, e.amount, e.currency])).toEqual([
+      ['Ramen', 1200, 'JPY'],
+      ['Souk', 1234, 'KWD'],
+      ['Diner', 999, 'USD'], // no currency: the account's
+    ]);
+  });
+
+  it("refuses, in the database itself, an entry filed under another family's account", async () => {
+    const mine = await t.newHousehold();
+    const theirAccount = await newAccount(await t.newHousehold());
+    await expect(
+      t.dataSource.query(
+        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Transaction', '2024-01-01', 'Stray', 100, 'USD')`,
+        [mine.familyId, theirAccount],
+      ),
+    ).rejects.toThrow(/foreign key/);
+    expect(await count(`SELECT count(*) FROM entries WHERE account_id = $1`, [theirAccount])).toBe(0);
+  });
+
   it('creates the accounts a multi-account file names, matching existing ones by name', async () => {
     const h = await t.newHousehold({ currency: 'EUR' });
     await newAccount(h, 'Girokonto', 'EUR');

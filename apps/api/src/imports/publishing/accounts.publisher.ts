@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { classificationOf } from './mappables';
 import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, str } from './publish-context';
+import { RowsPublisher, str } from './publish-context';
 
 /** Without a balance date the opening balance is dated two years back, as Sure does. */
 function defaultOpeningDate(): string {
@@ -11,7 +11,7 @@ function defaultOpeningDate(): string {
 }
 
 /** Each row becomes an account with its balance, plus an opening-balance valuation entry. */
-export const publishAccounts: ChunkPublisher = async (tx, records, ctx) => {
+export const publishAccounts: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((row) => {
     const v = row.values;
     const type = ctx.accountTypes.get(str(v.entity_type) ?? '') ?? 'Depository';

@@ -9,7 +9,7 @@ import type { PublishJob } from '../imports.queue';
 import { publishAccounts } from './accounts.publisher';
 import { publishTrades } from './investments.publisher';
 import { resolveMappables } from './mappables';
-import type { ChunkPublisher, ImportRowRecord } from './publish-context';
+import { ChunkPublisher, ImportChunk, withRows } from './publish-context';
 import { publishCategories, publishMerchants, publishRules } from './taxonomy.publisher';
 import { publishTransactions } from './transactions.publisher';
 import { publishStatement } from './statement.publisher';
@@ -21,14 +21,14 @@ const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   MintImport: publishTransactions,
   ActualImport: publishTransactions,
   YnabImport: publishTransactions,
-  TradeImport: publishTrades,
-  AccountImport: publishAccounts,
-  CategoryImport: publishCategories,
-  MerchantImport: publishMerchants,
-  RuleImport: publishRules,
+  TradeImport: withRows(publishTrades),
+  AccountImport: withRows(publishAccounts),
+  CategoryImport: withRows(publishCategories),
+  MerchantImport: withRows(publishMerchants),
+  RuleImport: withRows(publishRules),
   QifImport: publishStatement,
   PdfImport: publishStatement,
-  ServiceImport: publishServiceImport,
+  ServiceImport: withRows(publishServiceImport),
 };
 
 // What the user sees in `error`; the cause (possibly SQL text) goes to the log only.
@@ -57,7 +57,7 @@ export class ImportPublisher {
       const familyCurrency = (await this.dataSource.query(`SELECT currency FROM families WHERE id = $1`, [familyId]))[0].currency;
       const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, familyCurrency));
       if (imp.type === 'ServiceImport') await beginServiceImportReadback(this.dataSource, imp); // verification: counts before
-      while (await this.dataSource.transaction((tx) => this.publishNextChunk(tx, imp, (rows) => publishChunk(tx, rows, ctx)))) {
+      while (await this.dataSource.transaction((tx) => this.publishNextChunk(tx, imp, (chunk) => publishChunk(tx, chunk, ctx)))) {
         // each iteration commits one chunk
       }
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp); // verification: readback
@@ -73,18 +73,19 @@ export class ImportPublisher {
    * Locks the import row (one publisher per import at a time), publishes the rows after the resume point and
    * moves the resume point, all in the caller's transaction. Returns false when nothing was left.
    */
-  private async publishNextChunk(tx: EntityManager, imp: Import, publish: (rows: ImportRowRecord[]) => Promise<void>): Promise<boolean> {
+  private async publishNextChunk(tx: EntityManager, imp: Import, publish: (chunk: ImportChunk) => Promise<void>): Promise<boolean> {
     const [current] = await tx.query(`SELECT status, published_through_row FROM imports WHERE id = $1 FOR UPDATE`, [imp.id]);
     if (current?.status !== 'importing') return false;
-    const rows: ImportRowRecord[] = await tx.query(
-      `SELECT source_row_number AS "sourceRowNumber", "values" FROM import_rows
-        WHERE import_id = $1 AND source_row_number > $2 ORDER BY source_row_number LIMIT $3`,
+    // Only the bounds travel: publishers read the rows themselves, most of them in SQL without a round trip.
+    const [{ size, through }] = await tx.query(
+      `SELECT count(*)::int AS size, max(source_row_number) AS through
+         FROM (SELECT source_row_number FROM import_rows WHERE import_id = $1 AND source_row_number > $2 ORDER BY source_row_number LIMIT $3) c`,
       // Rows committed per transaction (IMPORT_CHUNK_ROWS, default 5,000); published_through_row is the resume point.
       [imp.id, current.published_through_row, this.config.importChunkRows],
     );
-    if (!rows.length) return false;
-    await publish(rows);
-    await tx.query(`UPDATE imports SET published_through_row = $2, updated_at = now() WHERE id = $1`, [imp.id, rows[rows.length - 1].sourceRowNumber]);
+    if (!size) return false;
+    await publish({ after: current.published_through_row, through, size });
+    await tx.query(`UPDATE imports SET published_through_row = $2, updated_at = now() WHERE id = $1`, [imp.id, through]);
     await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [imp.familyId]);
     return true;
   }

@@ -1,12 +1,12 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, str } from './publish-context';
+import { RowsPublisher, str } from './publish-context';
 
 /**
  * Trades: securities are found by (ticker, exchange MIC) or created offline in one statement per chunk
  * (no market-data provider here), then entries and trades go in with one statement each.
  */
-export const publishTrades: ChunkPublisher = async (tx, records, ctx) => {
+export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((row) => {
     const v = row.values;
     const accountId = ctx.imp.accountId ?? ctx.accounts.get(str(v.account) ?? '');

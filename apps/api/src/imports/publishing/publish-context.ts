@@ -25,8 +25,37 @@ export interface ImportRowRecord {
   values: Record<string, unknown>;
 }
 
-/** Publishes one chunk of rows inside the chunk's transaction; must be set-based (a few statements per chunk). */
-export type ChunkPublisher = (tx: EntityManager, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;
+/** Rows (after, through] of an import by source row number, `size` of them: published in one transaction. */
+export interface ImportChunk {
+  after: number;
+  through: number;
+  size: number;
+}
+
+/**
+ * Publishes one chunk inside the chunk's transaction; must be set-based (a few statements per chunk). A publisher
+ * reads the chunk's rows where it needs them: in SQL, or in Node through `withRows`.
+ */
+export type ChunkPublisher = (tx: EntityManager, chunk: ImportChunk, ctx: PublishContext) => Promise<void>;
+
+/** Publishes rows already read into Node. */
+export type RowsPublisher = (tx: EntityManager, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;
+
+/** The chunk's rows in order; with `rowKind`, only the statement rows of that kind (QIF, PDF). */
+export function chunkRows(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null = null): Promise<ImportRowRecord[]> {
+  return tx.query(
+    `SELECT source_row_number AS "sourceRowNumber", "values" FROM import_rows
+      WHERE import_id = $1 AND source_row_number > $2 AND source_row_number <= $3 AND ($4::text IS NULL OR "values"->>'row_kind' = $4)
+      ORDER BY source_row_number`,
+    [ctx.imp.id, chunk.after, chunk.through, rowKind],
+  );
+}
+
+/** A chunk publisher that reads the chunk's rows into Node and hands them to `publish`. */
+export const withRows =
+  (publish: RowsPublisher): ChunkPublisher =>
+  async (tx, chunk, ctx) =>
+    publish(tx, await chunkRows(tx, ctx, chunk), ctx);
 
 export const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 export const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : []);

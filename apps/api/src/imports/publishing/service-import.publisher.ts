@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ACCOUNTABLE_TYPES, AccountableType, TRANSACTION_KINDS } from '@hearth/contracts';
 import { minorUnitsText, ServiceRecordType } from '@hearth/domain/import-formats';
 import { classificationOf, paletteColor } from './mappables';
-import type { ChunkPublisher, ImportRowRecord, PublishContext } from './publish-context';
+import type { RowsPublisher, ImportRowRecord, PublishContext } from './publish-context';
 import { publishRules } from './taxonomy.publisher';
 
 // ServiceImport publishing. Rows arrive in dependency order (stored that way at upload), so everything a record
@@ -285,7 +285,7 @@ const HANDLERS: Record<ServiceRecordType, Handler> = {
 };
 
 /** One chunk: consecutive rows of the same type go to that type's handler, in order. */
-export const publishServiceImport: ChunkPublisher = async (tx, records, ctx) => {
+export const publishServiceImport: RowsPublisher = async (tx, records, ctx) => {
   let group: Row[] = [];
   const flush = async () => {
     if (group.length) await HANDLERS[group[0].type](tx, group, ctx);

@@ -1,22 +1,20 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { publishTrades } from './investments.publisher';
 import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, ImportRowRecord } from './publish-context';
-import { publishTransactions } from './transactions.publisher';
-
-const kindOf = (row: ImportRowRecord) => row.values.row_kind;
+import { ChunkPublisher, chunkRows } from './publish-context';
+import { publishTransactionRows } from './transactions.publisher';
 
 /**
  * Statement rows (QIF, PDF) publish into the import's account by kind: transactions (splits already one row each),
  * trades of a QIF investment section, and an opening balance as a valuation entry of kind opening_anchor.
  */
-export const publishStatement: ChunkPublisher = async (tx, records, ctx) => {
+export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
   const accountId = ctx.imp.accountId;
   if (!accountId) throw new Error('A statement import publishes into its account_id');
-  await publishTransactions(tx, records.filter((r) => kindOf(r) === 'transaction'), ctx);
-  const trades = records.filter((r) => kindOf(r) === 'trade');
+  await publishTransactionRows(tx, chunk, ctx, 'transaction');
+  const trades = await chunkRows(tx, ctx, chunk, 'trade');
   if (trades.length) await publishTrades(tx, trades, ctx);
-  const openings = records.filter((r) => kindOf(r) === 'opening_balance');
+  const openings = await chunkRows(tx, ctx, chunk, 'opening_balance');
   if (!openings.length) return;
   const ids = openings.map(() => timeOrderedId());
   const currencies = openings.map((r) => String(r.values.currency ?? ctx.familyCurrency));

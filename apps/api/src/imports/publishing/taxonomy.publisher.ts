@@ -1,12 +1,12 @@
 import type { EntityManager } from 'typeorm';
 import { ensureNamed, paletteColor } from './mappables';
-import { ChunkPublisher, PublishContext, str } from './publish-context';
+import { RowsPublisher, PublishContext, str } from './publish-context';
 
 /**
  * Categories: created when new (recorded as this import's), colour and icon updated when given; parents
  * (created as placeholders when missing) are linked in a second statement once every name exists.
  */
-export const publishCategories: ChunkPublisher = async (tx, records, ctx) => {
+export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((r) => ({
     name: String(r.values.name).trim(),
     color: str(r.values.color),
@@ -34,7 +34,7 @@ export const publishCategories: ChunkPublisher = async (tx, records, ctx) => {
 };
 
 /** Merchants: created when new; existing ones are left as they are. */
-export const publishMerchants: ChunkPublisher = async (tx, records, ctx) => {
+export const publishMerchants: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((r) => ({ name: String(r.values.name).trim(), color: str(r.values.color), website: str(r.values.website_url) }));
   await tx.query(
     `INSERT INTO merchants (family_id, type, name, color, website_url, import_id)
@@ -79,7 +79,7 @@ async function ensureMerchants(tx: EntityManager, ctx: PublishContext, names: st
 }
 
 /** Rules: names in category, merchant and tag operands become ids (records created when missing). */
-export const publishRules: ChunkPublisher = async (tx, records, ctx) => {
+export const publishRules: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((r) => ({
     name: str(r.values.name),
     active: r.values.active === true || r.values.active === 'true',

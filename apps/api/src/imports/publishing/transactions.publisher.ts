@@ -1,76 +1,72 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
-import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, ImportRowRecord, list, PriorSpan, PublishContext, str } from './publish-context';
+import { minorUnitScales } from './minor-units';
+import { ChunkPublisher, ImportChunk, list, PriorSpan, PublishContext } from './publish-context';
 
-interface TransactionRow {
+/** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
+interface DuplicateRow {
   rowNumber: number;
   entryId: string;
-  accountId: string;
-  date: string;
-  name: string;
-  amount: string;
-  scale: string;
-  currency: string;
-  notes: string | null;
   categoryId: string | null;
+  notes: string | null;
   tagIds: string[];
-  kind: 'standard' | 'funds_movement';
+  existing: { notes: string | null; categoryId: string | null };
 }
 
-/** The entry an incoming row duplicates, with what the row might add to it. */
-interface ExistingEntry {
-  entryId: string;
-  notes: string | null;
-  categoryId: string | null;
-}
+/** A string value of the row, trimmed; NULL when absent or blank. */
+const text = (key: string) => `NULLIF(btrim(r."values"->>'${key}'), '')`;
 
-function toTransactionRows(rows: ImportRowRecord[], ctx: PublishContext): TransactionRow[] {
-  return rows.map((row) => {
-    const v = row.values;
-    const accountId = ctx.imp.accountId ?? ctx.accounts.get(str(v.account) ?? '');
-    if (!accountId) throw new Error(`Row ${row.sourceRowNumber}: no account (set account_id or an account column)`);
-    const currency = str(v.currency) ?? ctx.familyCurrency;
-    const category = str(v.category);
-    return {
-      rowNumber: row.sourceRowNumber,
-      entryId: timeOrderedId(),
-      accountId,
-      date: String(v.date),
-      name: str(v.name) ?? 'Imported item',
-      amount: String(v.amount),
-      scale: minorUnitScale(currency),
-      currency,
-      notes: str(v.notes),
-      categoryId: category ? (ctx.categories.get(category) ?? null) : null,
-      tagIds: [...new Set(list(v.tags).map((t) => ctx.tags.get(t)).filter((id): id is string => Boolean(id)))],
-      // A transfer to another account (QIF `[Account]`) moves money; budgets leave it out.
-      kind: str(v.transfer_account) ? 'funds_movement' : 'standard',
-    };
-  });
+/**
+ * The chunk's transaction rows as records, read and converted where they are stored: nothing travels through Node.
+ * Parameters: $1 import, $2/$3 the chunk's bounds, $4 row kind (statements) or NULL, $5 the import's account or
+ * NULL, $6/$7 account and category ids by mapping key (JSON objects), $8 the family's currency, $9 scales by
+ * currency. `ordinal` numbers the rows 1..n for the ids the insert hands out.
+ */
+const CHUNK_TRANSACTIONS = `
+  SELECT r.source_row_number AS rn,
+         row_number() OVER (ORDER BY r.source_row_number)::int AS ordinal,
+         COALESCE($5::uuid, ($6::jsonb ->> ${text('account')})::uuid) AS account_id,
+         (r."values"->>'date')::date AS date,
+         COALESCE(${text('name')}, 'Imported item') AS name,
+         round((r."values"->>'amount')::numeric * ($9::jsonb ->> cur.code)::numeric)::bigint AS amount_minor,
+         cur.code AS currency,
+         ${text('notes')} AS notes,
+         ($7::jsonb ->> ${text('category')})::uuid AS category_id,
+         CASE WHEN jsonb_typeof(r."values"->'tags') = 'array' THEN r."values"->'tags' ELSE '[]'::jsonb END AS tags,
+         -- A transfer to another account (QIF [Account]) moves money; budgets leave it out.
+         CASE WHEN ${text('transfer_account')} IS NULL THEN 'standard' ELSE 'funds_movement' END AS kind
+    FROM import_rows r
+   CROSS JOIN LATERAL (SELECT COALESCE(${text('currency')}, $8) AS code) cur
+   WHERE r.import_id = $1 AND r.source_row_number > $2 AND r.source_row_number <= $3
+     AND ($4::text IS NULL OR r."values"->>'row_kind' = $4)`;
+
+const json = (map: Map<string, string>) => JSON.stringify(Object.fromEntries(map));
+
+function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] {
+  return [ctx.imp.id, chunk.after, chunk.through, rowKind, ctx.imp.accountId, json(ctx.accounts), json(ctx.categories), ctx.familyCurrency, minorUnitScales()];
 }
 
 /**
- * An entry an import row can duplicate: a transaction not created by this import ($2), without an external id.
- * Both queries below reach entries through the family's accounts ($1), never through entries.family_id: with a
- * family_id filter and statistics that lag behind a large import, the planner probed the (family, date) index and
- * read every entry of the day for each key (measured: 490 ms instead of 45 ms per 5,000-row chunk).
+ * An entry an import row can duplicate: a transaction not created by this import, without an external id. The
+ * queries below reach entries through the family's accounts, never through entries.family_id: with a family_id
+ * filter and statistics that lag behind a large import, the planner probed the (family, date) index and read every
+ * entry of the day for each key (measured: 490 ms instead of 45 ms per 5,000-row chunk).
  */
-const PRIOR_TRANSACTION = `e.entryable_type = 'Transaction' AND e.external_id IS NULL AND e.import_id IS DISTINCT FROM $2`;
+const priorTransaction = (importParam: string) => `e.entryable_type = 'Transaction' AND e.external_id IS NULL AND e.import_id IS DISTINCT FROM ${importParam}`;
 
 /**
  * Fills ctx.priorSpans for the accounts not seen before in this publish: two index probes each (first and last
- * date). Taken once per account, so a chunk committed later by another writer extends no span; concurrent imports
- * into one account were never serialised against each other anyway.
+ * date). Taken once per account, before this import's own entries fill the index, so a chunk committed later by
+ * another writer extends no span; concurrent imports into one account were never serialised against each other.
  */
 async function priorSpans(tx: EntityManager, ctx: PublishContext, accountIds: string[]): Promise<Map<string, PriorSpan | null>> {
-  const unseen = [...new Set(accountIds)].filter((id) => !ctx.priorSpans.has(id));
+  const unseen = accountIds.filter((id) => !ctx.priorSpans.has(id));
   if (unseen.length) {
     const spans: Array<{ account_id: string } & PriorSpan> = await tx.query(
       `SELECT a.id AS account_id, lo.date::text AS first, hi.date::text AS last
          FROM accounts a
-         CROSS JOIN LATERAL (SELECT e.date FROM entries e WHERE e.account_id = a.id AND ${PRIOR_TRANSACTION} ORDER BY e.date LIMIT 1) lo
-         CROSS JOIN LATERAL (SELECT e.date FROM entries e WHERE e.account_id = a.id AND ${PRIOR_TRANSACTION} ORDER BY e.date DESC LIMIT 1) hi
+         CROSS JOIN LATERAL (SELECT e.date FROM entries e WHERE e.account_id = a.id AND ${priorTransaction('$2')} ORDER BY e.date LIMIT 1) lo
+         CROSS JOIN LATERAL (SELECT e.date FROM entries e WHERE e.account_id = a.id AND ${priorTransaction('$2')} ORDER BY e.date DESC LIMIT 1) hi
         WHERE a.id = ANY($3::uuid[]) AND a.family_id = $1`,
       [ctx.imp.familyId, ctx.imp.id, unseen],
     );
@@ -81,76 +77,96 @@ async function priorSpans(tx: EntityManager, ctx: PublishContext, accountIds: st
 }
 
 /**
- * Existing transactions these rows duplicate, in one statement: same account, date, amount, currency and name,
- * no external id, not created or already claimed by this import. The n-th identical row claims the n-th oldest
- * identical entry, so two identical entries absorb two identical rows and no more. Each distinct key probes the
- * (account, date, amount) index on its own, so the cost follows the chunk, not the family's history. `OFFSET 0`
+ * The accounts the chunk's rows go to. Without the import's own account, rows name theirs, and a row whose account
+ * is unknown stops the publish with its row number.
+ */
+async function chunkAccounts(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): Promise<string[]> {
+  if (ctx.imp.accountId) return [ctx.imp.accountId];
+  const [{ unassigned, accounts }] = await tx.query(
+    `SELECT min(rn) FILTER (WHERE account_id IS NULL) AS unassigned, array_agg(DISTINCT account_id) FILTER (WHERE account_id IS NOT NULL) AS accounts
+       FROM (${CHUNK_TRANSACTIONS}) c`,
+    chunkParams(ctx, chunk, rowKind),
+  );
+  if (unassigned !== null) throw new Error(`Row ${unassigned}: no account (set account_id or an account column)`);
+  return accounts ?? [];
+}
+
+/**
+ * Existing transactions the chunk's rows duplicate, in one statement: same account, date, amount, currency and
+ * name, no external id, not created or already claimed by this import. The n-th identical row claims the n-th
+ * oldest identical entry, so two identical entries absorb two identical rows and no more. Each distinct key probes
+ * the (account, date, amount) index on its own, so the cost follows the chunk, not the family's history. `OFFSET 0`
  * keeps the planner from flattening the LATERAL into a join: right after a large import the statistics still
  * describe an almost empty table, and the flattened plan compared every key with every entry of the family
  * (measured: 87 s for one 5,000-row chunk against 119k entries; 17 ms fenced). Only rows dated within their
  * account's prior span are probed: a first import into an account probes nothing.
  */
-async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: TransactionRow[]): Promise<Map<number, ExistingEntry>> {
-  const spans = await priorSpans(tx, ctx, chunk.map((r) => r.accountId));
-  const rows = chunk.filter((r) => {
-    const span = spans.get(r.accountId);
-    return span && r.date >= span.first && r.date <= span.last;
-  });
-  if (!rows.length) return new Map();
-  const matches: Array<{ row_number: number } & ExistingEntry> = await tx.query(
+async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, accounts: string[]): Promise<DuplicateRow[]> {
+  const spans = await priorSpans(tx, ctx, accounts);
+  const probed = Object.fromEntries(accounts.flatMap((id) => (spans.get(id) ? [[id, spans.get(id)]] : [])));
+  if (!Object.keys(probed).length) return [];
+  const matches: Array<Omit<DuplicateRow, 'tagIds'> & { tags: unknown }> = await tx.query(
     `WITH incoming AS (
        SELECT *, row_number() OVER (PARTITION BY account_id, date, amount_minor, currency, name ORDER BY rn) AS k
-         FROM (SELECT rn, account_id, date, round(amount * scale)::bigint AS amount_minor, currency, name
-                 FROM unnest($3::int[], $4::uuid[], $5::date[], $6::numeric[], $7::numeric[], $8::char(3)[], $9::text[])
-                   AS t(rn, account_id, date, amount, scale, currency, name)) i),
+         FROM (${CHUNK_TRANSACTIONS}) c
+        WHERE c.date BETWEEN ($11::jsonb -> c.account_id::text ->> 'first')::date AND ($11::jsonb -> c.account_id::text ->> 'last')::date),
      existing AS (
        SELECT e.id, e.account_id, e.date, e.amount_minor, e.currency, e.name, e.notes, e.category_id,
               row_number() OVER (PARTITION BY e.account_id, e.date, e.amount_minor, e.currency, e.name ORDER BY e.created_at, e.id) AS k
          FROM (SELECT DISTINCT account_id, date, amount_minor, currency, name FROM incoming) key
-         JOIN accounts a ON a.id = key.account_id AND a.family_id = $1
+         JOIN accounts a ON a.id = key.account_id AND a.family_id = $10
          JOIN LATERAL (
            SELECT e.id, e.account_id, e.date, e.amount_minor, e.currency, e.name, e.created_at, e.notes, tr.category_id
              FROM entries e JOIN transactions tr ON tr.entry_id = e.id
             WHERE e.account_id = key.account_id AND e.date = key.date AND e.amount_minor = key.amount_minor
               AND e.currency = key.currency AND e.name = key.name
-              AND ${PRIOR_TRANSACTION}
+              AND ${priorTransaction('$1')}
            OFFSET 0) e ON true
-        WHERE NOT EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = $2 AND r.duplicate_of = e.id))
-     SELECT i.rn AS row_number, x.id AS "entryId", x.notes, x.category_id AS "categoryId"
+        WHERE NOT EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = e.id))
+     SELECT i.rn AS "rowNumber", x.id AS "entryId", i.category_id AS "categoryId", i.notes, i.tags,
+            json_build_object('notes', x.notes, 'categoryId', x.category_id) AS existing
        FROM incoming i JOIN existing x
          ON x.account_id = i.account_id AND x.date = i.date AND x.amount_minor = i.amount_minor
         AND x.currency = i.currency AND x.name = i.name AND x.k = i.k`,
+    [...chunkParams(ctx, chunk, rowKind), ctx.imp.familyId, JSON.stringify(probed)],
+  );
+  return matches.map(({ tags, ...row }) => ({ ...row, tagIds: tagIds(ctx, tags) }));
+}
+
+/** The ids of the tags a row names (mapped when the import was published), each once. */
+const tagIds = (ctx: PublishContext, tags: unknown): string[] =>
+  [...new Set(list(tags).map((t) => ctx.tags.get(t)).filter((id): id is string => Boolean(id)))];
+
+/**
+ * The chunk's rows that duplicate nothing become entries, transactions and taggings in one statement, converted in
+ * SQL from the stored rows. Ids come from Node, time-ordered, so the inserts append to their indexes.
+ */
+async function insertTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[]): Promise<void> {
+  await tx.query(
+    `WITH chunk AS MATERIALIZED (${CHUNK_TRANSACTIONS}),
+          fresh AS MATERIALIZED (SELECT ($11::uuid[])[ordinal] AS id, * FROM chunk WHERE rn <> ALL($12::int[])),
+          entries_in AS (
+            INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, import_id)
+            SELECT id, $10, account_id, 'Transaction', date, name, amount_minor, currency, notes, $1 FROM fresh),
+          transactions_in AS (INSERT INTO transactions (entry_id, category_id, kind) SELECT id, category_id, kind FROM fresh)
+     INSERT INTO taggings (tag_id, entry_id)
+     SELECT DISTINCT tag.id, f.id
+       FROM fresh f
+       CROSS JOIN LATERAL jsonb_array_elements_text(f.tags) AS t(name)
+       CROSS JOIN LATERAL (SELECT ($13::jsonb ->> btrim(t.name))::uuid AS id) tag
+      WHERE tag.id IS NOT NULL
+     ON CONFLICT DO NOTHING`,
     [
+      ...chunkParams(ctx, chunk, rowKind),
       ctx.imp.familyId,
-      ctx.imp.id,
-      rows.map((r) => r.rowNumber),
-      rows.map((r) => r.accountId),
-      rows.map((r) => r.date),
-      rows.map((r) => r.amount),
-      rows.map((r) => r.scale),
-      rows.map((r) => r.currency),
-      rows.map((r) => r.name),
+      Array.from({ length: chunk.size }, () => timeOrderedId()),
+      duplicates.map((d) => d.rowNumber),
+      json(ctx.tags),
     ],
   );
-  return new Map(matches.map(({ row_number, ...existing }) => [row_number, existing]));
 }
 
-async function insertTransactions(tx: EntityManager, ctx: PublishContext, rows: TransactionRow[]): Promise<void> {
-  if (!rows.length) return;
-  // The chunk travels as one JSON document (native serialisation) rather than ten escaped array literals.
-  const chunk = JSON.stringify(rows.map((r) => ({ id: r.entryId, a: r.accountId, d: r.date, n: r.name, m: r.amount, s: r.scale, c: r.currency, o: r.notes, k: r.categoryId, t: r.kind })));
-  await tx.query(
-    `WITH chunk AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS t(id uuid, a uuid, d date, n text, m numeric, s numeric, c char(3), o text, k uuid, t varchar)),
-          inserted AS (
-            INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, import_id)
-            SELECT id, $1, a, 'Transaction', d, n, round(m * s)::bigint, c, o, $2 FROM chunk)
-     INSERT INTO transactions (entry_id, category_id, kind) SELECT id, k, t FROM chunk`,
-    [ctx.imp.familyId, ctx.imp.id, chunk],
-  );
-  await insertTaggings(tx, rows);
-}
-
-async function insertTaggings(tx: EntityManager, rows: TransactionRow[]): Promise<void> {
+async function insertTaggings(tx: EntityManager, rows: Array<{ entryId: string; tagIds: string[] }>): Promise<void> {
   const pairs = rows.flatMap((r) => r.tagIds.map((tagId) => [tagId, r.entryId]));
   if (!pairs.length) return;
   await tx.query(
@@ -163,7 +179,7 @@ async function insertTaggings(tx: EntityManager, rows: TransactionRow[]): Promis
  * A duplicate keeps its identity; the row adds its category, tags and notes, and the claim is recorded. Only what
  * changes is written: a re-imported export usually changes nothing, and each UPDATE is a new row version.
  */
-async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: Array<TransactionRow & { existing: ExistingEntry }>): Promise<void> {
+async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: DuplicateRow[]): Promise<void> {
   if (!rows.length) return;
   const recategorised = rows.filter((r) => r.categoryId && r.categoryId !== r.existing.categoryId);
   if (recategorised.length) {
@@ -191,17 +207,17 @@ async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: Ar
 /** Bank exports re-imported with overlapping dates must not double the history. */
 const DEDUPLICATED = new Set(['TransactionImport', 'QifImport', 'PdfImport']);
 
-/** Transaction, Mint, Actual, YNAB and QIF rows become transactions; bank exports skip duplicates of existing ones. */
-export const publishTransactions: ChunkPublisher = async (tx, records, ctx) => {
-  const rows = toTransactionRows(records, ctx);
-  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, rows) : new Map<number, ExistingEntry>();
-  await insertTransactions(tx, ctx, rows.filter((r) => !duplicates.has(r.rowNumber)));
-  await updateDuplicates(
-    tx,
-    ctx,
-    rows.flatMap((r) => {
-      const existing = duplicates.get(r.rowNumber);
-      return existing ? [{ ...r, entryId: existing.entryId, existing }] : [];
-    }),
-  );
-};
+/**
+ * The chunk's rows (of `rowKind` in a statement) become transactions; bank exports skip duplicates of existing
+ * ones and add to them instead.
+ */
+export async function publishTransactionRows(tx: EntityManager, chunk: ImportChunk, ctx: PublishContext, rowKind: string | null): Promise<void> {
+  const accounts = await chunkAccounts(tx, ctx, chunk, rowKind);
+  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, chunk, rowKind, accounts) : [];
+  // A re-imported chunk is often all duplicates: nothing left to insert.
+  if (duplicates.length < chunk.size) await insertTransactions(tx, ctx, chunk, rowKind, duplicates);
+  await updateDuplicates(tx, ctx, duplicates);
+}
+
+/** Transaction, Mint, Actual and YNAB rows become transactions. */
+export const publishTransactions: ChunkPublisher = (tx, chunk, ctx) => publishTransactionRows(tx, chunk, ctx, null);
