@@ -1,6 +1,18 @@
 import request from 'supertest';
 import { createImport, waitForImport } from './support/imports';
+import type { DataSource } from 'typeorm';
 import { startTestApp, TestApp, Household } from './support/test-app';
+
+/** A transaction entered by hand (USD): the entry with its transaction row, in one statement; returns the entry id. */
+async function enterByHand(dataSource: DataSource, familyId: string, accountId: string, t: { date: string; name: string; amountMinor: number }): Promise<string> {
+  const [row] = await dataSource.query(
+    `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency)
+                VALUES ($1, $2, 'Transaction', $3, $4, $5, 'USD') RETURNING id)
+     INSERT INTO transactions (entry_id) SELECT id FROM e RETURNING entry_id AS id`,
+    [familyId, accountId, t.date, t.name, t.amountMinor],
+  );
+  return row.id;
+}
 
 describe('imports: CSV types through the HTTP API, publish and revert', () => {
   let t: TestApp;
@@ -159,16 +171,8 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     const h = await t.newHousehold();
     const accountId = await newAccount(h);
     const other = await newAccount(h, 'Savings');
-    // A rent payment of 500 entered by hand: the entry with its transaction row, in one statement.
-    const rentByHand = async (account: string, date: string): Promise<string> =>
-      (
-        await t.dataSource.query(
-          `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency)
-                      VALUES ($1, $2, 'Transaction', $3, 'Rent', 50000, 'USD') RETURNING id)
-           INSERT INTO transactions (entry_id) SELECT id FROM e RETURNING entry_id AS id`,
-          [h.familyId, account, date],
-        )
-      )[0].id;
+    // A rent payment of 500 entered by hand.
+    const rentByHand = (account: string, date: string) => enterByHand(t.dataSource, h.familyId, account, { date, name: 'Rent', amountMinor: 50000 });
     const rentId = await rentByHand(accountId, '2024-06-10');
     // The same transaction in another account of the family is no duplicate, and does not widen this account's span.
     await rentByHand(other, '2024-06-09');
@@ -322,5 +326,32 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       errors: ["Row 1: date '2024-13-01' does not match the date format %Y-%m-%d", "Row 1: amount 'abc' is not a number in the format 1,234.56"],
     });
     expect(rows.body.data[1]).toMatchObject({ row_number: 2, valid: true, errors: [], fields: expect.objectContaining({ date: '2024-01-01', amount: '-5' }) });
+  });
+});
+
+describe('imports: duplicates claimed across chunks', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ IMPORT_CHUNK_ROWS: '2' });
+  });
+  afterAll(() => t.close());
+
+  it('lets identical rows in later chunks claim only the identical entries not claimed before, oldest first', async () => {
+    const h = await t.newHousehold();
+    const [{ id: accountId }] = await t.dataSource.query(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
+      [h.familyId],
+    );
+    const coffee = { date: '2024-05-01', name: 'Coffee', amountMinor: 350 };
+    const byHand = [];
+    for (let i = 0; i < 3; i++) byHand.push(await enterByHand(t.dataSource, h.familyId, accountId, coffee));
+    // Five rows in chunks of two: rows 1-2 claim the two oldest entries, row 3 the third, rows 4-5 are new.
+    const csv = ['date,amount,name', ...Array.from({ length: 4 }, () => '2024-05-01,-3.50,Coffee'), '2024-05-02,-3.50,Coffee'].join('\n');
+    const res = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount', publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, res.body.data.id)).status).toBe('complete');
+    const rows = await t.dataSource.query(`SELECT source_row_number AS n, duplicate_of FROM import_rows WHERE import_id = $1 ORDER BY 1`, [res.body.data.id]);
+    expect(rows.map((r: { duplicate_of: string | null }) => r.duplicate_of)).toEqual([...byHand, null, null]);
+    const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE account_id = $1 AND name = 'Coffee'`, [accountId]);
+    expect(count).toBe(5);
   });
 });

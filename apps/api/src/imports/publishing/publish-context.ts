@@ -12,6 +12,8 @@ export interface PublishContext {
   accountTypes: Map<string, AccountableType>;
   /** Per account, the span of its transactions from before this import, loaded when a chunk first names it. */
   priorSpans: Map<string, PriorSpan | null>;
+  /** Entries this import's rows have claimed as duplicates so far, loaded when a chunk first probes for them. */
+  claimed?: Set<string>;
 }
 
 /** The earliest and latest date (YYYY-MM-DD) of an account's transactions that an import row could duplicate. */

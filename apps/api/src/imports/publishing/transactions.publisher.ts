@@ -92,45 +92,63 @@ async function chunkAccounts(tx: EntityManager, ctx: PublishContext, chunk: Impo
 }
 
 /**
- * Existing transactions the chunk's rows duplicate, in one statement: same account, date, amount, currency and
- * name, no external id, not created or already claimed by this import. The n-th identical row claims the n-th
- * oldest identical entry, so two identical entries absorb two identical rows and no more. Each distinct key probes
- * the (account, date, amount) index on its own, so the cost follows the chunk, not the family's history. `OFFSET 0`
- * keeps the planner from flattening the LATERAL into a join: right after a large import the statistics still
- * describe an almost empty table, and the flattened plan compared every key with every entry of the family
- * (measured: 87 s for one 5,000-row chunk against 119k entries; 17 ms fenced). Only rows dated within their
- * account's prior span are probed: a first import into an account probes nothing.
+ * The entries this import has already claimed as duplicates, loaded once per publish (a resumed publish finds the
+ * claims of its committed chunks) and kept in memory as chunks add to them.
+ */
+async function claimedEntries(tx: EntityManager, ctx: PublishContext): Promise<Set<string>> {
+  if (!ctx.claimed) {
+    const rows: Array<{ id: string }> = await tx.query(
+      `SELECT duplicate_of AS id FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`,
+      [ctx.imp.id],
+    );
+    ctx.claimed = new Set(rows.map((r) => r.id));
+  }
+  return ctx.claimed;
+}
+
+/**
+ * Existing transactions the chunk's rows duplicate: same account, date, amount, currency and name, no external id,
+ * not created or already claimed by this import. The n-th identical row claims the n-th oldest identical entry, so
+ * two identical entries absorb two identical rows and no more.
+ *
+ * One statement lists each row's candidates, oldest first; the claiming happens here, against the claims held in
+ * memory. Each row probes the (account, date, amount) index on its own, so the cost follows the chunk, not the
+ * family's history, whatever the statistics say: `OFFSET 0` keeps the planner from flattening the LATERAL into a
+ * join (with statistics that lagged behind a large import, the flattened plan compared every key with every entry
+ * of the family: 87 s for one 5,000-row chunk against 119k entries; 17 ms fenced). Checking claims in SQL, against
+ * rows stored moments before, let the planner loop over all of the import's rows for each candidate, and a 5,000-row
+ * chunk ran past the 60 s statement timeout. Only rows dated within their account's prior span are probed: a first
+ * import into an account probes nothing.
  */
 async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, accounts: string[]): Promise<DuplicateRow[]> {
   const spans = await priorSpans(tx, ctx, accounts);
   const probed = Object.fromEntries(accounts.flatMap((id) => (spans.get(id) ? [[id, spans.get(id)]] : [])));
   if (!Object.keys(probed).length) return [];
-  const matches: Array<Omit<DuplicateRow, 'tagIds'> & { tags: unknown }> = await tx.query(
-    `WITH incoming AS (
-       SELECT *, row_number() OVER (PARTITION BY account_id, date, amount_minor, currency, name ORDER BY rn) AS k
-         FROM (${CHUNK_TRANSACTIONS}) c
-        WHERE c.date BETWEEN ($11::jsonb -> c.account_id::text ->> 'first')::date AND ($11::jsonb -> c.account_id::text ->> 'last')::date),
-     existing AS (
-       SELECT e.id, e.account_id, e.date, e.amount_minor, e.currency, e.name, e.notes, e.category_id,
-              row_number() OVER (PARTITION BY e.account_id, e.date, e.amount_minor, e.currency, e.name ORDER BY e.created_at, e.id) AS k
-         FROM (SELECT DISTINCT account_id, date, amount_minor, currency, name FROM incoming) key
-         JOIN accounts a ON a.id = key.account_id AND a.family_id = $10
-         JOIN LATERAL (
-           SELECT e.id, e.account_id, e.date, e.amount_minor, e.currency, e.name, e.created_at, e.notes, tr.category_id
+  const candidates: Array<Omit<DuplicateRow, 'tagIds' | 'existing'> & { tags: unknown; existingNotes: string | null; existingCategoryId: string | null }> =
+    await tx.query(
+      `SELECT i.rn AS "rowNumber", i.category_id AS "categoryId", i.notes, i.tags,
+              x.id AS "entryId", x.notes AS "existingNotes", x.category_id AS "existingCategoryId"
+         FROM (${CHUNK_TRANSACTIONS}) i
+         JOIN accounts a ON a.id = i.account_id AND a.family_id = $10
+         CROSS JOIN LATERAL (
+           SELECT e.id, e.notes, tr.category_id, row_number() OVER (ORDER BY e.created_at, e.id) AS age
              FROM entries e JOIN transactions tr ON tr.entry_id = e.id
-            WHERE e.account_id = key.account_id AND e.date = key.date AND e.amount_minor = key.amount_minor
-              AND e.currency = key.currency AND e.name = key.name
-              AND ${priorTransaction('$1')}
-           OFFSET 0) e ON true
-        WHERE NOT EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = e.id))
-     SELECT i.rn AS "rowNumber", x.id AS "entryId", i.category_id AS "categoryId", i.notes, i.tags,
-            json_build_object('notes', x.notes, 'categoryId', x.category_id) AS existing
-       FROM incoming i JOIN existing x
-         ON x.account_id = i.account_id AND x.date = i.date AND x.amount_minor = i.amount_minor
-        AND x.currency = i.currency AND x.name = i.name AND x.k = i.k`,
-    [...chunkParams(ctx, chunk, rowKind), ctx.imp.familyId, JSON.stringify(probed)],
-  );
-  return matches.map(({ tags, ...row }) => ({ ...row, tagIds: tagIds(ctx, tags) }));
+            WHERE e.account_id = i.account_id AND e.date = i.date AND e.amount_minor = i.amount_minor
+              AND e.currency = i.currency AND e.name = i.name AND ${priorTransaction('$1')}
+           OFFSET 0) x
+        WHERE i.date BETWEEN ($11::jsonb -> i.account_id::text ->> 'first')::date AND ($11::jsonb -> i.account_id::text ->> 'last')::date
+        ORDER BY i.rn, x.age`,
+      [...chunkParams(ctx, chunk, rowKind), ctx.imp.familyId, JSON.stringify(probed)],
+    );
+  const claimed = await claimedEntries(tx, ctx);
+  const duplicates: DuplicateRow[] = [];
+  for (const { tags, existingNotes, existingCategoryId, ...row } of candidates) {
+    // Rows in file order, each row's candidates oldest first: the first unclaimed one is this row's.
+    if (claimed.has(row.entryId) || duplicates.at(-1)?.rowNumber === row.rowNumber) continue;
+    claimed.add(row.entryId);
+    duplicates.push({ ...row, tagIds: tagIds(ctx, tags), existing: { notes: existingNotes, categoryId: existingCategoryId } });
+  }
+  return duplicates;
 }
 
 /** The ids of the tags a row names (mapped when the import was published), each once. */
