@@ -4,7 +4,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,38 +12,8 @@ const require = createRequire(join(root, 'package.json'));
 export const pg = require('pg');
 export const bullmq = require('bullmq');
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function freePort(avoid = []) {
-  for (;;) {
-    const server = createServer();
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address();
-    await new Promise((resolve) => server.close(resolve));
-    if (![5432, 6379, ...avoid].includes(port)) return port;
-  }
-}
-
-export async function portOpen(port) {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(500);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-    socket.connect(port, '127.0.0.1');
-  });
-}
-
-export async function until(what, check, timeoutMs, everyMs = 100) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
+// The same private redis-server (and port helpers) as the API tests.
+export { freePort, portOpen, sleep, startPrivateRedis, until } from '../../../apps/api/test/support/private-redis-server.mjs';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -93,31 +62,6 @@ export async function startPrivatePostgres(port) {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** redis-server as our own child, nothing on disk: stopping it loses every queue (the "queue lost" case). */
-export async function startPrivateRedis(port) {
-  let child = null;
-  const redis = {
-    port,
-    url: `redis://127.0.0.1:${port}/0`,
-    async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      await until(`redis-server on ${port}`, () => portOpen(port), 10_000, 50);
-    },
-    /** Like `redis-cli shutdown nosave`, by our child's pid: the data is gone. */
-    async stop() {
-      const running = child;
-      child = null;
-      if (!running || running.exitCode !== null) return;
-      await new Promise((resolve) => {
-        running.once('exit', resolve);
-        running.kill('SIGKILL');
-      });
-    },
-  };
-  await redis.start();
-  return redis;
 }
 
 /** Whether the built server knows process roles (HEARTH_ROLE=api|worker); otherwise one process does both. */
