@@ -43,13 +43,18 @@ export type ChunkPublisher = (tx: EntityManager, chunk: ImportChunk, ctx: Publis
 /** Publishes rows already read into Node. */
 export type RowsPublisher = (tx: EntityManager, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;
 
-/** The chunk's rows in order; with `rowKind`, only the statement rows of that kind (QIF, PDF). */
+/**
+ * Picks a chunk's rows from import_rows (alias r), with `chunkBounds` as $1-$4: the import, the chunk's bounds and,
+ * for statements (QIF, PDF), the row kind or NULL for every row.
+ */
+export const IN_CHUNK = `r.import_id = $1 AND r.source_row_number > $2 AND r.source_row_number <= $3 AND ($4::text IS NULL OR r."values"->>'row_kind' = $4)`;
+export const chunkBounds = (ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] => [ctx.imp.id, chunk.after, chunk.through, rowKind];
+
+/** The chunk's rows in order; with `rowKind`, only the statement rows of that kind. */
 export function chunkRows(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null = null): Promise<ImportRowRecord[]> {
   return tx.query(
-    `SELECT source_row_number AS "sourceRowNumber", "values" FROM import_rows
-      WHERE import_id = $1 AND source_row_number > $2 AND source_row_number <= $3 AND ($4::text IS NULL OR "values"->>'row_kind' = $4)
-      ORDER BY source_row_number`,
-    [ctx.imp.id, chunk.after, chunk.through, rowKind],
+    `SELECT r.source_row_number AS "sourceRowNumber", r."values" FROM import_rows r WHERE ${IN_CHUNK} ORDER BY r.source_row_number`,
+    chunkBounds(ctx, chunk, rowKind),
   );
 }
 

@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
 import { minorUnitScales } from './minor-units';
-import { ChunkPublisher, ImportChunk, list, PriorSpan, PublishContext } from './publish-context';
+import { chunkBounds, ChunkPublisher, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext } from './publish-context';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
 interface DuplicateRow {
@@ -18,9 +18,9 @@ const text = (key: string) => `NULLIF(btrim(r."values"->>'${key}'), '')`;
 
 /**
  * The chunk's transaction rows as records, read and converted where they are stored: nothing travels through Node.
- * Parameters: $1 import, $2/$3 the chunk's bounds, $4 row kind (statements) or NULL, $5 the import's account or
- * NULL, $6/$7 account and category ids by mapping key (JSON objects), $8 the family's currency, $9 scales by
- * currency. `ordinal` numbers the rows 1..n for the ids the insert hands out.
+ * Parameters (`chunkParams`): $1-$4 the chunk's bounds (IN_CHUNK), $5 the import's account or NULL, $6/$7 account
+ * and category ids by mapping key (JSON objects), $8 the family's currency, $9 scales by currency. `ordinal`
+ * numbers the rows 1..n for the ids the insert hands out.
  */
 const CHUNK_TRANSACTIONS = `
   SELECT r.source_row_number AS rn,
@@ -37,13 +37,13 @@ const CHUNK_TRANSACTIONS = `
          CASE WHEN ${text('transfer_account')} IS NULL THEN 'standard' ELSE 'funds_movement' END AS kind
     FROM import_rows r
    CROSS JOIN LATERAL (SELECT COALESCE(${text('currency')}, $8) AS code) cur
-   WHERE r.import_id = $1 AND r.source_row_number > $2 AND r.source_row_number <= $3
-     AND ($4::text IS NULL OR r."values"->>'row_kind' = $4)`;
+   WHERE ${IN_CHUNK}`;
 
 const json = (map: Map<string, string>) => JSON.stringify(Object.fromEntries(map));
 
+/** $1-$9 of CHUNK_TRANSACTIONS, built once per chunk for every statement that reads it. */
 function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] {
-  return [ctx.imp.id, chunk.after, chunk.through, rowKind, ctx.imp.accountId, json(ctx.accounts), json(ctx.categories), ctx.familyCurrency, minorUnitScales()];
+  return [...chunkBounds(ctx, chunk, rowKind), ctx.imp.accountId, json(ctx.accounts), json(ctx.categories), ctx.familyCurrency, minorUnitScales()];
 }
 
 /**
@@ -80,12 +80,12 @@ async function priorSpans(tx: EntityManager, ctx: PublishContext, accountIds: st
  * The accounts the chunk's rows go to. Without the import's own account, rows name theirs, and a row whose account
  * is unknown stops the publish with its row number.
  */
-async function chunkAccounts(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): Promise<string[]> {
+async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unknown[]): Promise<string[]> {
   if (ctx.imp.accountId) return [ctx.imp.accountId];
   const [{ unassigned, accounts }] = await tx.query(
     `SELECT min(rn) FILTER (WHERE account_id IS NULL) AS unassigned, array_agg(DISTINCT account_id) FILTER (WHERE account_id IS NOT NULL) AS accounts
        FROM (${CHUNK_TRANSACTIONS}) c`,
-    chunkParams(ctx, chunk, rowKind),
+    params,
   );
   if (unassigned !== null) throw new Error(`Row ${unassigned}: no account (set account_id or an account column)`);
   return accounts ?? [];
@@ -120,7 +120,7 @@ async function claimedEntries(tx: EntityManager, ctx: PublishContext): Promise<S
  * chunk ran past the 60 s statement timeout. Only rows dated within their account's prior span are probed: a first
  * import into an account probes nothing.
  */
-async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, accounts: string[]): Promise<DuplicateRow[]> {
+async function findDuplicates(tx: EntityManager, ctx: PublishContext, params: unknown[], accounts: string[]): Promise<DuplicateRow[]> {
   const spans = await priorSpans(tx, ctx, accounts);
   const probed = Object.fromEntries(accounts.flatMap((id) => (spans.get(id) ? [[id, spans.get(id)]] : [])));
   if (!Object.keys(probed).length) return [];
@@ -138,7 +138,7 @@ async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: Imp
            OFFSET 0) x
         WHERE i.date BETWEEN ($11::jsonb -> i.account_id::text ->> 'first')::date AND ($11::jsonb -> i.account_id::text ->> 'last')::date
         ORDER BY i.rn, x.age`,
-      [...chunkParams(ctx, chunk, rowKind), ctx.imp.familyId, JSON.stringify(probed)],
+      [...params, ctx.imp.familyId, JSON.stringify(probed)],
     );
   const claimed = await claimedEntries(tx, ctx);
   const duplicates: DuplicateRow[] = [];
@@ -159,7 +159,7 @@ const tagIds = (ctx: PublishContext, tags: unknown): string[] =>
  * The chunk's rows that duplicate nothing become entries, transactions and taggings in one statement, converted in
  * SQL from the stored rows. Ids come from Node, time-ordered, so the inserts append to their indexes.
  */
-async function insertTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[]): Promise<void> {
+async function insertTransactions(tx: EntityManager, ctx: PublishContext, params: unknown[], size: number, duplicates: DuplicateRow[]): Promise<void> {
   await tx.query(
     `WITH chunk AS MATERIALIZED (${CHUNK_TRANSACTIONS}),
           fresh AS MATERIALIZED (SELECT ($11::uuid[])[ordinal] AS id, * FROM chunk WHERE rn <> ALL($12::int[])),
@@ -175,9 +175,9 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, chunk:
       WHERE tag.id IS NOT NULL
      ON CONFLICT DO NOTHING`,
     [
-      ...chunkParams(ctx, chunk, rowKind),
+      ...params,
       ctx.imp.familyId,
-      Array.from({ length: chunk.size }, () => timeOrderedId()),
+      Array.from({ length: size }, () => timeOrderedId()),
       duplicates.map((d) => d.rowNumber),
       json(ctx.tags),
     ],
@@ -230,10 +230,11 @@ const DEDUPLICATED = new Set(['TransactionImport', 'QifImport', 'PdfImport']);
  * ones and add to them instead.
  */
 export async function publishTransactionRows(tx: EntityManager, chunk: ImportChunk, ctx: PublishContext, rowKind: string | null): Promise<void> {
-  const accounts = await chunkAccounts(tx, ctx, chunk, rowKind);
-  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, chunk, rowKind, accounts) : [];
+  const params = chunkParams(ctx, chunk, rowKind);
+  const accounts = await chunkAccounts(tx, ctx, params);
+  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, params, accounts) : [];
   // A re-imported chunk is often all duplicates: nothing left to insert.
-  if (duplicates.length < chunk.size) await insertTransactions(tx, ctx, chunk, rowKind, duplicates);
+  if (duplicates.length < chunk.size) await insertTransactions(tx, ctx, params, chunk.size, duplicates);
   await updateDuplicates(tx, ctx, duplicates);
 }
 
