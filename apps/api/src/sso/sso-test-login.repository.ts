@@ -12,20 +12,18 @@ export class SsoTestLoginRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Marks a test transaction used and returns it, in one statement, like an ordinary callback's state. */
-  async consume(stateHash: string, now: Date): Promise<SsoLoginState | null> {
-    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
+  consume(stateHash: string, now: Date): Promise<SsoLoginState | null> {
+    return this.consumeOne(
       `UPDATE sso_login_states SET consumed_at = $2
         WHERE state_hash = $1 AND purpose = 'test' AND consumed_at IS NULL AND expires_at > $2
         RETURNING id`,
       [stateHash, now],
     );
-    if (!rows?.length) return null;
-    return this.dataSource.getRepository(SsoLoginState).findOneBy({ id: rows[0].id });
   }
 
   /** Marks the admin's newest open test login with this provider used and returns it (SAML answers carry no state). */
-  async consumeLatest(providerId: string, userId: string, now: Date): Promise<SsoLoginState | null> {
-    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
+  consumeLatest(providerId: string, userId: string, now: Date): Promise<SsoLoginState | null> {
+    return this.consumeOne(
       `UPDATE sso_login_states SET consumed_at = $3
         WHERE id = (SELECT id FROM sso_login_states
                      WHERE provider_id = $1 AND user_id = $2 AND purpose = 'test' AND consumed_at IS NULL AND expires_at > $3
@@ -34,6 +32,11 @@ export class SsoTestLoginRepository {
         RETURNING id`,
       [providerId, userId, now],
     );
+  }
+
+  /** Runs an UPDATE ... RETURNING id that marks at most one test row consumed, and loads that row. */
+  private async consumeOne(sql: string, params: unknown[]): Promise<SsoLoginState | null> {
+    const [rows]: [{ id: string }[], number] = await this.dataSource.query(sql, params);
     if (!rows?.length) return null;
     return this.dataSource.getRepository(SsoLoginState).findOneBy({ id: rows[0].id });
   }
