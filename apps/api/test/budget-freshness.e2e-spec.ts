@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { startTestApp, TestApp } from './support/test-app';
 import { BudgetFixtures } from './support/budgets';
+import { createImport, waitForImport } from './support/imports';
 
 /**
  * A computed budget is reused only while its inputs are unchanged (budgets.service.ts inputsKey, kept honest by the
@@ -67,5 +68,24 @@ describe('budgets: computed figures follow every write to their inputs', () => {
     const living = await fx.category(h.familyId, 'Living');
     await t.dataSource.query(`UPDATE categories SET parent_id = $2 WHERE id = $1`, [food, living]);
     expect((await read()).allocated_spending_cents).toBe(0); // a category moved under another: no longer top-level
+  });
+
+  it('reflects an import as it publishes and reverts (its chunks move the version themselves, in commit order)', async () => {
+    const h = await t.newHousehold();
+    const checking = await fx.account(h.familyId, { name: 'Checking', currency: 'USD' });
+    await fx.category(h.familyId, 'Food');
+    const created = await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2025-03-01' });
+    expect([200, 201]).toContain(created.status);
+    const spent = async () => (await request(t.server).get(`/api/v1/budgets/${created.body.id}`).set('X-Api-Key', h.apiKey).expect(200)).body.actual_spending_cents;
+    expect(await spent()).toBe(0);
+
+    const csv = 'date,amount,name,category\n2025-03-03,-12.50,Market,Food\n2025-03-04,-7.50,Bakery,Food\n';
+    const res = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_id: checking, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, res.body.data.id)).status).toBe('complete');
+    expect(await spent()).toBe(2000);
+
+    await request(t.server).post(`/api/v1/imports/${res.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, res.body.data.id)).status).toBe('pending');
+    expect(await spent()).toBe(0);
   });
 });

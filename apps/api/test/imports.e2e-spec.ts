@@ -329,7 +329,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
   });
 });
 
-describe('imports: duplicates claimed across chunks', () => {
+describe('imports: publishing in chunks of two', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ IMPORT_CHUNK_ROWS: '2' });
@@ -353,5 +353,37 @@ describe('imports: duplicates claimed across chunks', () => {
     expect(rows.map((r: { duplicate_of: string | null }) => r.duplicate_of)).toEqual([...byHand, null, null]);
     const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE account_id = $1 AND name = 'Coffee'`, [accountId]);
     expect(count).toBe(5);
+  });
+
+  it('commits chunks in file order: a failing chunk stops the one beside it, and publishing again resumes after the last commit', async () => {
+    const h = await t.newHousehold();
+    const [{ id: accountId }] = await t.dataSource.query(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
+      [h.familyId],
+    );
+    // A fault in the database itself: inserting the entry of row 3 fails, once, while the trigger exists.
+    const fault = `poison_${h.familyId.replace(/-/g, '')}`;
+    await t.dataSource.query(`CREATE FUNCTION ${fault}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$`);
+    await t.dataSource.query(`CREATE TRIGGER ${fault} BEFORE INSERT ON entries FOR EACH ROW WHEN (NEW.name = '${fault}') EXECUTE FUNCTION ${fault}()`);
+    const names = ['Rent', 'Power', fault, 'Water', 'Phone', 'Bus', 'Gym', 'Books'];
+    const csv = ['date,amount,name', ...names.map((name, i) => `2024-06-0${i + 1},-${i + 1}.00,${name}`)].join('\n');
+    const res = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount', publish: 'true' }).expect(201);
+    const id = res.body.data.id;
+    try {
+      expect(await waitForImport(t.server, h.apiKey, id)).toMatchObject({ status: 'failed', error: expect.stringContaining('publish again to resume') });
+      const committed = async () =>
+        (await t.dataSource.query(`SELECT name FROM entries WHERE import_id = $1 ORDER BY date`, [id])).map((r: { name: string }) => r.name);
+      // Chunk 1 committed; chunk 2 failed and chunk 3, which may have run beside it, rolled back.
+      expect(await committed()).toEqual(['Rent', 'Power']);
+      const [{ through }] = await t.dataSource.query(`SELECT published_through_row AS through FROM imports WHERE id = $1`, [id]);
+      expect(through).toBe(2);
+      await t.dataSource.query(`DROP TRIGGER ${fault} ON entries`);
+      await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      expect(await committed()).toEqual(names);
+    } finally {
+      await t.dataSource.query(`DROP TRIGGER IF EXISTS ${fault} ON entries`);
+      await t.dataSource.query(`DROP FUNCTION ${fault}()`);
+    }
   });
 });

@@ -227,6 +227,14 @@ export class Harness {
     }, timeoutMs, 50);
   }
 
+  /**
+   * Ends the backends waiting on a lock held by `pid`. A backend waiting on a lock does not notice that its client
+   * died: it would still run a killed worker's statement once the lock is free.
+   */
+  async terminateBlockedBy(pid) {
+    await this.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]);
+  }
+
   /** Publish jobs BullMQ holds (any state) for the import. */
   async publishJobs(id) {
     const jobs = await this.queue.getJobs(['completed', 'failed', 'active', 'waiting', 'delayed', 'prioritized', 'paused']);

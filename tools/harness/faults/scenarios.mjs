@@ -94,6 +94,8 @@ async function killWorkerMidPublish(h, c, imp, { lockedAccount, committedAtKill,
   await h.blockedBy(first.pid);
   const barrier = await moveOn(first);
   await h.killWorker();
+  // The crash comes before the worker's waiting statement (after the last chunk: the status update) was sent.
+  await h.terminateBlockedBy(barrier.pid);
   await barrier.release();
   await sleep(500);
   const s = await wholeChunks(h, c, imp.id, committedAtKill, 'after kill -9');
@@ -275,8 +277,9 @@ export const SCENARIOS = [
       const barrier = await lockAccount(h, imp.accountB);
       const pub = await h.api('POST', `/api/v1/imports/${imp.id}/publish`);
       c.add('publish: 202', pub.status === 202, pub.status);
-      const [worker] = await h.blockedBy(barrier.pid);
-      await h.sql(`SELECT pg_terminate_backend($1)`, [worker.pid]);
+      // Chunk 2 and chunk 3, which starts beside it once chunk 1 commits, both wait at the barrier: end both.
+      await h.blockedBy(barrier.pid, 2);
+      await h.terminateBlockedBy(barrier.pid);
       await barrier.release();
       const failed = await h.waitSettled(imp.id, SETTLE_MS);
       truthfulFailure(c, failed, 'partial failure');

@@ -4,6 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { ImportType } from '@hearth/contracts';
 import { LOGGER } from '../../common/logger';
 import { APP_CONFIG, AppConfig } from '../../config/config';
+import { RUNTIME } from '../../database/database.module';
+import type { Runtime } from '../../runtime';
 import { Import } from '../import.entity';
 import type { PublishJob } from '../imports.queue';
 import { publishAccounts } from './accounts.publisher';
@@ -31,6 +33,30 @@ const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   ServiceImport: withRows(publishServiceImport),
 };
 
+/**
+ * Types whose chunks only insert rows of their own (their mappings are made before the first chunk): two chunks
+ * can run at once. The others create or look up shared records per chunk (securities, merchants, budgets).
+ */
+const PARALLEL = new Set<ImportType>(['TransactionImport', 'MintImport', 'ActualImport', 'YnabImport']);
+
+/** A chunk's transaction rolled back without an error: the import stopped importing, or the chunk was superseded. */
+const STOPPED = Symbol('stopped');
+
+type ChunkOutcome = 'committed' | 'stopped' | { error: unknown };
+
+/** A chunk in flight: when its ordered step is done, and how its transaction ended (never rejects). */
+interface ChunkRun {
+  ordered: Promise<void>;
+  outcome: Promise<ChunkOutcome>;
+}
+
+/** True when the chunk committed, false when it stopped; throws its error when it failed. */
+async function settled(run: ChunkRun): Promise<boolean> {
+  const outcome = await run.outcome;
+  if (typeof outcome === 'object') throw outcome.error;
+  return outcome === 'committed';
+}
+
 // What the user sees in `error`; the cause (possibly SQL text) goes to the log only.
 const PUBLISH_FAILED = 'Publishing stopped on an internal error. Committed chunks are kept and the rest rolled back; publish again to resume.';
 const REVERT_FAILED = 'Reverting stopped on an internal error and was rolled back; nothing was removed. Revert again to retry.';
@@ -45,6 +71,7 @@ export class ImportPublisher {
     private readonly dataSource: DataSource,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RUNTIME) private readonly runtime: Runtime,
   ) {}
 
   async publish({ importId, familyId }: PublishJob): Promise<void> {
@@ -57,9 +84,8 @@ export class ImportPublisher {
       const familyCurrency = (await this.dataSource.query(`SELECT currency FROM families WHERE id = $1`, [familyId]))[0].currency;
       const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, familyCurrency));
       if (imp.type === 'ServiceImport') await beginServiceImportReadback(this.dataSource, imp); // verification: counts before
-      while (await this.dataSource.transaction((tx) => this.publishNextChunk(tx, imp, (chunk) => publishChunk(tx, chunk, ctx)))) {
-        // each iteration commits one chunk
-      }
+      // Stopped: reverted or reaped meanwhile, or another delivery of this job got ahead; it finishes the import.
+      if (!(await this.publishChunks(imp, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return;
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp); // verification: readback
       await this.finish(imp, 'importing', 'complete', null);
     } catch (error) {
@@ -70,24 +96,87 @@ export class ImportPublisher {
   }
 
   /**
-   * Locks the import row (one publisher per import at a time), publishes the rows after the resume point and
-   * moves the resume point, all in the caller's transaction. Returns false when nothing was left.
+   * Publishes the rows after the resume point in chunks, each in its own transaction, and returns false when it
+   * stopped before the end. Chunks of the parallel types run two at a time on PostgreSQL (the insert of one uses
+   * the second core while the other runs), but commit strictly in order: each moves the resume point from where
+   * the chunk before it left it, so everything up to the resume point is committed and nothing after it.
    */
-  private async publishNextChunk(tx: EntityManager, imp: Import, publish: (chunk: ImportChunk) => Promise<void>): Promise<boolean> {
-    const [current] = await tx.query(`SELECT status, published_through_row FROM imports WHERE id = $1 FOR UPDATE`, [imp.id]);
+  private async publishChunks(imp: Import, publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
+    const [current] = await this.dataSource.query(`SELECT status, published_through_row AS through FROM imports WHERE id = $1`, [imp.id]);
     if (current?.status !== 'importing') return false;
-    // Only the bounds travel: publishers read the rows themselves, most of them in SQL without a round trip.
-    const [{ size, through }] = await tx.query(
+    // PGlite serves one connection: a chunk waiting for the one before it would hold it.
+    const depth = PARALLEL.has(imp.type) && !this.runtime.database.embedded ? 2 : 1;
+    const running: ChunkRun[] = [];
+    try {
+      let previous: ChunkRun | null = null;
+      for (let bounds = await this.chunkAfter(imp, current.through); bounds; bounds = await this.chunkAfter(imp, bounds.through)) {
+        previous = this.startChunk(imp, bounds, previous, publish);
+        running.push(previous);
+        if (running.length === depth && !(await settled(running.shift()!))) return false;
+      }
+      while (running.length) if (!(await settled(running.shift()!))) return false;
+      return true;
+    } finally {
+      // A failed or stopped chunk stops the ones after it; let them roll back before the import is marked.
+      await Promise.all(running.map((run) => run.outcome));
+    }
+  }
+
+  /** The next chunk's bounds: up to IMPORT_CHUNK_ROWS rows (default 5,000) after `after`; null when none are left. */
+  private async chunkAfter(imp: Import, after: number): Promise<Omit<ImportChunk, 'inOrder'> | null> {
+    const [{ size, through }] = await this.dataSource.query(
       `SELECT count(*)::int AS size, max(source_row_number) AS through
          FROM (SELECT source_row_number FROM import_rows WHERE import_id = $1 AND source_row_number > $2 ORDER BY source_row_number LIMIT $3) c`,
-      // Rows committed per transaction (IMPORT_CHUNK_ROWS, default 5,000); published_through_row is the resume point.
-      [imp.id, current.published_through_row, this.config.importChunkRows],
+      [imp.id, after, this.config.importChunkRows],
     );
-    if (!size) return false;
-    await publish({ after: current.published_through_row, through, size });
-    await tx.query(`UPDATE imports SET published_through_row = $2, updated_at = now() WHERE id = $1`, [imp.id, through]);
-    await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [imp.familyId]);
-    return true;
+    return size ? { after, through, size } : null;
+  }
+
+  /**
+   * One chunk's transaction: publishes the rows, waits for the chunk before it to commit, then moves the resume
+   * point from this chunk's start to its end. The import row is held FOR KEY SHARE, which lets the chunks of one
+   * publish (and their UPDATEs of the resume point) run together while a revert (FOR UPDATE) waits for them. When
+   * the import stopped importing, or the resume point is not where this chunk starts (the chunk before it failed,
+   * or another delivery of the job committed this chunk first), the chunk rolls back.
+   */
+  private startChunk(
+    imp: Import,
+    bounds: Omit<ImportChunk, 'inOrder'>,
+    previous: ChunkRun | null,
+    publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>,
+  ): ChunkRun {
+    let orderedDone!: () => void;
+    const ordered = new Promise<void>((resolve) => (orderedDone = resolve));
+    const inOrder = async <T>(step: () => Promise<T>): Promise<T> => {
+      await previous?.ordered;
+      try {
+        return await step();
+      } finally {
+        orderedDone();
+      }
+    };
+    const committed = this.dataSource.transaction(async (tx) => {
+      const [current] = await tx.query(`SELECT status FROM imports WHERE id = $1 FOR KEY SHARE`, [imp.id]);
+      if (current?.status !== 'importing') throw STOPPED;
+      // The family's data_version moves once, below, in commit order (migration DataVersionByCaller says why).
+      await tx.query(`SELECT set_config('hearth.data_version_by_caller', 'on', true)`);
+      await publish(tx, { ...bounds, inOrder });
+      orderedDone();
+      if (previous && (await previous.outcome) !== 'committed') throw STOPPED;
+      const [moved] = await tx.query(
+        `UPDATE imports SET published_through_row = $3, updated_at = now()
+          WHERE id = $1 AND status = 'importing' AND published_through_row = $2 RETURNING id`,
+        [imp.id, bounds.after, bounds.through],
+      );
+      if (!moved.length) throw STOPPED;
+      await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [imp.familyId]);
+    });
+    const outcome: Promise<ChunkOutcome> = committed.then(
+      () => 'committed',
+      (error: unknown) => (error === STOPPED ? 'stopped' : { error }),
+    );
+    void outcome.then(orderedDone); // a chunk that ended before its ordered step does not hold up the next one
+    return { ordered, outcome };
   }
 
   /** Removes everything the import created, in one transaction, and makes it publishable again. */
@@ -96,7 +185,7 @@ export class ImportPublisher {
     if (!imp || imp.status !== 'reverting') return;
     try {
       await this.dataSource.transaction(async (tx) => {
-        // Waits for a chunk still in flight (its publisher holds this lock) so no row it commits is left behind.
+        // Waits for the chunks in flight (each holds the import row FOR KEY SHARE) so no row they commit is left behind.
         await tx.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [importId]);
         // ServiceImport: budgets carry no import_id; its readback becomes `reverted` with the deletion.
         if (imp.type === 'ServiceImport') {

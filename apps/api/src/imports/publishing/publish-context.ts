@@ -32,6 +32,11 @@ export interface ImportChunk {
   after: number;
   through: number;
   size: number;
+  /**
+   * Runs `step` after the previous chunk's ordered step, for work that must follow file order (claiming
+   * duplicates) while chunks of one publish run concurrently. Call it at most once per chunk.
+   */
+  inOrder<T>(step: () => Promise<T>): Promise<T>;
 }
 
 /**

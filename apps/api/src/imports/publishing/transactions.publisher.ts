@@ -109,10 +109,29 @@ async function claimedEntries(tx: EntityManager, ctx: PublishContext): Promise<S
 /**
  * Existing transactions the chunk's rows duplicate: same account, date, amount, currency and name, no external id,
  * not created or already claimed by this import. The n-th identical row claims the n-th oldest identical entry, so
- * two identical entries absorb two identical rows and no more.
- *
- * One statement lists each row's candidates, oldest first; the claiming happens here, against the claims held in
- * memory. Each row probes the (account, date, amount) index on its own, so the cost follows the chunk, not the
+ * two identical entries absorb two identical rows and no more. Candidates are listed while other chunks run; the
+ * claiming, in memory against the claims held there, takes its turn in file order.
+ */
+async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, params: unknown[], accounts: string[]): Promise<DuplicateRow[]> {
+  const candidates = await duplicateCandidates(tx, ctx, params, accounts);
+  return chunk.inOrder(async () => {
+    const claimed = await claimedEntries(tx, ctx);
+    const duplicates: DuplicateRow[] = [];
+    for (const { tags, existingNotes, existingCategoryId, ...row } of candidates) {
+      // Rows in file order, each row's candidates oldest first: the first unclaimed one is this row's.
+      if (claimed.has(row.entryId) || duplicates.at(-1)?.rowNumber === row.rowNumber) continue;
+      claimed.add(row.entryId);
+      duplicates.push({ ...row, tagIds: tagIds(ctx, tags), existing: { notes: existingNotes, categoryId: existingCategoryId } });
+    }
+    return duplicates;
+  });
+}
+
+type Candidate = Omit<DuplicateRow, 'tagIds' | 'existing'> & { tags: unknown; existingNotes: string | null; existingCategoryId: string | null };
+
+/**
+ * Each of the chunk's rows with the entries it could duplicate, in file order and each row's oldest first, in one
+ * statement. Each row probes the (account, date, amount) index on its own, so the cost follows the chunk, not the
  * family's history, whatever the statistics say: `OFFSET 0` keeps the planner from flattening the LATERAL into a
  * join (with statistics that lagged behind a large import, the flattened plan compared every key with every entry
  * of the family: 87 s for one 5,000-row chunk against 119k entries; 17 ms fenced). Checking claims in SQL, against
@@ -120,35 +139,25 @@ async function claimedEntries(tx: EntityManager, ctx: PublishContext): Promise<S
  * chunk ran past the 60 s statement timeout. Only rows dated within their account's prior span are probed: a first
  * import into an account probes nothing.
  */
-async function findDuplicates(tx: EntityManager, ctx: PublishContext, params: unknown[], accounts: string[]): Promise<DuplicateRow[]> {
+async function duplicateCandidates(tx: EntityManager, ctx: PublishContext, params: unknown[], accounts: string[]): Promise<Candidate[]> {
   const spans = await priorSpans(tx, ctx, accounts);
   const probed = Object.fromEntries(accounts.flatMap((id) => (spans.get(id) ? [[id, spans.get(id)]] : [])));
   if (!Object.keys(probed).length) return [];
-  const candidates: Array<Omit<DuplicateRow, 'tagIds' | 'existing'> & { tags: unknown; existingNotes: string | null; existingCategoryId: string | null }> =
-    await tx.query(
-      `SELECT i.rn AS "rowNumber", i.category_id AS "categoryId", i.notes, i.tags,
-              x.id AS "entryId", x.notes AS "existingNotes", x.category_id AS "existingCategoryId"
-         FROM (${CHUNK_TRANSACTIONS}) i
-         JOIN accounts a ON a.id = i.account_id AND a.family_id = $10
-         CROSS JOIN LATERAL (
-           SELECT e.id, e.notes, tr.category_id, row_number() OVER (ORDER BY e.created_at, e.id) AS age
-             FROM entries e JOIN transactions tr ON tr.entry_id = e.id
-            WHERE e.account_id = i.account_id AND e.date = i.date AND e.amount_minor = i.amount_minor
-              AND e.currency = i.currency AND e.name = i.name AND ${priorTransaction('$1')}
-           OFFSET 0) x
-        WHERE i.date BETWEEN ($11::jsonb -> i.account_id::text ->> 'first')::date AND ($11::jsonb -> i.account_id::text ->> 'last')::date
-        ORDER BY i.rn, x.age`,
-      [...params, ctx.imp.familyId, JSON.stringify(probed)],
-    );
-  const claimed = await claimedEntries(tx, ctx);
-  const duplicates: DuplicateRow[] = [];
-  for (const { tags, existingNotes, existingCategoryId, ...row } of candidates) {
-    // Rows in file order, each row's candidates oldest first: the first unclaimed one is this row's.
-    if (claimed.has(row.entryId) || duplicates.at(-1)?.rowNumber === row.rowNumber) continue;
-    claimed.add(row.entryId);
-    duplicates.push({ ...row, tagIds: tagIds(ctx, tags), existing: { notes: existingNotes, categoryId: existingCategoryId } });
-  }
-  return duplicates;
+  return tx.query(
+    `SELECT i.rn AS "rowNumber", i.category_id AS "categoryId", i.notes, i.tags,
+            x.id AS "entryId", x.notes AS "existingNotes", x.category_id AS "existingCategoryId"
+       FROM (${CHUNK_TRANSACTIONS}) i
+       JOIN accounts a ON a.id = i.account_id AND a.family_id = $10
+       CROSS JOIN LATERAL (
+         SELECT e.id, e.notes, tr.category_id, row_number() OVER (ORDER BY e.created_at, e.id) AS age
+           FROM entries e JOIN transactions tr ON tr.entry_id = e.id
+          WHERE e.account_id = i.account_id AND e.date = i.date AND e.amount_minor = i.amount_minor
+            AND e.currency = i.currency AND e.name = i.name AND ${priorTransaction('$1')}
+         OFFSET 0) x
+      WHERE i.date BETWEEN ($11::jsonb -> i.account_id::text ->> 'first')::date AND ($11::jsonb -> i.account_id::text ->> 'last')::date
+      ORDER BY i.rn, x.age`,
+    [...params, ctx.imp.familyId, JSON.stringify(probed)],
+  );
 }
 
 /** The ids of the tags a row names (mapped when the import was published), each once. */
@@ -232,7 +241,7 @@ const DEDUPLICATED = new Set(['TransactionImport', 'QifImport', 'PdfImport']);
 export async function publishTransactionRows(tx: EntityManager, chunk: ImportChunk, ctx: PublishContext, rowKind: string | null): Promise<void> {
   const params = chunkParams(ctx, chunk, rowKind);
   const accounts = await chunkAccounts(tx, ctx, params);
-  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, params, accounts) : [];
+  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, chunk, params, accounts) : [];
   // A re-imported chunk is often all duplicates: nothing left to insert.
   if (duplicates.length < chunk.size) await insertTransactions(tx, ctx, params, chunk.size, duplicates);
   await updateDuplicates(tx, ctx, duplicates);
