@@ -59,7 +59,8 @@ export class Import {
 @Index('import_rows_duplicate_of', ['importId', 'duplicateOf'], { where: '"duplicate_of" IS NOT NULL' })
 export class ImportRow {
   @PrimaryColumn({ type: 'uuid' }) importId: string;
-  @ManyToOne(() => Import, { onDelete: 'CASCADE' }) @JoinColumn() import?: Import;
+  /** Kept by statement-level triggers, not a foreign key: one check per insert, not per row (ImportRowsReference). */
+  @ManyToOne(() => Import, { createForeignKeyConstraints: false }) @JoinColumn() import?: Import;
   @PrimaryColumn({ type: 'integer' }) sourceRowNumber: number;
   @Column({ type: 'jsonb' }) values: Record<string, string | null>;
   @Column({ type: 'jsonb', default: () => `'[]'` }) errors: string[];
