@@ -33,12 +33,6 @@ const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   ServiceImport: withRows(publishServiceImport),
 };
 
-/**
- * Types whose chunks only insert rows of their own (their mappings are made before the first chunk): two chunks
- * can run at once. The others create or look up shared records per chunk (securities, merchants, budgets).
- */
-const PARALLEL = new Set<ImportType>(['TransactionImport', 'MintImport', 'ActualImport', 'YnabImport']);
-
 /** A chunk's transaction rolled back without an error: the import stopped importing, or the chunk was superseded. */
 const STOPPED = Symbol('stopped');
 
@@ -97,15 +91,17 @@ export class ImportPublisher {
 
   /**
    * Publishes the rows after the resume point in chunks, each in its own transaction, and returns false when it
-   * stopped before the end. Chunks of the parallel types run two at a time on PostgreSQL (the insert of one uses
+   * stopped before the end. Transaction chunks run two at a time on PostgreSQL (the insert of one uses
    * the second core while the other runs), but commit strictly in order: each moves the resume point from where
    * the chunk before it left it, so everything up to the resume point is committed and nothing after it.
    */
   private async publishChunks(imp: Import, publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
     const [current] = await this.dataSource.query(`SELECT status, published_through_row AS through FROM imports WHERE id = $1`, [imp.id]);
     if (current?.status !== 'importing') return false;
-    // PGlite serves one connection: a chunk waiting for the one before it would hold it.
-    const depth = PARALLEL.has(imp.type) && !this.runtime.database.embedded ? 2 : 1;
+    // Chunks of publishTransactions insert only rows of their own (mappings are made before the first chunk), so
+    // two can run at once; other publishers create or look up shared records per chunk (securities, merchants,
+    // budgets). PGlite serves one connection: a chunk waiting for the one before it would hold it.
+    const depth = PUBLISHERS[imp.type] === publishTransactions && !this.runtime.database.embedded ? 2 : 1;
     const running: ChunkRun[] = [];
     try {
       let previous: ChunkRun | null = null;
