@@ -8,6 +8,8 @@ export const CHUNK_ROWS = 100;
 export const STUCK_AFTER_SECONDS = 10;
 const QUEUE_PREFIX = 'faults';
 const DATABASE = 'hearth_faults';
+/** Backends waiting on a lock held by the backend $1 (a barrier). */
+const BLOCKED_BY = 'pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))';
 
 export class Harness {
   constructor({ logDir, singleProcess = false }) {
@@ -222,7 +224,7 @@ export class Harness {
   /** Backends (the worker's) waiting on a lock held by `pid`. */
   async blockedBy(pid, count = 1, timeoutMs = 30_000) {
     return until(`${count} backend(s) blocked by the barrier`, async () => {
-      const rows = await this.sql(`SELECT pid, left(query, 80) AS query FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]);
+      const rows = await this.sql(`SELECT pid, left(query, 80) AS query FROM ${BLOCKED_BY}`, [pid]);
       return rows.length >= count ? rows : false;
     }, timeoutMs, 50);
   }
@@ -232,7 +234,7 @@ export class Harness {
    * died: it would still run a killed worker's statement once the lock is free.
    */
   async terminateBlockedBy(pid) {
-    await this.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]);
+    await this.sql(`SELECT pg_terminate_backend(pid) FROM ${BLOCKED_BY}`, [pid]);
   }
 
   /** Publish jobs BullMQ holds (any state) for the import. */
