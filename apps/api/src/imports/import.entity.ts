@@ -49,6 +49,8 @@ export class Import {
   @Column({ type: 'jsonb', default: () => `'{}'` }) readbackVerification: Record<string, unknown>;
   /** Resume point of a chunked publish: rows up to this number are committed. */
   @Column({ type: 'integer', default: 0 }) publishedThroughRow: number;
+  /** The job delivery that publishes: each delivery takes it over, and only its holder commits chunks or finishes. */
+  @Column({ type: 'uuid', nullable: true }) publishToken: string | null;
   @Column({ type: 'timestamptz', nullable: true }) publishStartedAt: Date | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -33,10 +34,16 @@ const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   ServiceImport: withRows(publishServiceImport),
 };
 
-/** A chunk's transaction rolled back without an error: the import stopped importing, or the chunk was superseded. */
+/** A chunk's transaction rolled back without an error: the import stopped importing, or its delivery was superseded. */
 const STOPPED = Symbol('stopped');
 
 type ChunkOutcome = 'committed' | 'stopped' | { error: unknown };
+
+/** This delivery of a publish job, once it holds the import's publish token, and where it resumes. */
+interface Delivery {
+  token: string;
+  through: number;
+}
 
 /** A chunk in flight: when its ordered step is done, and how its transaction ended (never rejects). */
 interface ChunkRun {
@@ -74,19 +81,41 @@ export class ImportPublisher {
     if (!imp || imp.status !== 'importing') return;
     const publishChunk = PUBLISHERS[imp.type];
     if (!publishChunk) return this.finish(imp, 'importing', 'failed', `Publishing ${imp.type} is not supported yet`);
+    const delivery = await this.takeOver(imp);
+    if (!delivery) return;
     try {
       const familyCurrency = (await this.dataSource.query(`SELECT currency FROM families WHERE id = $1`, [familyId]))[0].currency;
       const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, familyCurrency));
       if (imp.type === 'ServiceImport') await beginServiceImportReadback(this.dataSource, imp); // verification: counts before
-      // Stopped: reverted or reaped meanwhile, or another delivery of this job got ahead; it finishes the import.
-      if (!(await this.publishChunks(imp, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return;
+      // Stopped: reverted or reaped meanwhile, or a later delivery of this job took over; it finishes the import.
+      if (!(await this.publishChunks(imp, delivery, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return;
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp); // verification: readback
-      await this.finish(imp, 'importing', 'complete', null);
+      await this.finish(imp, 'importing', 'complete', null, delivery.token);
     } catch (error) {
+      // A superseded delivery leaves the outcome to the one that took over.
+      if (!(await this.holds(imp, delivery.token).catch(() => true))) return;
       this.logger.warn({ importId, type: imp.type, err: error }, 'import publish failed');
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp, PUBLISH_FAILED).catch(() => undefined);
-      await this.finishOrRetry(imp, 'importing', 'failed', PUBLISH_FAILED, error);
+      await this.finishOrRetry(imp, 'importing', 'failed', PUBLISH_FAILED, error, delivery.token);
     }
+  }
+
+  /**
+   * Makes this delivery the import's publisher, taking over from any earlier delivery of the job (one the queue
+   * took for stalled may still be running: it stops at its next chunk). Null when the import stopped importing.
+   */
+  private async takeOver(imp: Import): Promise<Delivery | null> {
+    const token = randomUUID();
+    const [claimed] = await this.dataSource.query(
+      `UPDATE imports SET publish_token = $2, updated_at = now() WHERE id = $1 AND status = 'importing' RETURNING published_through_row AS through`,
+      [imp.id, token],
+    );
+    return claimed.length ? { token, through: claimed[0].through } : null;
+  }
+
+  private async holds(imp: Import, token: string): Promise<boolean> {
+    const rows = await this.dataSource.query(`SELECT 1 FROM imports WHERE id = $1 AND publish_token = $2`, [imp.id, token]);
+    return rows.length > 0;
   }
 
   /**
@@ -95,9 +124,7 @@ export class ImportPublisher {
    * the second core while the other runs), but commit strictly in order: each moves the resume point from where
    * the chunk before it left it, so everything up to the resume point is committed and nothing after it.
    */
-  private async publishChunks(imp: Import, publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
-    const [current] = await this.dataSource.query(`SELECT status, published_through_row AS through FROM imports WHERE id = $1`, [imp.id]);
-    if (current?.status !== 'importing') return false;
+  private async publishChunks(imp: Import, delivery: Delivery, publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
     // Chunks of publishTransactions insert only rows of their own (mappings are made before the first chunk), so
     // two can run at once; other publishers create or look up shared records per chunk (securities, merchants,
     // budgets). PGlite serves one connection: a chunk waiting for the one before it would hold it.
@@ -105,8 +132,8 @@ export class ImportPublisher {
     const running: ChunkRun[] = [];
     try {
       let previous: ChunkRun | null = null;
-      for (let bounds = await this.chunkAfter(imp, current.through); bounds; bounds = await this.chunkAfter(imp, bounds.through)) {
-        previous = this.startChunk(imp, bounds, previous, publish);
+      for (let bounds = await this.chunkAfter(imp, delivery.through); bounds; bounds = await this.chunkAfter(imp, bounds.through)) {
+        previous = this.startChunk(imp, delivery, bounds, previous, publish);
         running.push(previous);
         if (running.length === depth && !(await settled(running.shift()!))) return false;
       }
@@ -132,11 +159,12 @@ export class ImportPublisher {
    * One chunk's transaction: publishes the rows, waits for the chunk before it to commit, then moves the resume
    * point from this chunk's start to its end. The import row is held FOR KEY SHARE, which lets the chunks of one
    * publish (and their UPDATEs of the resume point) run together while a revert (FOR UPDATE) waits for them. When
-   * the import stopped importing, or the resume point is not where this chunk starts (the chunk before it failed,
-   * or another delivery of the job committed this chunk first), the chunk rolls back.
+   * the import stopped importing, a later delivery took the publish over, or the resume point is not where this
+   * chunk starts (the chunk before it failed), the chunk rolls back.
    */
   private startChunk(
     imp: Import,
+    delivery: Delivery,
     bounds: Omit<ImportChunk, 'inOrder'>,
     previous: ChunkRun | null,
     publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>,
@@ -152,8 +180,8 @@ export class ImportPublisher {
       }
     };
     const committed = this.dataSource.transaction(async (tx) => {
-      const [current] = await tx.query(`SELECT status FROM imports WHERE id = $1 FOR KEY SHARE`, [imp.id]);
-      if (current?.status !== 'importing') throw STOPPED;
+      const [current] = await tx.query(`SELECT status, publish_token AS token FROM imports WHERE id = $1 FOR KEY SHARE`, [imp.id]);
+      if (current?.status !== 'importing' || current.token !== delivery.token) throw STOPPED;
       // The family's data_version moves once, below, in commit order (migration DataVersionByCaller says why).
       await tx.query(`SELECT set_config('hearth.data_version_by_caller', 'on', true)`);
       await publish(tx, { ...bounds, inOrder });
@@ -161,8 +189,8 @@ export class ImportPublisher {
       if (previous && (await previous.outcome) !== 'committed') throw STOPPED;
       const [moved] = await tx.query(
         `UPDATE imports SET published_through_row = $3, updated_at = now()
-          WHERE id = $1 AND status = 'importing' AND published_through_row = $2 RETURNING id`,
-        [imp.id, bounds.after, bounds.through],
+          WHERE id = $1 AND status = 'importing' AND publish_token = $4 AND published_through_row = $2 RETURNING id`,
+        [imp.id, bounds.after, bounds.through, delivery.token],
       );
       if (!moved.length) throw STOPPED;
       await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [imp.familyId]);
@@ -215,16 +243,20 @@ export class ImportPublisher {
    * the queue retries it with backoff and the retry resumes from the recorded point instead of leaving the import
    * stuck in importing/reverting until the reaper.
    */
-  private async finishOrRetry(imp: Import, from: Import['status'], to: Import['status'], message: string, cause: unknown): Promise<void> {
+  private async finishOrRetry(imp: Import, from: Import['status'], to: Import['status'], message: string, cause: unknown, token: string | null = null): Promise<void> {
     try {
-      await this.finish(imp, from, to, message);
+      await this.finish(imp, from, to, message, token);
     } catch (recordError) {
       this.logger.warn({ importId: imp.id, err: recordError }, `could not mark the import ${to}; the job will be retried`);
       throw cause;
     }
   }
 
-  private async finish(imp: Import, from: Import['status'], to: Import['status'], error: string | null): Promise<void> {
-    await this.dataSource.query(`UPDATE imports SET status = $3, error = $4, updated_at = now() WHERE id = $1 AND status = $2`, [imp.id, from, to, error]);
+  /** Moves the import on from `from`; with a publish token, only while that delivery still holds the publish. */
+  private async finish(imp: Import, from: Import['status'], to: Import['status'], error: string | null, token: string | null = null): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE imports SET status = $3, error = $4, updated_at = now() WHERE id = $1 AND status = $2 AND ($5::uuid IS NULL OR publish_token = $5)`,
+      [imp.id, from, to, error, token],
+    );
   }
 }
