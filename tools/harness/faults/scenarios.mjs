@@ -116,13 +116,13 @@ export const SCENARIOS = [
       c.add('import created while Redis is up: 201 pending', a.res.status === 201 && a.res.body.data.status === 'pending', a.res.status);
       await h.redis.stop();
       const pub = await h.api('POST', `/api/v1/imports/${a.id}/publish`);
-      c.add('publish with Redis down: 500 publish_failed with import_id within 5 s', pub.status === 500 && pub.body.error === 'publish_failed' && pub.body.import_id === a.id && pub.ms < 5_000, {
+      c.add('publish with Redis down: 500 publish_failed with import_id within 3 s', pub.status === 500 && pub.body.error === 'publish_failed' && pub.body.import_id === a.id && pub.ms < 3_000, {
         status: pub.status,
         body: pub.body,
         ms: pub.ms,
       });
       const b = await h.createImport(`${tag} at create`, 50, () => `${tag} acct`, { publish: 'true' });
-      c.add('create with publish=true and Redis down: 500 publish_failed with import_id within 5 s', b.res.status === 500 && b.res.body.error === 'publish_failed' && Boolean(b.id) && b.res.ms < 5_000, {
+      c.add('create with publish=true and Redis down: 500 publish_failed with import_id within 3 s', b.res.status === 500 && b.res.body.error === 'publish_failed' && Boolean(b.id) && b.res.ms < 3_000, {
         status: b.res.status,
         body: b.res.body,
         ms: b.res.ms,

@@ -5,13 +5,13 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
+import { enqueueWithin } from '../jobs/enqueue';
 import type { FamilyExportDto } from './family-export.dto';
 import type { FamilyExport } from './family-export.entity';
 import { FamilyExporter } from './family-exporter';
 import { FamilyExportsRepository } from './family-exports.repository';
 import { FAMILY_EXPORTS_QUEUE, FamilyExportJob } from './family-exports.queue';
 
-const ENQUEUE_TIMEOUT_MS = 3000;
 const EXPORT_FAILED = 'The export stopped on an internal error. Start a new export.';
 
 function present(e: FamilyExport): FamilyExportDto {
@@ -44,20 +44,12 @@ export class FamilyExportsService {
 
   async create(principal: Principal): Promise<FamilyExportDto> {
     const created = await this.exports.create(principal.familyId, fileName(new Date()));
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        this.queue.add('export', { exportId: created.id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000 }),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS);
-        }),
-      ]);
+      await enqueueWithin(this.queue, 'export', { exportId: created.id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000 });
     } catch (err) {
       this.logger.warn({ err, exportId: created.id }, 'family export could not be queued');
       await this.exports.transition(principal.familyId, created.id, ['pending'], 'failed', { error: 'The export could not be queued.' });
       throw new ApiError(500, 'export_failed', 'The export was created but could not be queued for processing.', { details: { export_id: created.id } });
-    } finally {
-      clearTimeout(timer);
     }
     return this.show(principal, created.id);
   }

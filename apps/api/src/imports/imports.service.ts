@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { COLUMN_SEPARATORS, IMPORT_TYPE_ALIASES, IMPORT_TYPES, ImportType } from '@hearth/contracts';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
+import { enqueueWithin } from '../jobs/enqueue';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Account } from '../finance/entities/account.entity';
@@ -22,7 +23,6 @@ import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
 
-const ENQUEUE_TIMEOUT_MS = 3000;
 /** About 30 s of retries (1, 2, 4, 8, 16 s): longer than a database restart or failover. */
 const JOB_RETRIES = { attempts: 6, backoff: { type: 'exponential', delay: 1000 } } as const;
 /**
@@ -102,7 +102,7 @@ export class ImportsService {
     private readonly imports: ImportsRepository,
     @InjectQueue(IMPORTS_QUEUE) private readonly queue: Queue<PublishJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
     queue.on('error', (err) => logger.warn({ err }, 'imports queue connection error'));
@@ -263,24 +263,17 @@ export class ImportsService {
     return errors;
   }
 
-  /** Adds the job, giving up after 3 s (Redis down must not hang the request); on failure the status is restored. */
+  /** Adds the job (Redis down must not hang the request); when the queue does not take it, the status is restored. */
   private async enqueue(principal: Principal, id: string, name: 'publish' | 'revert', previous: Import['status']) {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        // Retried with backoff when the worker could not even record an outcome (the database was down).
-        this.queue.add(name, { importId: id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000, ...JOB_RETRIES }),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('enqueue timed out')), ENQUEUE_TIMEOUT_MS);
-        }),
-      ]);
-    } catch {
+      // Retried with backoff when the worker could not even record an outcome (the database was down).
+      await enqueueWithin(this.queue, name, { importId: id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000, ...JOB_RETRIES });
+    } catch (err) {
+      this.logger.warn({ err, importId: id }, `import could not be queued for ${name}`);
       await this.imports.transition(principal.familyId, id, [name === 'publish' ? 'importing' : 'reverting'], previous);
       throw new ApiError(500, 'publish_failed', `Import was uploaded but could not be queued for ${name === 'publish' ? 'processing' : 'reverting'}`, {
         import_id: id,
       });
-    } finally {
-      clearTimeout(timer);
     }
   }
 
