@@ -230,8 +230,9 @@ export const SCENARIOS = [
       const first = await h.queue.add('publish', data, { jobId: `dup-${imp.id}` });
       const again = await h.queue.add('publish', data, { jobId: `dup-${imp.id}` });
       c.add('the same jobId enqueued twice is one job', first.id === again.id, { first: first.id, again: again.id });
-      // Both publishers waiting: on the barrier, or (serialised) on the one that holds the import. Released well
-      // within IMPORT_STUCK_AFTER_SECONDS so the reaper does not take a waiting publisher for a lost one.
+      // Both publishers waiting on the barrier; the later one has taken the publish over, and the earlier stops at
+      // its first chunk. Released well within IMPORT_STUCK_AFTER_SECONDS so the reaper does not take a waiting
+      // publisher for a lost one.
       await h.blockedBy(barrier.pid, 1, 4_000);
       const waiting = async () =>
         (await h.sql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1`, [barrier.pid]))[0].n;
