@@ -166,6 +166,20 @@ describe('imports: hostile input', () => {
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
+    it('takes rule condition and action types named like inherited object properties for plain values (C34)', async () => {
+      const conditions = JSON.stringify([{ condition_type: 'constructor', operator: 'like', value: 'Food' }, { condition_type: 'toString', operator: 'like', value: 'x' }]);
+      const actions = JSON.stringify([{ action_type: '__proto__', value: 'Food' }]);
+      const quoted = (json: string) => `"${json.replace(/"/g, '""')}"`;
+      const rules = `name,resource_type,active,effective_date,conditions,actions\nOdd,transaction,true,2024-01-01,${quoted(conditions)},${quoted(actions)}`;
+      const id = (await post({ type: 'RuleImport', raw_file_content: rules, publish: 'true' }).expect(201)).body.data.id;
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      const [rule] = await t.dataSource.query(`SELECT conditions, actions FROM rules WHERE import_id = $1`, [id]);
+      // Stored as given: no category, merchant or tag was looked up or created for them.
+      expect(rule).toEqual({ conditions: JSON.parse(conditions), actions: JSON.parse(actions) });
+      const [{ named }] = await t.dataSource.query(`SELECT count(*)::int AS named FROM categories WHERE family_id = $1 AND name = 'Food'`, [h.familyId]);
+      expect(named).toBe(0);
+    });
+
     it('refuses empty content, a header without rows and 20,000 columns (C36)', async () => {
       await refusedWithoutTrace(() => post(csvBody('')), 422, 'missing_content');
       await refusedWithoutTrace(() => post(csvBody('date,amount\n')), 422, 'invalid_csv');
@@ -174,9 +188,10 @@ describe('imports: hostile input', () => {
     });
 
     it('refuses unknown, path-like and oversized types; accepts publish as a JSON boolean (C37)', async () => {
-      for (const type of ['Kernel', '../../x', 'T'.repeat(10_000)]) {
+      for (const type of ['Kernel', '../../x', 'T'.repeat(10_000), 'constructor', 'toString']) {
         const res = await refusedWithoutTrace(() => post(csvBody('date,amount\n2024-01-01,1', { type })), 422, 'invalid_import_type');
         expect(res.body.message.length).toBeLessThan(400);
+        expect(res.body.message).toContain(`Unknown import type '${type.slice(0, 40)}`);
       }
       const res = await post(csvBody('date,amount\n2024-01-01,7.77', { publish: true })).expect(201);
       expect(res.body.data.status).toBe('importing');

@@ -88,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(help());
     return 0;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     console.error(`Unknown command "${name}".\n\n${help()}`);
     return 2;

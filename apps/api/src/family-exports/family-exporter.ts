@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { emptyRecordCounts, ENTITY_KEYS, ServiceRecordType } from '@hearth/domain/import-formats';
+import { emptyRecordCounts, ENTITY_KEYS, ruleOperandTable, ServiceRecordType } from '@hearth/domain/import-formats';
 import { formatDecimal } from '@hearth/domain/money';
 import { FamilyExportsRepository, Row } from './family-exports.repository';
 
@@ -9,14 +9,6 @@ import { FamilyExportsRepository, Row } from './family-exports.repository';
 // the import restores.
 
 const amount = (minor: unknown, currency: unknown) => (minor === null || minor === undefined ? null : formatDecimal(BigInt(String(minor)), String(currency)));
-const NAMED: Record<string, 'categories' | 'merchants' | 'tags'> = {
-  transaction_category: 'categories',
-  set_transaction_category: 'categories',
-  transaction_merchant: 'merchants',
-  set_transaction_merchant: 'merchants',
-  transaction_tag: 'tags',
-  set_transaction_tags: 'tags',
-};
 const REF_TYPE = { categories: 'Category', merchants: 'Merchant', tags: 'Tag' } as const;
 
 type Operand = Record<string, unknown> & { sub_conditions?: Operand[] };
@@ -92,7 +84,7 @@ export class FamilyExporter {
     };
     const portable = (operands: unknown): Operand[] =>
       (Array.isArray(operands) ? (operands as Operand[]) : []).map((op) => {
-        const table = NAMED[String(op.condition_type ?? op.action_type ?? '')];
+        const table = ruleOperandTable(op);
         const name = table ? names[table].get(op.value) : undefined;
         return {
           ...op,

@@ -55,7 +55,7 @@ const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
 };
 
 export function resolveImportType(raw: string | undefined): ImportType {
-  const type = raw === undefined || raw === '' ? 'TransactionImport' : (IMPORT_TYPE_ALIASES[raw] ?? raw);
+  const type = raw === undefined || raw === '' ? 'TransactionImport' : (Object.hasOwn(IMPORT_TYPE_ALIASES, raw) ? IMPORT_TYPE_ALIASES[raw] : raw);
   if (!(IMPORT_TYPES as readonly string[]).includes(type)) {
     const shown = type.length > 40 ? `${type.slice(0, 40)}…` : type;
     throw new ApiError(422, 'invalid_import_type', `Unknown import type '${shown}'. Expected one of: ${IMPORT_TYPES.join(', ')}`);

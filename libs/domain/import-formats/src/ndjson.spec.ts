@@ -8,6 +8,7 @@ import {
   planServiceImport,
   preflightErrorText,
   preflightServiceNdjson,
+  ruleOperandTable,
 } from './ndjson';
 
 const line = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
@@ -189,6 +190,13 @@ describe('preflightServiceNdjson', () => {
     expect(codes(text)).toEqual(['invalid_accountable_type', 'invalid_accountable_subtype', 'invalid_category_parent', 'invalid_category_parent']);
   });
 
+  it('refuses accountable types named like inherited object properties', () => {
+    const text = ['constructor', 'toString', '__proto__']
+      .map((type, i) => line('Account', { id: `a${i}`, name: `A${i}`, balance: '0', accountable_type: type, accountable: { subtype: 'checking' } }))
+      .join('\n');
+    expect(codes(text)).toEqual(['invalid_accountable_type', 'invalid_accountable_type', 'invalid_accountable_type']);
+  });
+
   it('formats the stored error text like Sure', () => {
     expect(preflightErrorText([{ code: 'x', message: 'Line 1 bad.' }])).toBe('Sure import preflight failed:\nLine 1 bad.');
   });
@@ -229,5 +237,20 @@ describe('cells', () => {
     expect([decimalText('12.50'), decimalText(12.5), decimalText('+3'), decimalText('1,000'), decimalText(Infinity)]).toEqual(['12.50', '12.5', '3', null, null]);
     expect([minorUnitsText('84.20', 'EUR'), minorUnitsText('-0', 'USD'), minorUnitsText('1500', 'JPY'), minorUnitsText('0.125', 'USD')]).toEqual(['8420', '0', '1500', '13']);
     expect([isIsoDate('2024-02-29'), isIsoDate('2023-02-29'), isIsoDate('2024-1-1')]).toEqual([true, false, false]);
+  });
+});
+
+describe('ruleOperandTable', () => {
+  it('names the table a condition or action value refers to', () => {
+    expect(ruleOperandTable({ condition_type: 'transaction_category' })).toBe('categories');
+    expect(ruleOperandTable({ action_type: 'set_transaction_merchant' })).toBe('merchants');
+    expect(ruleOperandTable({ action_type: 'set_transaction_tags' })).toBe('tags');
+  });
+
+  it('names none for plain values and for names an object inherits', () => {
+    for (const type of ['transaction_amount', 'transaction_name', 'constructor', '__proto__', 'toString', '']) {
+      expect(ruleOperandTable({ condition_type: type })).toBeUndefined();
+    }
+    expect(ruleOperandTable({})).toBeUndefined();
   });
 });

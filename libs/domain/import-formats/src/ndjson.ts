@@ -24,6 +24,23 @@ export const SERVICE_RECORD_TYPES = [
 ] as const;
 export type ServiceRecordType = (typeof SERVICE_RECORD_TYPES)[number];
 
+/**
+ * Rule conditions and actions whose value refers to a category, merchant or tag, by the table it is in. Stored
+ * rules hold the record's id; files (RuleImport, this NDJSON) name the record, so a rule resolves in any family.
+ */
+const RULE_OPERAND_TABLES = new Map<string, 'categories' | 'merchants' | 'tags'>([
+  ['transaction_category', 'categories'],
+  ['set_transaction_category', 'categories'],
+  ['transaction_merchant', 'merchants'],
+  ['set_transaction_merchant', 'merchants'],
+  ['transaction_tag', 'tags'],
+  ['set_transaction_tags', 'tags'],
+]);
+
+/** The table a rule condition's or action's value refers to; undefined for values that name no record. */
+export const ruleOperandTable = (op: Readonly<Record<string, unknown>>) =>
+  RULE_OPERAND_TABLES.get(String(op.condition_type ?? op.action_type ?? ''));
+
 /** The key each type is counted under in expected_record_counts and the readback. */
 export const ENTITY_KEYS: Readonly<Record<ServiceRecordType, string>> = {
   Account: 'accounts',
@@ -496,10 +513,10 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
     checkFields(r.line, r.type, d, FIELDS[r.type]);
     if (r.type === 'Account' && !isBlank(d.accountable_type)) {
       const type = String(d.accountable_type);
-      if (!(type in ACCOUNTABLE_SUBTYPES)) err(r.line, 'invalid_accountable_type', `Account has invalid accountable_type ${JSON.stringify(type.slice(0, 60))}.`);
+      if (!Object.hasOwn(ACCOUNTABLE_SUBTYPES, type)) err(r.line, 'invalid_accountable_type', `Account has invalid accountable_type ${JSON.stringify(type.slice(0, 60))}.`);
       const accountable = isObject(d.accountable) ? d.accountable : {};
       const subtype = accountable.subtype ?? d.subtype;
-      const allowed = ACCOUNTABLE_SUBTYPES[type];
+      const allowed = Object.hasOwn(ACCOUNTABLE_SUBTYPES, type) ? ACCOUNTABLE_SUBTYPES[type] : null;
       if (allowed && !isBlank(subtype) && !allowed.includes(String(subtype))) {
         err(r.line, 'invalid_accountable_subtype', `Account has invalid ${type} subtype ${JSON.stringify(String(subtype).slice(0, 60))}.`);
       }

@@ -82,6 +82,15 @@ T2.40
 });
 
 describe('QIF dates', () => {
+  it('reports investment actions named like inherited object properties as unsupported', () => {
+    const qif = ['!Type:Invst', 'D03/01/2024', 'Nconstructor', 'T2.40', '^', 'D03/02/2024', 'NtoString', 'T1.00', '^', ''].join('\n');
+    const { rows } = parseQif(qif, options);
+    expect(rows.map((r) => r.errors)).toEqual([
+      [expect.stringContaining("investment action 'constructor' is not supported")],
+      [expect.stringContaining("investment action 'toString' is not supported")],
+    ]);
+  });
+
   it('expands apostrophe and two-digit years without going into the future', () => {
     const today = new Date('2026-11-22T00:00:00Z');
     expect(normalizeQifDate("6/ 4'20", today)).toBe('6/4/2020');

@@ -210,7 +210,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
       },
     };
   }
-  const cash = CASH_ACTIONS[action];
+  const cash = Object.hasOwn(CASH_ACTIONS, action) ? CASH_ACTIONS[action] : undefined;
   const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
   if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported`);
   if (total === null) errors.push(`${where}: amount '${record.fields.get('T') ?? ''}' is missing or not a number`);

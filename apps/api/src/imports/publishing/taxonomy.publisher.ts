@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
 import { RowsPublisher, PublishContext, str } from './publish-context';
 
@@ -45,18 +46,9 @@ export const publishMerchants: RowsPublisher = async (tx, records, ctx) => {
 };
 
 type Operand = { condition_type?: string; action_type?: string; value?: unknown; sub_conditions?: Operand[] };
-const NAMED_VALUE: Record<string, 'categories' | 'merchants' | 'tags'> = {
-  transaction_category: 'categories',
-  set_transaction_category: 'categories',
-  transaction_merchant: 'merchants',
-  set_transaction_merchant: 'merchants',
-  transaction_tag: 'tags',
-  set_transaction_tags: 'tags',
-};
-
 function namesIn(operands: Operand[], into: Record<'categories' | 'merchants' | 'tags', Set<string>>): void {
   for (const op of operands) {
-    const table = NAMED_VALUE[op.condition_type ?? op.action_type ?? ''];
+    const table = ruleOperandTable(op);
     if (table && typeof op.value === 'string' && op.value.trim()) into[table].add(op.value.trim());
     namesIn(op.sub_conditions ?? [], into);
   }
@@ -64,7 +56,7 @@ function namesIn(operands: Operand[], into: Record<'categories' | 'merchants' | 
 
 function withIds(operands: Operand[], ids: Record<'categories' | 'merchants' | 'tags', Map<string, string>>): Operand[] {
   return operands.map((op) => {
-    const table = NAMED_VALUE[op.condition_type ?? op.action_type ?? ''];
+    const table = ruleOperandTable(op);
     const value = table && typeof op.value === 'string' ? (ids[table].get(op.value.trim()) ?? op.value) : op.value;
     return { ...op, value, ...(op.sub_conditions ? { sub_conditions: withIds(op.sub_conditions, ids) } : {}) };
   });
