@@ -72,6 +72,13 @@ export default (ctx) => {
       check: (res) => res.problem,
     },
     {
+      id: 'D46b',
+      title: 'accountable_type named like an inherited property (constructor, toString) -> preflight errors',
+      req: () => nd(['constructor', 'toString'].map((type, i) => line('Account', { id: `p${i}`, name: `Inherited ${type} ${uniq()}`, balance: '0', currency: 'USD', accountable_type: type, accountable: { subtype: 'checking' } })).join('\n')),
+      expect: preflight,
+      check: errorsMatch(/invalid accountable_type "constructor"/),
+    },
+    {
       id: 'D47a',
       title: 'amount 1e400, null and unbalanced splits -> preflight errors',
       req: () => nd([account(), '{"type":"Transaction","data":{"id":"inf","account_id":"a1","date":"2025-01-01","amount":1e400}}', line('Transaction', { id: 'nul', account_id: 'a1', date: '2025-01-01', amount: null }), line('Transaction', { id: 's', account_id: 'a1', date: '2025-01-01', amount: '100', split_lines: [{ amount: '40' }, { amount: '50' }] })].join('\n')),
