@@ -13,5 +13,6 @@ import { EntryAccountFamilyKey1795463407268 } from './1795463407268-EntryAccount
 import { DataVersionByCaller1795470000000 } from './1795470000000-DataVersionByCaller';
 import { ImportRowsReference1795471000000 } from './1795471000000-ImportRowsReference';
 import { PublishToken1795472000000 } from './1795472000000-PublishToken';
+import { ImportContentLz41795473000000 } from './1795473000000-ImportContentLz4';
 
-export const MIGRATIONS: Function[] = [Initial1795372826121, SignIn1795375653709, SsoLogin1795386375053, ImportBookkeeping1795387000000, BudgetReadIndexes1795388000000, FamilyExports1795388235445, SamlRequests1795433646717, DeduplicationIndex1795434000000, BudgetInputVersions1795436000000, TransactionFamilyLookup1795437000000, EntryAccountFamilyKey1795463407268, DataVersionByCaller1795470000000, ImportRowsReference1795471000000, PublishToken1795472000000];
+export const MIGRATIONS: Function[] = [Initial1795372826121, SignIn1795375653709, SsoLogin1795386375053, ImportBookkeeping1795387000000, BudgetReadIndexes1795388000000, FamilyExports1795388235445, SamlRequests1795433646717, DeduplicationIndex1795434000000, BudgetInputVersions1795436000000, TransactionFamilyLookup1795437000000, EntryAccountFamilyKey1795463407268, DataVersionByCaller1795470000000, ImportRowsReference1795471000000, PublishToken1795472000000, ImportContentLz41795473000000];
