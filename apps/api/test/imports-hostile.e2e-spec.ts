@@ -187,6 +187,41 @@ describe('imports: hostile input', () => {
       await refusedWithoutTrace(() => post(csvBody(`${wide}\n${wide}`)), 422, 'invalid_csv');
     });
 
+    it('refuses null where a field cannot be empty, naming the field, on create and PATCH', async () => {
+      for (const [field, named] of [
+        ['raw_file_content', 'raw_file_content must be a string'],
+        ['type', 'type must be a string'],
+        ['number_format', 'number_format must be one of'],
+        ['signage_convention', 'signage_convention must be one of'],
+        ['amount_type_strategy', 'amount_type_strategy must be one of'],
+        ['col_sep', 'col_sep must be one of'],
+        ['publish', 'publish must be'],
+      ]) {
+        const res = await refusedWithoutTrace(() => post(csvBody('date,amount\n2024-01-01,1', { [field]: null })), 422, 'validation_failed');
+        expect(res.body.errors).toEqual(expect.arrayContaining([expect.stringContaining(named)]));
+      }
+      const id = (await post(csvBody('date,amount\n2024-01-01,1')).expect(201)).body.data.id;
+      const patch = (body: Record<string, unknown>) => request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send(body);
+      for (const [field, named] of [
+        ['amount_type_strategy', 'amount_type_strategy must be one of'],
+        ['mappings', 'mappings must be an array'],
+      ]) {
+        const res = await refusedWithoutTrace(() => patch({ [field]: null }), 422, 'validation_failed');
+        expect(res.body.errors).toEqual(expect.arrayContaining([expect.stringContaining(named)]));
+      }
+      // A label may be cleared with null: the column is then found by its usual header names.
+      await patch({ date_col_label: null }).expect(200);
+    });
+
+    it('refuses page numbers beyond a million with a message naming the range', async () => {
+      const res = await request(t.server).get('/api/v1/imports?page=1000000000000000000').set('X-Api-Key', h.apiKey);
+      expect({ status: res.status, error: res.body.error, errors: res.body.errors }).toEqual({
+        status: 422,
+        error: 'validation_failed',
+        errors: ['page must be an integer from 1 to 1000000'],
+      });
+    });
+
     it('refuses unknown, path-like and oversized types; accepts publish as a JSON boolean (C37)', async () => {
       for (const type of ['Kernel', '../../x', 'T'.repeat(10_000), 'constructor', 'toString']) {
         const res = await refusedWithoutTrace(() => post(csvBody('date,amount\n2024-01-01,1', { type })), 422, 'invalid_import_type');

@@ -10,6 +10,7 @@ import {
   SIGNAGE_CONVENTIONS,
   VERIFICATION_STATUSES,
 } from '@hearth/contracts';
+import { OptionalNotNull } from '../common/optional-not-null';
 
 const LABEL = { maxLength: 255 };
 
@@ -33,19 +34,19 @@ export class ImportConfigurationInput {
   @IsString()
   @MaxLength(50)
   date_format?: string;
-  @ApiPropertyOptional({ enum: NUMBER_FORMATS }) @IsOptional() @IsIn(NUMBER_FORMATS) number_format?: string;
-  @ApiPropertyOptional({ enum: SIGNAGE_CONVENTIONS }) @IsOptional() @IsIn(SIGNAGE_CONVENTIONS) signage_convention?: string;
+  @ApiPropertyOptional({ enum: NUMBER_FORMATS }) @OptionalNotNull() @IsIn(NUMBER_FORMATS) number_format?: string;
+  @ApiPropertyOptional({ enum: SIGNAGE_CONVENTIONS }) @OptionalNotNull() @IsIn(SIGNAGE_CONVENTIONS) signage_convention?: string;
   @ApiPropertyOptional({ enum: Object.keys(COLUMN_SEPARATORS) })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(Object.keys(COLUMN_SEPARATORS), { message: 'col_sep must be one of: comma, semicolon' })
   col_sep?: string;
-  @ApiPropertyOptional({ enum: AMOUNT_TYPE_STRATEGIES }) @IsOptional() @IsIn(AMOUNT_TYPE_STRATEGIES) amount_type_strategy?: string;
+  @ApiPropertyOptional({ enum: AMOUNT_TYPE_STRATEGIES }) @OptionalNotNull() @IsIn(AMOUNT_TYPE_STRATEGIES) amount_type_strategy?: string;
   @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) amount_type_inflow_value?: string;
 }
 
 export class CreateImportDto extends ImportConfigurationInput {
   @ApiPropertyOptional({ description: 'Raw CSV or NDJSON text (CSV limited to 10MB)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   raw_file_content?: string;
 
@@ -54,7 +55,7 @@ export class CreateImportDto extends ImportConfigurationInput {
 
   /** Validated by the service, so an unknown value gets `invalid_import_type` rather than a generic message. */
   @ApiPropertyOptional({ enum: IMPORT_TYPES, default: 'TransactionImport' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   type?: string;
 
@@ -67,7 +68,7 @@ export class CreateImportDto extends ImportConfigurationInput {
     description: 'The string "true" (JSON boolean true is accepted too) queues publishing when the import is valid',
     type: String,
   })
-  @IsOptional()
+  @OptionalNotNull()
   @Transform(({ value }) => (value === true ? 'true' : value))
   @IsIn(['true', 'false'], { message: 'publish must be "true" or "false"' })
   publish?: string;
@@ -84,7 +85,7 @@ export class ImportMappingInput {
   @MaxLength(500)
   value?: string | null;
   @ApiPropertyOptional({ description: 'Create the record at publish when no existing one is chosen' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   create_when_empty?: boolean;
 }
@@ -95,7 +96,7 @@ export class UpdateImportDto extends ImportConfigurationInput {
   @IsUUID('all', { message: 'account_id must be a UUID' })
   account_id?: string | null;
   @ApiPropertyOptional({ type: [ImportMappingInput] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(10_000)
   @ValidateNested({ each: true })
@@ -104,11 +105,12 @@ export class UpdateImportDto extends ImportConfigurationInput {
 }
 
 export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ minimum: 1, maximum: 1_000_000, default: 1 })
   @IsOptional()
   @Transform(({ value }) => Number(value))
-  @IsInt({ message: 'page must be a positive integer' })
-  @Min(1, { message: 'page must be a positive integer' })
+  @IsInt({ message: 'page must be an integer from 1 to 1000000' })
+  @Min(1, { message: 'page must be an integer from 1 to 1000000' })
+  @Max(1_000_000, { message: 'page must be an integer from 1 to 1000000' })
   page?: number;
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
   @IsOptional()
