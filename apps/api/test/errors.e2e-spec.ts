@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { startTestApp, TestApp } from './support/test-app';
+import { as, signIn } from './support/sessions';
 
 describe('error format', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ MAX_JSON_BODY_BYTES: '2048' });
+    t = await startTestApp({ MAX_JSON_BODY_BYTES: '2048', RATE_LIMIT_ADMIN_PER_MINUTE: '100000' });
   });
   afterAll(() => t.close());
 
@@ -63,6 +64,28 @@ describe('error format', () => {
     );
     const after = await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', apiKey).expect(200);
     expect(after.body).toMatchObject({ month_start_day: 1, timezone: null, currency: 'USD' });
+  });
+
+  it('refuses null for settings that cannot be cleared with 422 naming the field, and changes nothing', async () => {
+    const { apiKey } = await t.newHousehold();
+    const before = (await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', apiKey).expect(200)).body;
+    for (const field of ['name', 'currency', 'locale', 'date_format', 'timezone', 'month_start_day']) {
+      const res = await request(t.server).patch('/api/v1/family_settings').set('X-Api-Key', apiKey).send({ [field]: null });
+      expect({ field, status: res.status, error: res.body.error, named: res.body.errors?.some((e: string) => e.startsWith(field)) }).toEqual({ field, status: 422, error: 'validation_failed', named: true });
+    }
+    expect((await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', apiKey).expect(200)).body).toEqual(before);
+
+    const admin = await signIn(t.server, (await t.newHousehold({ role: 'super_admin' })).email);
+    const provider = await as(t.server, admin, 'post', '/api/v1/admin/sso_providers')
+      .send({ name: `nulls-${Date.now()}`, strategy: 'oauth2', client_id: 'x', client_secret: 'y', authorization_url: 'https://idp.example/auth', token_url: 'https://idp.example/token', userinfo_url: 'https://idp.example/me' })
+      .expect(201);
+    for (const field of ['name', 'enabled', 'scopes', 'token_auth_method', 'sign_requests', 'default_role', 'group_attribute', 'role_mapping']) {
+      const res = await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${provider.body.id}`).send({ [field]: null });
+      expect({ field, status: res.status, error: res.body.error, named: res.body.errors?.some((e: string) => e.startsWith(field)) }).toEqual({ field, status: 422, error: 'validation_failed', named: true });
+    }
+    // A field that may be empty is cleared by null.
+    const cleared = await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${provider.body.id}`).send({ issuer: null }).expect(200);
+    expect(cleared.body).toMatchObject({ name: provider.body.name, scopes: provider.body.scopes, issuer: null });
   });
 
   it('echoes a request id, keeping a sane one from the caller', async () => {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { IsIn, IsInt, IsString, Length, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { OptionalNotNull } from '../common/optional-not-null';
 
 @ValidatorConstraint({ name: 'timeZone' })
 class IsIanaTimeZone implements ValidatorConstraintInterface {
@@ -19,13 +20,14 @@ class IsIanaTimeZone implements ValidatorConstraintInterface {
 
 const DATE_FORMATS = ['%m-%d-%Y', '%d.%m.%Y', '%d-%m-%Y', '%Y-%m-%d', '%d/%m/%Y', '%Y/%m/%d', '%m/%d/%Y', '%e/%m/%Y', '%Y.%m.%d', '%Y%m%d', '%d %b %Y'];
 
+/** Every setting may be left out (unchanged) but none can be cleared. */
 export class UpdateFamilySettingsDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional({ example: 'EUR' }) @IsOptional() @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as USD' }) currency?: string;
-  @ApiPropertyOptional({ example: 'en' }) @IsOptional() @Matches(/^[a-z]{2}(-[A-Z]{2})?$/, { message: 'locale must look like en or en-GB' }) locale?: string;
-  @ApiPropertyOptional({ enum: DATE_FORMATS }) @IsOptional() @IsIn(DATE_FORMATS) date_format?: string;
-  @ApiPropertyOptional({ example: 'Europe/Berlin' }) @IsOptional() @Validate(IsIanaTimeZone) timezone?: string;
-  @ApiPropertyOptional({ minimum: 1, maximum: 28 }) @IsOptional() @IsInt() @Min(1) @Max(28) month_start_day?: number;
+  @ApiPropertyOptional() @OptionalNotNull() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional({ example: 'EUR' }) @OptionalNotNull() @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as USD' }) currency?: string;
+  @ApiPropertyOptional({ example: 'en' }) @OptionalNotNull() @Matches(/^[a-z]{2}(-[A-Z]{2})?$/, { message: 'locale must look like en or en-GB' }) locale?: string;
+  @ApiPropertyOptional({ enum: DATE_FORMATS }) @OptionalNotNull() @IsIn(DATE_FORMATS) date_format?: string;
+  @ApiPropertyOptional({ example: 'Europe/Berlin' }) @OptionalNotNull() @Validate(IsIanaTimeZone) timezone?: string;
+  @ApiPropertyOptional({ minimum: 1, maximum: 28 }) @OptionalNotNull() @IsInt() @Min(1) @Max(28) month_start_day?: number;
 }
 
 export class FamilySettingsDto {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { ROLES, SSO_STRATEGIES } from '@hearth/contracts';
 import type { Role, SsoStrategy } from '@hearth/contracts';
+import { OptionalNotNull } from '../common/optional-not-null';
 
 export const TOKEN_AUTH_METHODS = ['client_secret_post', 'client_secret_basic'] as const;
 export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
@@ -10,7 +11,7 @@ export type TokenAuthMethod = (typeof TOKEN_AUTH_METHODS)[number];
 export class ProviderFieldsDto {
   @ApiPropertyOptional({ example: 'Company SSO' }) @IsOptional() @IsString() @Length(1, 200) label?: string;
   @ApiPropertyOptional({ description: 'Turns sign-in through this provider on or off (default off until tested)' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
   @ApiPropertyOptional({ example: 'https://idp.example.com/realms/main', description: 'OIDC issuer (discovery is checked on save)' })
@@ -24,26 +25,26 @@ export class ProviderFieldsDto {
   @IsString()
   @MaxLength(2000)
   client_secret?: string;
-  @ApiPropertyOptional({ example: 'openid profile email groups' }) @IsOptional() @IsString() @Length(1, 500) scopes?: string;
+  @ApiPropertyOptional({ example: 'openid profile email groups' }) @OptionalNotNull() @IsString() @Length(1, 500) scopes?: string;
   @ApiPropertyOptional({ description: 'OAuth2 authorization URL' }) @IsOptional() @IsString() @MaxLength(500) authorization_url?: string;
   @ApiPropertyOptional({ description: 'OAuth2 token URL' }) @IsOptional() @IsString() @MaxLength(500) token_url?: string;
   @ApiPropertyOptional({ description: 'OAuth2 user info URL' }) @IsOptional() @IsString() @MaxLength(500) userinfo_url?: string;
   @ApiPropertyOptional({ enum: TOKEN_AUTH_METHODS, default: 'client_secret_post' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(TOKEN_AUTH_METHODS)
   token_auth_method?: TokenAuthMethod;
   @ApiPropertyOptional({ description: 'SAML SSO URL' }) @IsOptional() @IsString() @MaxLength(500) sso_url?: string;
   @ApiPropertyOptional({ description: 'SAML IdP entity ID' }) @IsOptional() @IsString() @MaxLength(500) idp_entity_id?: string;
   @ApiPropertyOptional({ description: 'SAML IdP X.509 certificate (PEM)' }) @IsOptional() @IsString() @MaxLength(20000) idp_certificate?: string;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() sign_requests?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() sign_requests?: boolean;
   @ApiPropertyOptional({ description: 'Write-only; stored encrypted' }) @IsOptional() @IsString() @MaxLength(20000) sp_private_key?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(20000) sp_certificate?: string;
   @ApiPropertyOptional({ enum: ROLES, default: 'member', description: 'Role of JIT-created users when no mapping matches' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(ROLES)
   default_role?: Role;
   @ApiPropertyOptional({ default: 'groups', description: 'Claim or attribute holding the groups' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Length(1, 100)
   group_attribute?: string;
@@ -52,7 +53,7 @@ export class ProviderFieldsDto {
     type: 'object',
     additionalProperties: true,
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   role_mapping?: Record<string, unknown>;
 }
@@ -67,7 +68,7 @@ export class CreateProviderDto extends ProviderFieldsDto {
 
 export class UpdateProviderDto extends ProviderFieldsDto {
   @ApiPropertyOptional({ description: 'Renaming changes the callback URL' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Matches(/^[a-z0-9][a-z0-9_-]{0,99}$/, { message: 'name must be 1 to 100 lower-case letters, digits, _ or -, starting with a letter or digit' })
   name?: string;
