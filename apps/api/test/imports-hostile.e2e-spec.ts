@@ -144,6 +144,43 @@ describe('imports: hostile input', () => {
       expect(after.entries).toBe(before.entries);
     });
 
+    it('lists account, category and tag names over 200 characters as row errors naming the row and column', async () => {
+      const long = (c: string, n: number) => c.repeat(n);
+      const csv = [
+        'date,amount,Account,Category,Tags',
+        '2024-01-01,1,Wallet,Food,ok',
+        `2024-01-02,1,${long('a', 201)},Food,ok`,
+        `2024-01-03,1,Wallet,${long('c', 600)},ok`,
+        `2024-01-04,1,Wallet,Food: ${long('l', 201)},ok`,
+        `2024-01-05,1,Wallet,Food,ok|${long('🏠', 201)}`,
+      ].join('\n');
+      const before = await familyState(t, h.familyId);
+      const res = await post({ raw_file_content: csv, account_col_label: 'Account', category_col_label: 'Category', tags_col_label: 'Tags', publish: 'true' }).expect(422);
+      expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String) });
+      const rows = await request(t.server).get(`/api/v1/imports/${res.body.import_id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(rows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+        [],
+        [`Row 2: Account '${long('a', 40)}…' is too long: account names can have at most 200 characters`],
+        [`Row 3: Category '${long('c', 40)}…' is too long: category names can have at most 200 characters`],
+        [`Row 4: Category 'Food: ${long('l', 34)}…' is too long: category names can have at most 200 characters`],
+        [`Row 5: Tags '${long('🏠', 40)}…' is too long: tag names can have at most 200 characters`],
+      ]);
+      expect(await familyState(t, h.familyId)).toEqual({ ...before, imports: before.imports + 1, rows: before.rows + 5 });
+
+      // 200 characters (PostgreSQL counts characters, not UTF-16 units) fit, on each side of "Parent: Leaf" too.
+      const fits = `date,amount,account,category,tags\n2024-01-01,1,${long('a', 200)},${long('p', 200)}: ${long('l', 200)},${long('🏠', 200)}`;
+      const published = await post({ raw_file_content: fits, publish: 'true' }).expect(201);
+      expect((await waitForImport(t.server, h.apiKey, published.body.data.id)).status).toBe('complete');
+
+      // An account type is only a mapping key: up to 500 characters.
+      const types = await post({ type: 'AccountImport', raw_file_content: `Account type,Name,Balance\n${long('k', 501)},Jar,5\n${long('k', 500)},Pot,5` }).expect(201);
+      const typeRows = await request(t.server).get(`/api/v1/imports/${types.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(typeRows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+        [`Row 1: account type '${long('k', 40)}…' is too long: account types can have at most 500 characters`],
+        [],
+      ]);
+    });
+
     it('refuses NUL characters and unpaired surrogates instead of failing in the database (C32)', async () => {
       await refusedWithoutTrace(() => post(csvBody('date,amount,name\n2024-01-01,1,a\u0000b')), 422, 'invalid_encoding');
       const lone = JSON.stringify(csvBody('date,amount,name\n2024-01-01,1,x')).replace('"x"', '"\\ud800"').replace(',x', ',\\ud800');

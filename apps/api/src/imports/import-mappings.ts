@@ -16,22 +16,64 @@ const TAG_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'QifImp
 /** Table holding the records each mapping type points at; family-scoped lookups by name. */
 const TABLES: Record<Exclude<MappingType, 'account_type'>, string> = { account: 'accounts', category: 'categories', tag: 'tags' };
 
-const distinct = (values: Iterable<string>) => [...new Set([...values].map((v) => v.trim()).filter(Boolean))];
+/** Longest account, category and tag name: the name columns of their tables are varchar(200). */
+const MAX_NAME_LENGTH = 200;
+/** Longest key import_mappings.key holds (varchar(500)); account types are keys only, never stored as names. */
+const MAX_KEY_LENGTH = 500;
 
 /** A category key "Parent:Child" names the child; its parent is created alongside when missing. */
 export const categoryLeaf = (key: string) => (key.includes(':') ? key.slice(key.indexOf(':') + 1).trim() : key.trim());
 
-function keysOf(type: ImportType, rows: ParsedRow[], hasAccount: boolean): Record<MappingType, string[]> {
-  const values = (field: string) => rows.flatMap((r) => {
-    const v = r.values[field] as unknown;
-    return Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : [];
-  });
-  return {
-    account: ACCOUNT_ROWS.has(type) && !hasAccount ? distinct(values('account')) : [],
-    category: CATEGORY_ROWS.has(type) ? distinct(values('category')) : [],
-    tag: TAG_ROWS.has(type) ? distinct(values('tags')) : [],
-    account_type: type === 'AccountImport' ? distinct(values('entity_type')) : [],
-  };
+/** The row fields whose values become mappings for this import, with their mapping type and column. */
+function mappedFields(imp: Import): Array<{ type: MappingType; field: string; column: string }> {
+  const accountRows = ACCOUNT_ROWS.has(imp.type) && imp.accountId === null;
+  return [
+    ...(accountRows ? [{ type: 'account' as const, field: 'account', column: imp.accountColLabel ?? 'account' }] : []),
+    ...(CATEGORY_ROWS.has(imp.type) ? [{ type: 'category' as const, field: 'category', column: imp.categoryColLabel ?? 'category' }] : []),
+    ...(TAG_ROWS.has(imp.type) ? [{ type: 'tag' as const, field: 'tags', column: imp.tagsColLabel ?? 'tags' }] : []),
+    ...(imp.type === 'AccountImport' ? [{ type: 'account_type' as const, field: 'entity_type', column: imp.entityTypeColLabel ?? 'account type' }] : []),
+  ];
+}
+
+const cellValues = (row: ParsedRow, field: string): string[] => {
+  const v = row.values[field] as unknown;
+  return (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []).map((s) => s.trim()).filter(Boolean);
+};
+
+/** Characters as PostgreSQL counts them for varchar(n): code points, not UTF-16 units. */
+const length = (text: string) => [...text].length;
+
+/** Why a value cannot be mapped (it could never be stored as a name, or as a mapping key); null when it can. */
+function tooLong(type: MappingType, value: string): string | null {
+  if (type === 'account_type') return length(value) > MAX_KEY_LENGTH ? `account types can have at most ${MAX_KEY_LENGTH} characters` : null;
+  const names = type === 'category' && value.includes(':') ? [value.slice(0, value.indexOf(':')), categoryLeaf(value)] : [value];
+  const fits = length(value) <= MAX_KEY_LENGTH && names.every((name) => length(name.trim()) <= MAX_NAME_LENGTH);
+  return fits ? null : `${type} names can have at most ${MAX_NAME_LENGTH} characters`;
+}
+
+/**
+ * Adds a row error for each account, category, tag or account type value too long to map, so the import stays
+ * unpublishable instead of failing in the database; those values get no mapping.
+ */
+export function checkMappedValues(imp: Import, rows: ParsedRow[]): void {
+  const fields = mappedFields(imp);
+  for (const row of rows) {
+    for (const { type, field, column } of fields) {
+      for (const value of cellValues(row, field)) {
+        const problem = tooLong(type, value);
+        const shown = length(value) > 40 ? `${[...value].slice(0, 40).join('')}…` : value; // whole characters: no lone surrogate
+        if (problem) row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shown}' is too long: ${problem}`);
+      }
+    }
+  }
+}
+
+function keysOf(imp: Import, rows: ParsedRow[]): Record<MappingType, string[]> {
+  const keys: Record<MappingType, string[]> = { account: [], category: [], tag: [], account_type: [] };
+  for (const { type, field } of mappedFields(imp)) {
+    keys[type] = [...new Set(rows.flatMap((r) => cellValues(r, field)))].filter((v) => !tooLong(type, v));
+  }
+  return keys;
 }
 
 async function idsByName(tx: EntityManager, table: string, familyId: string, names: string[]): Promise<Map<string, string>> {
@@ -54,7 +96,7 @@ async function requireOwnRecord(tx: EntityManager, type: MappingType, familyId: 
  * at publish when missing (unlike Sure's API, which builds none). PATCH overrides choose records or account types.
  */
 export async function buildMappings(tx: EntityManager, imp: Import, rows: ParsedRow[], overrides: MappingDraft[]): Promise<Mapping[]> {
-  const keys = keysOf(imp.type, rows, imp.accountId !== null);
+  const keys = keysOf(imp, rows);
   const mappings: Mapping[] = [];
   for (const type of ['account', 'category', 'tag'] as const) {
     const lookup = type === 'category' ? categoryLeaf : (k: string) => k;

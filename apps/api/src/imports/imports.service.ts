@@ -15,7 +15,7 @@ import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, UpdateImpor
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
-import { buildMappings, MappingDraft } from './import-mappings';
+import { buildMappings, checkMappedValues, MappingDraft } from './import-mappings';
 import { ParsedImport, ParseOptions, parseImportContent, parsePdfStatement, parseQif } from '@hearth/domain/import-formats';
 import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
@@ -212,6 +212,7 @@ export class ImportsService {
     if (parsed.fileErrors.length) {
       throw new ApiError(422, parsed.errorCode ?? 'invalid_csv', parsed.fileErrors[0], { errors: parsed.fileErrors });
     }
+    checkMappedValues(imp, parsed.rows);
     await this.imports.replaceRows(tx, imp.id, parsed.rows);
     const mappings = await buildMappings(tx, imp, parsed.rows, mappingOverrides);
     await this.imports.replaceMappings(tx, imp.id, mappings);
