@@ -232,6 +232,43 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     expect(rent.parent).toBe('Housing');
   });
 
+  it('takes a category with an empty side of "Parent: Leaf" for the plain name on the other side', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(h);
+    const [snacks] = await t.dataSource.query(`INSERT INTO categories (family_id, name) VALUES ($1, 'Snacks') RETURNING id`, [h.familyId]);
+    const csv = ['date,amount,name,category', '2024-03-01,-1,Bread,Food:', '2024-03-02,-2,Chips, : Snacks', '2024-03-03,-3,Rent,Home: Rent'].join('\n');
+    const created = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_id: accountId }).expect(201);
+    const mappings = await t.dataSource.query(`SELECT key, mappable_id FROM import_mappings WHERE import_id = $1 ORDER BY key`, [created.body.data.id]);
+    expect(mappings).toEqual([
+      { key: ': Snacks', mappable_id: snacks.id },
+      { key: 'Food:', mappable_id: null },
+      { key: 'Home: Rent', mappable_id: null },
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect((await entries(h.familyId)).map((e: { name: string; category: string }) => [e.name, e.category])).toEqual([
+      ['Bread', 'Food'],
+      ['Chips', 'Snacks'],
+      ['Rent', 'Rent'],
+    ]);
+    const categories = await t.dataSource.query(
+      `SELECT c.name, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`,
+      [h.familyId],
+    );
+    expect(categories).toEqual([
+      { name: 'Food', parent: null },
+      { name: 'Home', parent: null },
+      { name: 'Rent', parent: 'Home' },
+      { name: 'Snacks', parent: null },
+    ]);
+
+    // Nothing on either side names no category: a row error, and no mapping.
+    const empty = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-03-04,-4, : ', account_id: accountId }).expect(201);
+    expect(empty.body.data.stats).toMatchObject({ invalid_rows_count: 1, mappings_count: 0 });
+    const rows = await request(t.server).get(`/api/v1/imports/${empty.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(rows.body.data[0].errors).toEqual(["Row 1: category ':' names no category"]);
+  });
+
   it('publishes a YNAB register export with Outflow and Inflow columns', async () => {
     const h = await t.newHousehold();
     const csv = [

@@ -21,8 +21,19 @@ const MAX_NAME_LENGTH = 200;
 /** Longest key import_mappings.key holds (varchar(500)); account types are keys only, never stored as names. */
 const MAX_KEY_LENGTH = 500;
 
-/** A category key "Parent:Child" names the child; its parent is created alongside when missing. */
-export const categoryLeaf = (key: string) => (key.includes(':') ? key.slice(key.indexOf(':') + 1).trim() : key.trim());
+/**
+ * The category a key names, for mapping and publishing alike: "Parent:Child" (split at the first colon) names the
+ * child, whose parent is created alongside when missing; a key with one empty side ("Food:", ":Snacks") is the
+ * plain name on the other side. Empty on both sides, the leaf is empty: such a row gets an error.
+ */
+export function categoryPath(key: string): { parent: string | null; leaf: string } {
+  const at = key.indexOf(':');
+  const parent = at < 0 ? '' : key.slice(0, at).trim();
+  const leaf = key.slice(at + 1).trim();
+  return parent && leaf ? { parent, leaf } : { parent: null, leaf: leaf || parent };
+}
+
+export const categoryLeaf = (key: string) => categoryPath(key).leaf;
 
 /** The row fields whose values become mappings for this import, with their mapping type and column. */
 function mappedFields(imp: Import): Array<{ type: MappingType; field: string; column: string }> {
@@ -43,26 +54,27 @@ const cellValues = (row: ParsedRow, field: string): string[] => {
 /** Characters as PostgreSQL counts them for varchar(n): code points, not UTF-16 units. */
 const length = (text: string) => [...text].length;
 
-/** Why a value cannot be mapped (it could never be stored as a name, or as a mapping key); null when it can. */
-function tooLong(type: MappingType, value: string): string | null {
-  if (type === 'account_type') return length(value) > MAX_KEY_LENGTH ? `account types can have at most ${MAX_KEY_LENGTH} characters` : null;
-  const names = type === 'category' && value.includes(':') ? [value.slice(0, value.indexOf(':')), categoryLeaf(value)] : [value];
-  const fits = length(value) <= MAX_KEY_LENGTH && names.every((name) => length(name.trim()) <= MAX_NAME_LENGTH);
-  return fits ? null : `${type} names can have at most ${MAX_NAME_LENGTH} characters`;
+/** Why a value cannot be mapped (no name, or one that could never be stored, nor its mapping key); null when it can. */
+function unmappable(type: MappingType, value: string): string | null {
+  if (type === 'account_type') return length(value) > MAX_KEY_LENGTH ? `is too long: account types can have at most ${MAX_KEY_LENGTH} characters` : null;
+  const { parent, leaf } = type === 'category' ? categoryPath(value) : { parent: null, leaf: value };
+  if (!leaf) return 'names no category';
+  const fits = length(value) <= MAX_KEY_LENGTH && length(leaf) <= MAX_NAME_LENGTH && length(parent ?? '') <= MAX_NAME_LENGTH;
+  return fits ? null : `is too long: ${type} names can have at most ${MAX_NAME_LENGTH} characters`;
 }
 
 /**
- * Adds a row error for each account, category, tag or account type value too long to map, so the import stays
- * unpublishable instead of failing in the database; those values get no mapping.
+ * Adds a row error for each account, category, tag or account type value that cannot be mapped, so the import stays
+ * unpublishable instead of failing in the database or creating a nameless category; those values get no mapping.
  */
 export function checkMappedValues(imp: Import, rows: ParsedRow[]): void {
   const fields = mappedFields(imp);
   for (const row of rows) {
     for (const { type, field, column } of fields) {
       for (const value of cellValues(row, field)) {
-        const problem = tooLong(type, value);
+        const problem = unmappable(type, value);
         const shown = length(value) > 40 ? `${[...value].slice(0, 40).join('')}…` : value; // whole characters: no lone surrogate
-        if (problem) row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shown}' is too long: ${problem}`);
+        if (problem) row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shown}' ${problem}`);
       }
     }
   }
@@ -71,7 +83,7 @@ export function checkMappedValues(imp: Import, rows: ParsedRow[]): void {
 function keysOf(imp: Import, rows: ParsedRow[]): Record<MappingType, string[]> {
   const keys: Record<MappingType, string[]> = { account: [], category: [], tag: [], account_type: [] };
   for (const { type, field } of mappedFields(imp)) {
-    keys[type] = [...new Set(rows.flatMap((r) => cellValues(r, field)))].filter((v) => !tooLong(type, v));
+    keys[type] = [...new Set(rows.flatMap((r) => cellValues(r, field)))].filter((v) => !unmappable(type, v));
   }
   return keys;
 }

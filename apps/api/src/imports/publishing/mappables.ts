@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import { LIABILITY_TYPES } from '@hearth/contracts';
 import type { Import, ImportMapping } from '../import.entity';
-import { categoryLeaf } from '../import-mappings';
+import { categoryLeaf, categoryPath } from '../import-mappings';
 import type { PublishContext } from './publish-context';
 
 /** New categories get a color from this palette, chosen by name so re-imports agree. */
@@ -80,11 +80,9 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
 
   const categories = resolved('category');
   const categoryKeys = pending('category').map((m) => m.key);
-  const parentNames = categoryKeys.filter((k) => k.includes(':')).map((k) => k.slice(0, k.indexOf(':')).trim());
-  const parentIds = await ensureNamed(tx, 'categories', imp, parentNames);
-  const parentOfLeaf = new Map(
-    categoryKeys.filter((k) => k.includes(':')).map((k) => [categoryLeaf(k), parentIds.get(k.slice(0, k.indexOf(':')).trim())!]),
-  );
+  const paths = categoryKeys.map(categoryPath);
+  const parentIds = await ensureNamed(tx, 'categories', imp, paths.flatMap((p) => p.parent ?? []));
+  const parentOfLeaf = new Map(paths.flatMap((p) => (p.parent ? [[p.leaf, parentIds.get(p.parent)!] as const] : [])));
   const leafIds = await ensureNamed(tx, 'categories', imp, categoryKeys.map(categoryLeaf), parentOfLeaf);
   for (const key of categoryKeys) categories.set(key, leafIds.get(categoryLeaf(key))!);
 
