@@ -314,6 +314,9 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       .send({ mappings: [{ type: 'account_type', key: 'Piggy', value: 'OtherAsset' }] })
       .expect(200);
     expect(patched.body.data.stats).toMatchObject({ mappings_count: 3, unassigned_mappings_count: 0 });
+    // A later PATCH parses the rows again and keeps the account type chosen.
+    const reparsed = await request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ date_format: '%Y-%m-%d' }).expect(200);
+    expect(reparsed.body.data).toMatchObject({ stats: { unassigned_mappings_count: 0 }, status_detail: { publishable: true } });
     await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
     expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
     const accounts = await t.dataSource.query(
@@ -326,6 +329,49 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       { name: 'Visa', type: 'CreditCard', classification: 'liability', balance: 25010 },
     ]);
     expect(await count(`SELECT count(*) FROM valuations v JOIN entries e ON e.id = v.entry_id WHERE e.family_id = $1 AND v.kind = 'opening_anchor'`, [h.familyId])).toBe(3);
+  });
+
+  it('keeps mapping choices when a later PATCH parses the rows again, while their value is in the rows and their record exists', async () => {
+    const h = await t.newHousehold();
+    const checking = await newAccount(h);
+    const spare = await newAccount(h, 'Spare');
+    const csv = 'Date,Amount,Name,Account,Category,Notes\n2024-01-01,5,Coffee,Wallet,Food,hot\n2024-01-02,6,Tea,Purse,Drinks,\n2024-01-03,7,Cake,Jar,Food,';
+    const created = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_col_label: 'Account', category_col_label: 'Category' }).expect(201);
+    const id = created.body.data.id;
+    const patch = (body: Record<string, unknown>) => request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send(body).expect(200);
+    const mappings = () =>
+      t.dataSource.query(`SELECT type, key, mappable_id AS id, create_when_empty AS create FROM import_mappings WHERE import_id = $1 ORDER BY type, key`, [id]);
+    await patch({
+      mappings: [
+        { type: 'account', key: 'Wallet', value: checking },
+        { type: 'account', key: 'Jar', value: spare },
+        { type: 'category', key: 'Food', create_when_empty: false },
+      ],
+    });
+    await t.dataSource.query(`DELETE FROM accounts WHERE id = $1`, [spare]);
+    // Choices stay; this request's own mappings apply on top; a deleted record's value is matched by name again.
+    await patch({ notes_col_label: 'Notes', mappings: [{ type: 'account', key: 'Purse', value: checking }] });
+    expect(await mappings()).toEqual([
+      { type: 'account', key: 'Jar', id: null, create: true },
+      { type: 'account', key: 'Purse', id: checking, create: false },
+      { type: 'account', key: 'Wallet', id: checking, create: false },
+      { type: 'category', key: 'Drinks', id: null, create: true },
+      { type: 'category', key: 'Food', id: null, create: false },
+    ]);
+    // A value no longer in the rows takes its choice away with it.
+    await patch({ category_col_label: 'Name' });
+    expect((await mappings()).filter((m: { type: string }) => m.type === 'category').map((m: { key: string; create: boolean }) => [m.key, m.create])).toEqual([
+      ['Cake', true],
+      ['Coffee', true],
+      ['Tea', true],
+    ]);
+    await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+    expect((await entries(h.familyId)).map((e: { name: string; account: string; notes: string | null }) => [e.name, e.account, e.notes])).toEqual([
+      ['Coffee', 'Checking', 'hot'],
+      ['Tea', 'Checking', null],
+      ['Cake', 'Jar', null],
+    ]);
   });
 
   it('imports categories with parents, merchants and rules', async () => {

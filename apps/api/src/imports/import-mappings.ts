@@ -103,11 +103,25 @@ async function requireOwnRecord(tx: EntityManager, type: MappingType, familyId: 
   if (!found) throw ApiError.validation([`mapping ${type} value must be the id of one of your family's ${TABLES[type]}`]);
 }
 
+/** The record ids chosen in `mappings` that the family still has (each looked up in its mapping type's table). */
+async function liveRecordIds(tx: EntityManager, familyId: string, mappings: Mapping[]): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (const type of ['account', 'category', 'tag'] as const) {
+    const ids = mappings.filter((m) => m.type === type && m.mappableId).map((m) => m.mappableId!);
+    if (!ids.length) continue;
+    const rows: Array<{ id: string }> = await tx.query(`SELECT id FROM ${TABLES[type]} WHERE family_id = $1 AND id = ANY($2::uuid[])`, [familyId, ids]);
+    for (const row of rows) live.add(row.id);
+  }
+  return live;
+}
+
 /**
  * Mappings of the names found in the rows to the family's records: matched by name within the family, or created
- * at publish when missing (unlike Sure's API, which builds none). PATCH overrides choose records or account types.
+ * at publish when missing (unlike Sure's API, which builds none). The rows are parsed again on every PATCH, so the
+ * mappings `stored` before keep their choices for the values still in the rows (unless the record chosen is gone);
+ * PATCH overrides then choose records or account types on top.
  */
-export async function buildMappings(tx: EntityManager, imp: Import, rows: ParsedRow[], overrides: MappingDraft[]): Promise<Mapping[]> {
+export async function buildMappings(tx: EntityManager, imp: Import, rows: ParsedRow[], stored: Mapping[], overrides: MappingDraft[]): Promise<Mapping[]> {
   const keys = keysOf(imp, rows);
   const mappings: Mapping[] = [];
   for (const type of ['account', 'category', 'tag'] as const) {
@@ -121,8 +135,15 @@ export async function buildMappings(tx: EntityManager, imp: Import, rows: Parsed
   for (const key of keys.account_type) {
     mappings.push({ type: 'account_type', key, value: guessAccountableType(key), mappableId: null, createWhenEmpty: false });
   }
+  const byKey = new Map(mappings.map((m) => [`${m.type}:${m.key}`, m]));
+  const live = await liveRecordIds(tx, imp.familyId, stored);
+  for (const prior of stored) {
+    const mapping = byKey.get(`${prior.type}:${prior.key}`);
+    if (!mapping || (prior.mappableId && !live.has(prior.mappableId))) continue;
+    Object.assign(mapping, { value: prior.value, mappableId: prior.mappableId, createWhenEmpty: prior.createWhenEmpty });
+  }
   for (const override of overrides) {
-    const mapping = mappings.find((m) => m.type === override.type && m.key === override.key);
+    const mapping = byKey.get(`${override.type}:${override.key}`);
     if (!mapping) throw ApiError.validation([`no ${override.type} mapping has the key '${override.key}'`]);
     if (override.type === 'account_type') {
       if (override.value != null && !isAccountableType(override.value)) {

@@ -214,7 +214,8 @@ export class ImportsService {
     }
     checkMappedValues(imp, parsed.rows);
     await this.imports.replaceRows(tx, imp.id, parsed.rows);
-    const mappings = await buildMappings(tx, imp, parsed.rows, mappingOverrides);
+    const stored = await this.imports.mappings(imp.id, tx);
+    const mappings = await buildMappings(tx, imp, parsed.rows, stored, mappingOverrides);
     await this.imports.replaceMappings(tx, imp.id, mappings);
   }
 
