@@ -372,6 +372,23 @@ describe('imports: hostile input', () => {
       expect(names.map((n: { name: string }) => n.name)).toEqual(Array.from({ length: 6 }, (_, i) => `Partial ${i}`));
     });
 
+    it('refuses to change a failed import that kept committed rows until it is reverted (J116)', async () => {
+      const csv = 'date,amount,name\n' + Array.from({ length: 4 }, (_, i) => `2024-05-0${i + 1},${i + 1},Kept ${i}`).join('\n');
+      const id = (await post(csvBody(csv)).expect(201)).body.data.id;
+      await commitRowsAsAWorkerWould(id, 2);
+      await t.dataSource.query(`UPDATE imports SET status = 'failed', error = 'stopped', published_through_row = 2 WHERE id = $1`, [id]);
+      const other = await newAccount(t, h);
+      const patch = () => request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ account_id: other, signage_convention: 'inflows_negative' });
+      const before = await importState(t, id);
+      const res = await refusedWithoutTrace(patch, 409, 'import_not_editable');
+      expect(res.body.message).toBe('Rows 1-2 of this import are published already; revert it first to change it');
+      expect(await importState(t, id)).toEqual(before);
+
+      await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('pending');
+      expect((await patch().expect(200)).body.data).toMatchObject({ account_id: other, configuration: { signage_convention: 'inflows_negative' } });
+    });
+
     it('creates a missing account once when two publishers of one import run together (J115)', async () => {
       const csv = 'date,amount,name,account\n' + Array.from({ length: 5 }, (_, i) => `2024-06-0${i + 1},${i + 1},Pair ${i},Raced account`).join('\n');
       const id = (await post({ raw_file_content: csv }).expect(201)).body.data.id;
@@ -502,6 +519,18 @@ async function familyState(t: TestApp, familyId: string) {
             (SELECT count(*)::int FROM entries WHERE family_id = $1) AS entries,
             (SELECT count(*)::int FROM accounts WHERE family_id = $1) AS accounts`,
     [familyId],
+  );
+  return state;
+}
+
+/** What a refused PATCH must leave as it was: the import itself, its rows and its mappings. */
+async function importState(t: TestApp, id: string) {
+  const [state] = await t.dataSource.query(
+    `SELECT to_jsonb(i) AS import,
+            (SELECT jsonb_agg(to_jsonb(r) ORDER BY r.source_row_number) FROM import_rows r WHERE r.import_id = i.id) AS rows,
+            (SELECT jsonb_agg(to_jsonb(m) ORDER BY m.type, m.key) FROM import_mappings m WHERE m.import_id = i.id) AS mappings
+       FROM imports i WHERE i.id = $1`,
+    [id],
   );
   return state;
 }

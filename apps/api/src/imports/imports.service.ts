@@ -171,6 +171,10 @@ export class ImportsService {
       if (!['pending', 'failed'].includes(imp.status)) {
         throw new ApiError(409, 'import_not_editable', `An import in status ${imp.status} cannot be changed`);
       }
+      if (imp.publishedThroughRow > 0) {
+        // Publishing again resumes after these rows: a new configuration would file the rest differently.
+        throw new ApiError(409, 'import_not_editable', `Rows 1-${imp.publishedThroughRow} of this import are published already; revert it first to change it`);
+      }
       Object.assign(imp, configurationChanges(dto), FIXED_LAYOUTS[imp.type]);
       if (dto.account_id !== undefined) imp.accountId = dto.account_id;
       validateConfiguration(imp);
