@@ -6,6 +6,7 @@ import { ImportsProcessor } from '../src/imports/imports.processor';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
 import { createImport, waitForImport } from './support/imports';
 import { startPrivateRedis, PrivateRedis } from './support/private-redis';
+import { statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // Hostile input against POST /api/v1/imports and its follow-up routes (reliability.md sections C, E and J).
@@ -387,6 +388,23 @@ describe('imports: hostile input', () => {
       await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
       expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('pending');
       expect((await patch().expect(200)).body.data).toMatchObject({ account_id: other, configuration: { signage_convention: 'inflows_negative' } });
+    });
+
+    it('refuses PATCH mappings for a type that maps no values (ServiceImport, PdfImport, CategoryImport), changing nothing', async () => {
+      const ndjson = '{"type":"Account","data":{"id":"a1","name":"X","balance":"1","currency":"USD","accountable_type":"Depository"}}';
+      const pdf = await statementPdf({ title: 'Acme Bank statement', headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'], columns: [40, 110, 330, 400, 480], rows: [['02/01/2024', 'Shop', '1.50', '', '98.50']] });
+      const ids = {
+        ServiceImport: (await post({ type: 'ServiceImport', raw_file_content: ndjson }).expect(201)).body.data.id,
+        PdfImport: (await upload().field('type', 'PdfImport').attach('file', pdf, { filename: 's.pdf', contentType: 'application/pdf' }).expect(201)).body.data.id,
+        CategoryImport: (await post({ type: 'CategoryImport', raw_file_content: 'name\nFood' }).expect(201)).body.data.id,
+      };
+      for (const [type, id] of Object.entries(ids)) {
+        const before = await importState(t, id);
+        const patch = () => request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ account_id: accountId, mappings: [{ type: 'category', key: 'Food' }] });
+        const res = await refusedWithoutTrace(patch, 422, 'validation_failed');
+        expect(res.body.errors).toEqual([`mappings do not apply to ${type}: its rows name no accounts, categories, tags or account types`]);
+        expect(await importState(t, id)).toEqual(before);
+      }
     });
 
     it('creates a missing account once when two publishers of one import run together (J115)', async () => {

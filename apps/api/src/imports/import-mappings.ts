@@ -13,6 +13,9 @@ const ACCOUNT_ROWS = new Set<ImportType>(['TransactionImport', 'TradeImport', 'M
 const CATEGORY_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'ActualImport', 'YnabImport', 'QifImport']);
 const TAG_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'QifImport']);
 
+/** Whether rows of the type name anything to map; all such types are CSV or QIF, parsed again on PATCH. */
+export const mapsValues = (type: ImportType) => ACCOUNT_ROWS.has(type) || CATEGORY_ROWS.has(type) || TAG_ROWS.has(type) || type === 'AccountImport';
+
 /** Table holding the records each mapping type points at; family-scoped lookups by name. */
 const TABLES: Record<Exclude<MappingType, 'account_type'>, string> = { account: 'accounts', category: 'categories', tag: 'tags' };
 

@@ -15,7 +15,7 @@ import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, UpdateImpor
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
-import { buildMappings, checkMappedValues, MappingDraft } from './import-mappings';
+import { buildMappings, checkMappedValues, MappingDraft, mapsValues } from './import-mappings';
 import { ParsedImport, ParseOptions, parseImportContent, parsePdfStatement, parseQif } from '@hearth/domain/import-formats';
 import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
@@ -174,6 +174,9 @@ export class ImportsService {
       if (imp.publishedThroughRow > 0) {
         // Publishing again resumes after these rows: a new configuration would file the rest differently.
         throw new ApiError(409, 'import_not_editable', `Rows 1-${imp.publishedThroughRow} of this import are published already; revert it first to change it`);
+      }
+      if (dto.mappings?.length && !mapsValues(imp.type)) {
+        throw ApiError.validation([`mappings do not apply to ${imp.type}: its rows name no accounts, categories, tags or account types`]);
       }
       Object.assign(imp, configurationChanges(dto), FIXED_LAYOUTS[imp.type]);
       if (dto.account_id !== undefined) imp.accountId = dto.account_id;
