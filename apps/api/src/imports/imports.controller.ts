@@ -54,6 +54,8 @@ export class ImportsController {
   @Patch(':id')
   @RequireScope('write')
   @ApiOkResponse({ type: ImportResponseDto })
+  @ApiResponse({ status: 409, description: 'import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first)' })
+  @ApiResponse({ status: 422, description: 'Validation error (ErrorResponse): configuration, content or mappings' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Body() body: UpdateImportDto): Promise<ImportResponseDto> {
     return { data: await this.imports.update(principal, id, body) };
   }

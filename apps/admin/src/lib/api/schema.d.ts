@@ -2544,6 +2544,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error (ErrorResponse): configuration, content or mappings */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     ImportsController_rows: {
