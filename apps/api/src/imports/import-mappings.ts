@@ -54,8 +54,8 @@ const cellValues = (row: ParsedRow, field: string): string[] => {
   return (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []).map((s) => s.trim()).filter(Boolean);
 };
 
-/** Characters as PostgreSQL counts them for varchar(n): code points, not UTF-16 units. */
-const length = (text: string) => [...text].length;
+/** Characters as PostgreSQL counts them for varchar(n): code points, not UTF-16 units (never more than those). */
+const length = (text: string) => (text.length <= MAX_NAME_LENGTH ? text.length : [...text].length);
 
 /** Why a value cannot be mapped (no name, or one that could never be stored, nor its mapping key); null when it can. */
 function unmappable(type: MappingType, value: string): string | null {
@@ -72,12 +72,17 @@ function unmappable(type: MappingType, value: string): string | null {
  */
 export function checkMappedValues(imp: Import, rows: ParsedRow[]): void {
   const fields = mappedFields(imp);
+  // Files repeat a few names on many rows: each distinct value is judged once.
+  const judged = fields.map(() => new Map<string, string | null>());
   for (const row of rows) {
-    for (const { type, field, column } of fields) {
+    for (const [i, { type, field, column }] of fields.entries()) {
       for (const value of cellValues(row, field)) {
-        const problem = unmappable(type, value);
-        const shown = length(value) > 40 ? `${[...value].slice(0, 40).join('')}…` : value; // whole characters: no lone surrogate
-        if (problem) row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shown}' ${problem}`);
+        let problem = judged[i].get(value);
+        if (problem === undefined) judged[i].set(value, (problem = unmappable(type, value)));
+        if (!problem) continue;
+        const characters = [...value]; // whole characters: no lone surrogate in the message
+        const shown = characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : value;
+        row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shown}' ${problem}`);
       }
     }
   }
