@@ -127,6 +127,18 @@ describe('parseImportContent: export layouts and other types', () => {
     ]);
   });
 
+  it('reads YNAB Outflow and Inflow once, in the import number format, naming the bad cell', () => {
+    const ynab = (numberFormat: string, rows: string) =>
+      parseImportContent(settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', numberFormat }), `Date,Payee,Outflow,Inflow\n${rows}`, options).rows;
+    expect(ynab('1.234,56', '03/01/2024,Shop,"1.200,00","0,00"\n03/02/2024,Shop,"12,50",').map((r) => r.values.amount)).toEqual(['1200.00', '12.50']);
+    expect(ynab('1,234', '03/01/2024,Shop,"1,200",0')[0]).toMatchObject({ errors: [], values: { amount: '1200' } });
+    expect(ynab('1,234.56', '03/01/2024,Shop,"3.000,10",\n03/02/2024,Shop,,x').map((r) => r.errors)).toEqual([
+      ["Row 1: Outflow '3.000,10' is not a number in the format 1,234.56"],
+      ["Row 2: Inflow 'x' is not a number in the format 1,234.56"],
+    ]);
+    expect(ynab('1,234.56', '03/01/2024,Shop,,')[0].errors).toEqual(['Row 1: Amount or Outflow/Inflow is required']);
+  });
+
   it('parses trades with upper-cased tickers and validates MICs', () => {
     const csv = 'date,ticker,qty,price,exchange_operating_mic\n2024-03-01,aapl,10,170.50,XNAS\n2024-03-02,MSFT,-2,400,NASDAQ';
     const { rows } = parseImportContent(settings({ type: 'TradeImport' }), csv, options);

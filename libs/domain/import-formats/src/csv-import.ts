@@ -125,7 +125,7 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
   return (cell, errors, row) => {
     const values: Record<string, unknown> = {
       date: checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
-      amount: signedAmount(imp, amountText(imp, cell), cell, errors, row),
+      amount: signedAmount(imp, fileAmount(imp, cell, errors, row), cell),
       currency: checkedCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts.defaultCurrency, errors, row),
       name: cell(imp.nameColLabel, ['name', 'description', 'payee']) || (imp.type === 'YnabImport' || imp.type === 'ActualImport' ? cell(imp.notesColLabel, ['memo', 'notes']) : '') || 'Imported item',
       category: categoryText(imp, cell) || null,
@@ -138,17 +138,24 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
   };
 }
 
-/** YNAB exports split money into Outflow and Inflow columns; Mint and Actual have one Amount column. */
-function amountText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): { text: string; column: string } {
-  if (imp.type === 'YnabImport') {
-    const amount = cell(imp.amountColLabel, ['amount']);
-    if (amount) return { text: amount, column: 'Amount' };
-    const outflow = parseNumber(cell('Outflow') || '0', '1,234.56');
-    const inflow = parseNumber(cell('Inflow') || '0', '1,234.56');
-    if (outflow === null || inflow === null) return { text: 'invalid', column: 'Outflow/Inflow' };
-    return { text: subtractDecimals(inflow, outflow.replace(/^-/, '')), column: 'Outflow/Inflow' };
+/** Mint and Actual exports always write 1,234.56; the other layouts are read with the import's number_format. */
+const amountFormat = (imp: CsvImportSettings) => (imp.type === 'MintImport' || imp.type === 'ActualImport' ? '1,234.56' : imp.numberFormat) as NumberFormat;
+
+/** The row's amount signed as the file signs it; YNAB splits it into Outflow and Inflow magnitudes (imports.md 3.6). */
+function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number): string | null {
+  const format = amountFormat(imp);
+  const amount = cell(imp.amountColLabel, ['amount']);
+  if (imp.type !== 'YnabImport' || amount) return requiredNumber(amount, imp.amountColLabel ?? 'amount', format, errors, row);
+  const outflow = cell('Outflow');
+  const inflow = cell('Inflow');
+  if (!outflow && !inflow) {
+    errors.push(`Row ${row}: Amount or Outflow/Inflow is required`);
+    return null;
   }
-  return { text: cell(imp.amountColLabel, ['amount']), column: imp.amountColLabel ?? 'amount' };
+  // A blank side counts as 0 (imports.md 3.6).
+  const out = outflow ? requiredNumber(outflow, 'Outflow', format, errors, row) : '0';
+  const into = inflow ? requiredNumber(inflow, 'Inflow', format, errors, row) : '0';
+  return out === null || into === null ? null : subtractDecimals(into, out.replace(/^-/, ''));
 }
 
 /** a - b on decimal strings, exactly (scaled to the longer fraction). */
@@ -179,17 +186,8 @@ function categoryText(imp: CsvImportSettings, cell: (label: string | null, alias
 
 
 /** The file's sign convention -> ours (positive = outflow), including a debit/credit type column. */
-function signedAmount(imp: CsvImportSettings, amount: { text: string; column: string }, cell: (l: string | null, a?: string[]) => string, errors: string[], row: number): string | null {
-  if (!amount.text) {
-    errors.push(`Row ${row}: ${amount.column} is required`);
-    return null;
-  }
-  const numberFormat = (imp.type === 'MintImport' || imp.type === 'ActualImport' ? '1,234.56' : imp.numberFormat) as NumberFormat;
-  const value = parseNumber(amount.text, numberFormat);
-  if (value === null) {
-    errors.push(`Row ${row}: ${amount.column} '${amount.text}' is not a number in the format ${numberFormat}`);
-    return null;
-  }
+function signedAmount(imp: CsvImportSettings, value: string | null, cell: (l: string | null, a?: string[]) => string): string | null {
+  if (value === null) return null;
   const inflowsPositive = imp.signageConvention !== 'inflows_negative';
   if (imp.type === 'MintImport') {
     // Mint amounts are magnitudes; the Transaction Type column says debit (out) or credit (in).
