@@ -139,6 +139,16 @@ describe('parseImportContent: export layouts and other types', () => {
     expect(ynab('1,234.56', '03/01/2024,Shop,,')[0].errors).toEqual(['Row 1: Amount or Outflow/Inflow is required']);
   });
 
+  it('refuses a YNAB file with neither an Amount nor an Outflow or Inflow column as a whole', () => {
+    const ynab = settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y' });
+    expect(parseImportContent(ynab, 'Account,Date,Payee\nChecking,03/01/2024,Shop', options)).toEqual({
+      rows: [],
+      errorCode: 'invalid_csv',
+      fileErrors: ['The CSV is missing required columns: amount or outflow or inflow'],
+    });
+    expect(parseImportContent(ynab, 'Date,Payee,Outflow\n03/01/2024,Shop,5', options).rows[0]).toMatchObject({ errors: [], values: { amount: '5' } });
+  });
+
   it('parses trades with upper-cased tickers and validates MICs', () => {
     const csv = 'date,ticker,qty,price,exchange_operating_mic\n2024-03-01,aapl,10,170.50,XNAS\n2024-03-02,MSFT,-2,400,NASDAQ';
     const { rows } = parseImportContent(settings({ type: 'TradeImport' }), csv, options);

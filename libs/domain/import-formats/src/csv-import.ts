@@ -352,6 +352,7 @@ const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => A
   MerchantImport: () => [[null, ['name']]],
   RuleImport: () => [[null, ['conditions']], [null, ['actions']]],
   TransactionImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, ['amount']]],
+  YnabImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, ['amount', 'outflow', 'inflow']]],
   TradeImport: (imp) => [[imp.dateColLabel, ['date']], [imp.tickerColLabel, ['ticker', 'symbol']], [imp.qtyColLabel, ['qty', 'quantity', 'shares']], [imp.priceColLabel, ['price']]],
   AccountImport: (imp) => [[imp.nameColLabel, ['name', 'account_name']], [imp.amountColLabel, ['amount', 'balance']]],
 };
@@ -368,7 +369,7 @@ export function parseImportContent(imp: CsvImportSettings, text: string, opts: P
   }
   const missing = (REQUIRED_COLUMNS[imp.type]?.(imp) ?? [])
     .filter(([label, aliases]) => !hasColumn(table, label, aliases))
-    .map(([label, aliases]) => label ?? aliases[0]);
+    .map(([label, aliases]) => label ?? aliases.join(' or '));
   if (missing.length) {
     return { rows: [], fileErrors: [`The CSV is missing required columns: ${missing.join(', ')}`], errorCode: 'invalid_csv' };
   }
