@@ -1,4 +1,4 @@
-import { checkedText, decodeBytes, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+import { checkedText, decodeBytes, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -58,6 +58,14 @@ describe('parseNumber', () => {
   it('refuses grouping after the decimal separator instead of shrinking the amount', () => {
     expect(parseNumber('1,234.56', '1.234,56')).toBeNull();
     expect(parseNumber('1 234,5 6', '1 234,56')).toBeNull();
+  });
+
+  it('refuses a 1 MB cell without running its patterns over it (their cost grows with the square of the length)', () => {
+    const hostile = `5${' '.repeat(1_000_000)}5`;
+    expect(parseNumber(hostile, '1,234.56')).toBeNull();
+    expect(parseNumber(hostile, '1 234,56')).toBeNull();
+    expect(parseStatementAmount(hostile)).toBeNull();
+    expect(parseDate('1 Mar 2024 '.repeat(100_000), '%d %b %Y')).toBeNull();
   });
 });
 

@@ -49,13 +49,15 @@ const GROUPING: Record<NumberFormat, { decimal: string | null; group: RegExp }> 
   '1,234': { decimal: null, group: /,/g },
 };
 
+/** Longer than any number or date a cell holds: such a cell is refused before a pattern spends time on it. */
+const MAX_CELL_CHARS = 64;
 const MAX_INTEGER_DIGITS = 13;
 const MAX_FRACTION_DIGITS = 8;
 
 /** One of the four number formats -> "-1234.56"; parentheses mean negative; null when it is not a number. */
 export function parseNumber(raw: string, format: NumberFormat): string | null {
   let value = raw.trim();
-  if (!value) return null;
+  if (!value || value.length > MAX_CELL_CHARS) return null;
   let negative = false;
   if (/^\(.*\)$/.test(value)) {
     negative = true;
@@ -108,7 +110,9 @@ function datePattern(format: string): RegExp {
 
 /** strftime-style pattern (%Y %y %m %d %e %b %B) -> ISO date; null when the text does not match exactly. */
 export function parseDate(raw: string, format: string): string | null {
-  const match = datePattern(format).exec(raw.trim());
+  const value = raw.trim();
+  if (value.length > MAX_CELL_CHARS) return null;
+  const match = datePattern(format).exec(value);
   if (!match?.groups) return null;
   const g = match.groups;
   const year = g.Y ? Number(g.Y) : g.y ? (Number(g.y) < 69 ? 2000 : 1900) + Number(g.y) : NaN;
@@ -155,8 +159,9 @@ export function detectDateLayout(samples: string[], layouts: string[]): string {
  * parentheses or a trailing minus mean negative.
  */
 export function parseStatementAmount(raw: string | undefined): string | null {
-  if (!raw) return null;
-  return /^[^\d]*-?[\d.\s]*,\d{1,2}\)?-?$/.test(raw.trim()) ? parseNumber(raw, '1.234,56') : parseNumber(raw, '1,234.56');
+  const value = raw?.trim();
+  if (!value || value.length > MAX_CELL_CHARS) return null;
+  return /^[^\d]*-?[\d.\s]*,\d{1,2}\)?-?$/.test(value) ? parseNumber(value, '1.234,56') : parseNumber(value, '1,234.56');
 }
 
 /** -x for a decimal string; zero stays unsigned. */

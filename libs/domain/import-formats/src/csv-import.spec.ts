@@ -99,6 +99,11 @@ describe('parseImportContent: limits and line endings', () => {
     });
   });
 
+  it('reports a 1 MB amount cell as a row error', () => {
+    const { rows } = parseImportContent(settings(), `date,amount\n2024-01-01,5${' '.repeat(1_000_000)}5`, options);
+    expect(rows[0].errors).toEqual([expect.stringMatching(/^Row 1: amount '5 +5' is not a number in the format 1,234.56$/)]);
+  });
+
   it('reads files that mix \\r\\n, \\n and \\r line endings', () => {
     const csv = 'date,amount,name\r\n2024-01-01,1,a\n2024-01-02,2,"two\r\nlines"\r2024-01-03,3,c\n';
     const { rows } = parseImportContent(settings(), csv, options);
