@@ -47,12 +47,31 @@ describe('parseNumber', () => {
     ['$1,000.00', '1,234.56', '1000.00'],
     ['12.50-', '1,234.56', '-12.50'],
     ['EUR 3,50', '1.234,56', '3.50'],
+    ['1,23,45,678.00', '1,234.56', '12345678.00'],
+    ['12,34,567', '1,234', '1234567'],
+    ['1.234.567,8', '1.234,56', '1234567.8'],
+    ['1\u202f234\u202f567', '1 234,56', '1234567'],
+    ['.5', '1,234.56', '0.5'],
   ] as const)('%s in %s -> %s', (raw, format, expected) => {
     expect(parseNumber(raw, format)).toBe(expected);
   });
 
   it.each(['', 'abc', '1.2.3', '12,34,56.7.8', '1e5', '12345678901234567890', '1.234,56'])('refuses %p', (raw) => {
     expect(parseNumber(raw, '1,234.56')).toBeNull();
+  });
+
+  it.each([
+    ['12,50', '1,234.56'],
+    ['12,50', '1,234'],
+    ['12.50', '1.234,56'],
+    ['1,2345.00', '1,234.56'],
+    ['1234,567.00', '1,234.56'],
+    ['1,23,4567', '1,234'],
+    ['1  234,56', '1 234,56'],
+    ['1.5', '1 234,56'],
+    ['1 234.56', '1 234,56'],
+  ] as const)('refuses %s in %s: group marks only between thousands or lakhs, and only the format decimal mark', (raw, format) => {
+    expect(parseNumber(raw, format)).toBeNull();
   });
 
   it('refuses grouping after the decimal separator instead of shrinking the amount', () => {

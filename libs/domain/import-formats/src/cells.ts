@@ -42,12 +42,21 @@ export function checkedText(text: string): DecodeResult {
 /** "Account type*" -> "account_type" (Sure's header normalisation), so labels and aliases match loosely. */
 export const normalizeHeader = (header: string) => header.trim().toLowerCase().replace(/\*/g, '').replace(/[\s-]+/g, '_');
 
-const GROUPING: Record<NumberFormat, { decimal: string | null; group: RegExp }> = {
-  '1,234.56': { decimal: '.', group: /,/g },
-  '1.234,56': { decimal: ',', group: /\./g },
-  '1 234,56': { decimal: ',', group: /[\s\u00a0\u202f]/g },
-  '1,234': { decimal: null, group: /,/g },
+/**
+ * The digits of each number format: an integer part written plain, in thousands or in Indian lakhs (1,23,45,678),
+ * then the fraction after the decimal mark. A group mark anywhere else is not a number (never x100).
+ */
+const NUMBER_PATTERNS: Record<NumberFormat, RegExp> = {
+  '1,234.56': numberPattern(',', '\\.'),
+  '1.234,56': numberPattern('\\.', ','),
+  '1 234,56': numberPattern('[ \\u00a0\\u202f]', ','),
+  '1,234': numberPattern(',', null),
 };
+
+function numberPattern(group: string, decimal: string | null): RegExp {
+  const integer = `\\d+|\\d{1,3}(?:${group}\\d{3})+|\\d{1,2}(?:${group}\\d{2})+${group}\\d{3}`;
+  return new RegExp(`^(?<integer>${integer})?${decimal ? `(?:${decimal}(?<fraction>\\d*))?` : ''}$`);
+}
 
 /** Longer than any number or date a cell holds: such a cell is refused before a pattern spends time on it. */
 const MAX_CELL_CHARS = 64;
@@ -65,19 +74,14 @@ export function parseNumber(raw: string, format: NumberFormat): string | null {
   }
   value = value.replace(/^[^\d+.,(-]+|[^\d.,-]+$/g, '').trim(); // currency symbols and codes around the number
   if (value.endsWith('-')) value = '-' + value.slice(0, -1);
-  const { decimal, group } = GROUPING[format];
-  // Grouping belongs to the integer part: "1.234,56" read as 1,234.56 is another format, not 1.23456.
-  const decimalAt = decimal === null ? -1 : value.indexOf(decimal);
-  if (decimalAt >= 0 && value.slice(decimalAt + 1).search(group) >= 0) return null;
-  value = value.replace(group, '');
-  if (decimal === ',') value = value.replace(',', '.');
-  if (!(decimal === null ? /^[-+]?\d+$/ : /^[-+]?(\d+\.?\d*|\.\d+)$/).test(value)) return null;
-  if (value.startsWith('+')) value = value.slice(1);
-  if (value.startsWith('-')) {
-    negative = !negative;
+  if (/^[-+]/.test(value)) {
+    if (value.startsWith('-')) negative = !negative;
     value = value.slice(1);
   }
-  const [int, frac = ''] = value.split('.');
+  const digits = NUMBER_PATTERNS[format].exec(value)?.groups;
+  if (!digits || !(digits.integer || digits.fraction)) return null;
+  const int = (digits.integer ?? '').replace(/\D/g, '');
+  const frac = digits.fraction ?? '';
   // Beyond 13 integer digits (ten trillion) an amount no longer fits minor units in a bigint at every precision.
   if (int.replace(/^0+/, '').length > MAX_INTEGER_DIGITS || frac.length > MAX_FRACTION_DIGITS) return null;
   const normalized = `${int.replace(/^0+(?=\d)/, '') || '0'}${frac ? `.${frac}` : ''}`;
