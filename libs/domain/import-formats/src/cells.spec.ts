@@ -52,6 +52,17 @@ describe('parseNumber', () => {
     ['1.234.567,8', '1.234,56', '1234567.8'],
     ['1\u202f234\u202f567', '1 234,56', '1234567'],
     ['.5', '1,234.56', '0.5'],
+    ['\u221212.50', '1,234.56', '-12.50'],
+    ['\u22121 234,56', '1 234,56', '-1234.56'],
+    ['-$25.00', '1,234.56', '-25.00'],
+    ['- $25.00', '1,234.56', '-25.00'],
+    ['$ -25.00', '1,234.56', '-25.00'],
+    ['($25.00)', '1,234.56', '-25.00'],
+    ['1.234,56 €', '1.234,56', '1234.56'],
+    ['-12,50 zł', '1 234,56', '-12.50'],
+    ['12,50 Kč', '1 234,56', '12.50'],
+    ['12,50 kr.', '1.234,56', '12.50'],
+    ['USD 1,000', '1,234', '1000'],
   ] as const)('%s in %s -> %s', (raw, format, expected) => {
     expect(parseNumber(raw, format)).toBe(expected);
   });
@@ -73,6 +84,13 @@ describe('parseNumber', () => {
   ] as const)('refuses %s in %s: group marks only between thousands or lakhs, and only the format decimal mark', (raw, format) => {
     expect(parseNumber(raw, format)).toBeNull();
   });
+
+  it.each(['100.00 DR', '100.00 CR', '100.00 cr.', 'Dr 100.00', '(-25.00)', '-(25.00)', '--5', '-5-', '-$-5'])(
+    'refuses %p: debit/credit markers and double signs do not say which way the money went',
+    (raw) => {
+      expect(parseNumber(raw, '1,234.56')).toBeNull();
+    },
+  );
 
   it('refuses grouping after the decimal separator instead of shrinking the amount', () => {
     expect(parseNumber('1,234.56', '1.234,56')).toBeNull();

@@ -58,27 +58,33 @@ function numberPattern(group: string, decimal: string | null): RegExp {
   return new RegExp(`^(?<integer>${integer})?${decimal ? `(?:${decimal}(?<fraction>\\d*))?` : ''}$`);
 }
 
+/** A currency symbol, code or abbreviation written next to a number: $, R$, €, USD, kr, zł, Kč, Rs. */
+const CURRENCY = String.raw`\p{L}{1,4}\.|[\p{L}\p{Sc}]{1,4}`;
+/** A number cell: one sign before or after the currency (or trailing), and the currency before or after the number. */
+const NUMBER_CELL = new RegExp(
+  String.raw`^(?<lead>[-+]?)\s*(?:(?<before>${CURRENCY})\s*)?(?<sign>[-+]?)\s*(?<number>[\d.,](?:[\d.,\s]*[\d.,])?)\s*(?<trail>-?)\s*(?<after>${CURRENCY})?$`,
+  'u',
+);
+/** Debit/credit markers say which way money moved, but statements disagree on which is which: not a currency. */
+const DEBIT_CREDIT = /^[cd]r\.?$/i;
+
 /** Longer than any number or date a cell holds: such a cell is refused before a pattern spends time on it. */
 const MAX_CELL_CHARS = 64;
 const MAX_INTEGER_DIGITS = 13;
 const MAX_FRACTION_DIGITS = 8;
 
-/** One of the four number formats -> "-1234.56"; parentheses mean negative; null when it is not a number. */
+/** One of the four number formats -> "-1234.56"; parentheses or a minus sign mean negative; null when it is not a number. */
 export function parseNumber(raw: string, format: NumberFormat): string | null {
-  let value = raw.trim();
+  let value = raw.trim().replace(/\u2212/g, '-');
   if (!value || value.length > MAX_CELL_CHARS) return null;
-  let negative = false;
-  if (/^\(.*\)$/.test(value)) {
-    negative = true;
-    value = value.slice(1, -1).trim();
-  }
-  value = value.replace(/^[^\d+.,(-]+|[^\d.,-]+$/g, '').trim(); // currency symbols and codes around the number
-  if (value.endsWith('-')) value = '-' + value.slice(0, -1);
-  if (/^[-+]/.test(value)) {
-    if (value.startsWith('-')) negative = !negative;
-    value = value.slice(1);
-  }
-  const digits = NUMBER_PATTERNS[format].exec(value)?.groups;
+  const parenthesized = /^\(.*\)$/.test(value);
+  if (parenthesized) value = value.slice(1, -1).trim();
+  const cell = NUMBER_CELL.exec(value)?.groups;
+  if (!cell || [cell.before, cell.after].some((c) => c && DEBIT_CREDIT.test(c))) return null;
+  const signs = [cell.lead, cell.sign, cell.trail].filter(Boolean);
+  if (signs.length + Number(parenthesized) > 1) return null;
+  const negative = parenthesized || signs[0] === '-';
+  const digits = NUMBER_PATTERNS[format].exec(cell.number)?.groups;
   if (!digits || !(digits.integer || digits.fraction)) return null;
   const int = (digits.integer ?? '').replace(/\D/g, '');
   const frac = digits.fraction ?? '';
