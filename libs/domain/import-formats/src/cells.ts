@@ -70,11 +70,17 @@ const DEBIT_CREDIT = /^[cd]r\.?$/i;
 
 /** Longer than any number or date a cell holds: such a cell is refused before a pattern spends time on it. */
 const MAX_CELL_CHARS = 64;
-const MAX_INTEGER_DIGITS = 13;
-const MAX_FRACTION_DIGITS = 8;
+
+/** Most digits a number may have before and after its decimal mark (the database column's range). */
+export interface Digits {
+  integer: number;
+  fraction: number;
+}
+// Beyond 13 integer digits (ten trillion) an amount no longer fits minor units in a bigint at every precision.
+const AMOUNT_DIGITS: Digits = { integer: 13, fraction: 8 };
 
 /** One of the four number formats -> "-1234.56"; parentheses or a minus sign mean negative; null when it is not a number. */
-export function parseNumber(raw: string, format: NumberFormat): string | null {
+export function parseNumber(raw: string, format: NumberFormat, limits: Digits = AMOUNT_DIGITS): string | null {
   let value = raw.trim().replace(/\u2212/g, '-');
   if (!value || value.length > MAX_CELL_CHARS) return null;
   const parenthesized = /^\(.*\)$/.test(value);
@@ -88,8 +94,7 @@ export function parseNumber(raw: string, format: NumberFormat): string | null {
   if (!digits || !(digits.integer || digits.fraction)) return null;
   const int = (digits.integer ?? '').replace(/\D/g, '');
   const frac = digits.fraction ?? '';
-  // Beyond 13 integer digits (ten trillion) an amount no longer fits minor units in a bigint at every precision.
-  if (int.replace(/^0+/, '').length > MAX_INTEGER_DIGITS || frac.length > MAX_FRACTION_DIGITS) return null;
+  if (int.replace(/^0+/, '').length > limits.integer || frac.length > limits.fraction) return null;
   const normalized = `${int.replace(/^0+(?=\d)/, '') || '0'}${frac ? `.${frac}` : ''}`;
   return negative && /[1-9]/.test(normalized) ? `-${normalized}` : normalized;
 }

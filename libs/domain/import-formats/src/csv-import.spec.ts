@@ -161,6 +161,16 @@ describe('parseImportContent: export layouts and other types', () => {
     expect(rows[1].errors).toEqual(["Row 2: exchange_operating_mic 'NASDAQ' must be a 4-character MIC"]);
   });
 
+  it('reads trade prices to 10 decimals and up to 9 integer digits, as they are stored; quantities keep 8 decimals', () => {
+    const csv = 'date,ticker,qty,price\n2024-03-01,SHIB,1000,0.0000123456\n2024-03-02,SHIB,1000,0.00001234567\n2024-03-03,BRK,0.123456789,1000000000';
+    const { rows } = parseImportContent(settings({ type: 'TradeImport' }), csv, options);
+    expect(rows.map((r) => [r.values.price, r.errors])).toEqual([
+      ['0.0000123456', []],
+      [null, ["Row 2: price '0.00001234567' is not a number in the format 1,234.56"]],
+      [null, ["Row 3: qty '0.123456789' is not a number in the format 1,234.56", "Row 3: price '1000000000' is not a number in the format 1,234.56"]],
+    ]);
+  });
+
   it('parses rules with JSON conditions and actions', () => {
     const csv = 'name,conditions,actions\nGroceries,"[{""field"":""name"",""value"":""Shop""}]","[{""type"":""set_category"",""value"":""Food""}]"\nBroken,not json,[]';
     const { rows } = parseImportContent(settings({ type: 'RuleImport' }), csv, options);

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+import { type Digits, negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
 // strings with positive = money leaving the account, tags as a list.
@@ -227,15 +227,18 @@ function checkedCurrency(raw: string, fallback: string, errors: string[], row: n
   return code;
 }
 
-function requiredNumber(cellValue: string, column: string, format: NumberFormat, errors: string[], row: number): string | null {
+function requiredNumber(cellValue: string, column: string, format: NumberFormat, errors: string[], row: number, limits?: Digits): string | null {
   if (!cellValue) {
     errors.push(`Row ${row}: ${column} is required`);
     return null;
   }
-  const value = parseNumber(cellValue, format);
+  const value = parseNumber(cellValue, format, limits);
   if (value === null) errors.push(`Row ${row}: ${column} '${cellValue}' is not a number in the format ${format}`);
   return value;
 }
+
+/** Trade prices are stored as numeric(19,10): fractions of a cent for low-priced coins and shares. */
+const PRICE_DIGITS: Digits = { integer: 9, fraction: 10 };
 
 function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
   const format = imp.numberFormat as NumberFormat;
@@ -250,7 +253,7 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
       ticker,
       exchange_operating_mic: mic || null,
       qty: requiredNumber(cell(imp.qtyColLabel, ['qty', 'quantity', 'shares']), imp.qtyColLabel ?? 'qty', format, errors, row),
-      price: requiredNumber(cell(imp.priceColLabel, ['price']), imp.priceColLabel ?? 'price', format, errors, row),
+      price: requiredNumber(cell(imp.priceColLabel, ['price']), imp.priceColLabel ?? 'price', format, errors, row, PRICE_DIGITS),
       currency: checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row),
       name: cell(imp.nameColLabel, ['name']) || null,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
