@@ -1,4 +1,4 @@
-import { checkedText, decodeBytes, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
+import { checkedText, dateFormatError, decodeBytes, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -125,6 +125,12 @@ describe('parseDate', () => {
     ['03/01/2024', '%Y-%m-%d'],
   ])('refuses %s with %s', (raw, format) => {
     expect(parseDate(raw, format)).toBeNull();
+  });
+
+  it('reads nothing with a format that repeats a part, instead of throwing', () => {
+    expect(parseDate('01 Mar 2024 (01)', '%d %b %Y (%d)')).toBeNull();
+    expect(dateFormatError('%d %b %Y (%d)')).toBe("date_format '%d %b %Y (%d)' uses %d twice");
+    expect(dateFormatError('%e/%m/%Y')).toBeNull();
   });
 });
 

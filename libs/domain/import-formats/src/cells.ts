@@ -100,38 +100,67 @@ export function parseNumber(raw: string, format: NumberFormat, limits: Digits = 
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const DIRECTIVES: Record<string, string> = {
-  Y: '(?<Y>\\d{4})',
-  y: '(?<y>\\d{2})',
-  m: '(?<m>\\d{1,2})',
-  d: '(?<d>\\d{1,2})',
-  e: '\\s?(?<d>\\d{1,2})',
-  b: '(?<b>[A-Za-z]{3})',
-  B: '(?<b>[A-Za-z]{3})[A-Za-z]*',
+/** What each strftime directive matches and which part of the date it gives. */
+const DIRECTIVES: Record<string, { pattern: string; gives: string }> = {
+  Y: { pattern: '(?<Y>\\d{4})', gives: 'year' },
+  y: { pattern: '(?<y>\\d{2})', gives: 'year' },
+  m: { pattern: '(?<m>\\d{1,2})', gives: 'month' },
+  b: { pattern: '(?<b>[A-Za-z]{3})', gives: 'month' },
+  B: { pattern: '(?<b>[A-Za-z]{3})[A-Za-z]*', gives: 'month' },
+  d: { pattern: '(?<d>\\d{1,2})', gives: 'day' },
+  e: { pattern: '\\s?(?<d>\\d{1,2})', gives: 'day' },
 };
 
-const DATE_PATTERNS = new Map<string, RegExp>();
+type DateFormat = { pattern: RegExp } | { error: string };
+const DATE_FORMATS = new Map<string, DateFormat>();
 
 /** The format compiled once per distinct format string (files repeat one format on every row). */
-function datePattern(format: string): RegExp {
-  let pattern = DATE_PATTERNS.get(format);
-  if (!pattern) {
-    const source = format.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%([A-Za-z%])/g, (_, d: string) => (d === '%' ? '%' : (DIRECTIVES[d] ?? `%${d}`)));
-    pattern = new RegExp(`^${source}$`);
-    if (DATE_PATTERNS.size < 100) DATE_PATTERNS.set(format, pattern);
+function compiledDateFormat(format: string): DateFormat {
+  let compiled = DATE_FORMATS.get(format);
+  if (!compiled) {
+    compiled = compileDateFormat(format);
+    if (DATE_FORMATS.size < 100) DATE_FORMATS.set(format, compiled);
   }
-  return pattern;
+  return compiled;
+}
+
+/** A pattern matching exactly the format, or why no date can be read with it (each part once, all three parts). */
+function compileDateFormat(format: string): DateFormat {
+  const given = new Map<string, string>();
+  let error: string | undefined;
+  const source = format.replace(/%(.?)|[.*+?^${}()|[\]\\]/gs, (token, letter?: string) => {
+    if (letter === undefined) return `\\${token}`;
+    if (letter === '%') return '%';
+    const directive = DIRECTIVES[letter];
+    if (!directive) {
+      error ??= `date_format '${format}' uses %${letter}, which is not supported`;
+      return '';
+    }
+    const earlier = given.get(directive.gives);
+    if (earlier) error ??= `date_format '${format}' uses ${earlier === token ? `${token} twice` : `${earlier} and ${token} for the ${directive.gives}`}`;
+    given.set(directive.gives, token);
+    return directive.pattern;
+  });
+  const missing = ['year', 'month', 'day'].filter((part) => !given.has(part));
+  if (!error && missing.length) error = `date_format '${format}' has no ${missing.join(' and ')}`;
+  return error ? { error } : { pattern: new RegExp(`^${source}$`) };
+}
+
+/** Why `format` cannot read dates, or null when it can. */
+export function dateFormatError(format: string): string | null {
+  const compiled = compiledDateFormat(format);
+  return 'error' in compiled ? compiled.error : null;
 }
 
 /** strftime-style pattern (%Y %y %m %d %e %b %B) -> ISO date; null when the text does not match exactly. */
 export function parseDate(raw: string, format: string): string | null {
   const value = raw.trim();
-  if (value.length > MAX_CELL_CHARS) return null;
-  const match = datePattern(format).exec(value);
-  if (!match?.groups) return null;
-  const g = match.groups;
-  const year = g.Y ? Number(g.Y) : g.y ? (Number(g.y) < 69 ? 2000 : 1900) + Number(g.y) : NaN;
-  const month = g.m ? Number(g.m) : g.b ? MONTHS.indexOf(g.b.toLowerCase()) + 1 : NaN;
+  const compiled = compiledDateFormat(format);
+  if (value.length > MAX_CELL_CHARS || 'error' in compiled) return null;
+  const g = compiled.pattern.exec(value)?.groups;
+  if (!g) return null;
+  const year = g.Y ? Number(g.Y) : (Number(g.y) < 69 ? 2000 : 1900) + Number(g.y);
+  const month = g.m ? Number(g.m) : MONTHS.indexOf(g.b.toLowerCase()) + 1;
   const day = Number(g.d);
   if (!year || !month || month > 12 || !day || day > daysInMonth(year, month)) return null;
   return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;

@@ -87,6 +87,20 @@ describe('parseImportContent: transactions', () => {
     expect(parse('date,amount,Date\n2024-01-01,1,2')).toMatchObject({ fileErrors: ["The CSV has two columns named 'date'"] });
     expect(parse('date,amount\n2024-01-01,"1')).toMatchObject({ errorCode: 'invalid_csv', fileErrors: [expect.stringContaining('unbalanced quotes')] });
   });
+
+  it.each([
+    ['%d %b %Y (%d)', "date_format '%d %b %Y (%d)' uses %d twice"],
+    ['%Y %Y', "date_format '%Y %Y' uses %Y twice"],
+    ['%b %B %Y %d', "date_format '%b %B %Y %d' uses %b and %B for the month"],
+    ['%d.%m.', "date_format '%d.%m.' has no year"],
+    ['%Y-%m-%d %Q', "date_format '%Y-%m-%d %Q' uses %Q, which is not supported"],
+  ])('refuses the date_format %p as a whole: known directives, each part of the date once', (dateFormat, message) => {
+    expect(parseImportContent(settings({ dateFormat }), 'date,amount\n01 Mar 2024 (01),5', options)).toEqual({
+      rows: [],
+      errorCode: 'validation_failed',
+      fileErrors: [message],
+    });
+  });
 });
 
 describe('parseImportContent: limits and line endings', () => {

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { type Digits, negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+import { dateFormatError, type Digits, negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
 // strings with positive = money leaving the account, tags as a list.
@@ -364,6 +364,9 @@ const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => A
 export function parseImportContent(imp: CsvImportSettings, text: string, opts: ParseOptions): ParsedImport {
   const builder = BUILDERS[imp.type];
   if (!builder) return { rows: [], fileErrors: [`${imp.type} content is not CSV`], errorCode: 'unsupported_import_type' };
+  // A configuration error like those of the request's other fields, named before the file is read.
+  const formatError = imp.dateFormat && dateFormatError(imp.dateFormat);
+  if (formatError) return { rows: [], fileErrors: [formatError], errorCode: 'validation_failed' };
   const table = readTable(text, imp.colSep);
   if ('error' in table) return { rows: [], fileErrors: [table.error], errorCode: 'invalid_csv' };
   if (table.records.length > opts.maxRows) {
