@@ -99,16 +99,31 @@ export function parseNumber(raw: string, format: NumberFormat, limits: Digits = 
   return negative && /[1-9]/.test(normalized) ? `-${normalized}` : normalized;
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-/** What each strftime directive matches and which part of the date it gives. */
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** Full names and their first three letters -> index, as %b %B and %a %A accept either. */
+const byName = (names: string[]) => new Map(names.flatMap((name, i) => [[name, i], [name.slice(0, 3), i]] as const));
+const MONTHS = byName(MONTH_NAMES).set('sept', 8);
+const WEEKDAYS = byName(WEEKDAY_NAMES);
+const MONTH = `(?<b>${[...MONTHS.keys()].join('|')})`;
+const WEEKDAY = `(?<a>${[...WEEKDAYS.keys()].join('|')})`;
+
+/** What each strftime directive matches and which part of the date (or time, matched and ignored) it gives. */
 const DIRECTIVES: Record<string, { pattern: string; gives: string }> = {
   Y: { pattern: '(?<Y>\\d{4})', gives: 'year' },
   y: { pattern: '(?<y>\\d{2})', gives: 'year' },
   m: { pattern: '(?<m>\\d{1,2})', gives: 'month' },
-  b: { pattern: '(?<b>[A-Za-z]{3})', gives: 'month' },
-  B: { pattern: '(?<b>[A-Za-z]{3})[A-Za-z]*', gives: 'month' },
+  b: { pattern: MONTH, gives: 'month' },
+  B: { pattern: MONTH, gives: 'month' },
   d: { pattern: '(?<d>\\d{1,2})', gives: 'day' },
   e: { pattern: '\\s?(?<d>\\d{1,2})', gives: 'day' },
+  a: { pattern: WEEKDAY, gives: 'weekday' },
+  A: { pattern: WEEKDAY, gives: 'weekday' },
+  H: { pattern: '(?:[01]?\\d|2[0-3])', gives: 'hour' },
+  I: { pattern: '(?:0?[1-9]|1[0-2])', gives: 'hour' },
+  p: { pattern: '[ap]m', gives: 'AM/PM' },
+  M: { pattern: '[0-5]?\\d', gives: 'minute' },
+  S: { pattern: '(?:[0-5]?\\d|60)', gives: 'second' },
 };
 
 type DateFormat = { pattern: RegExp } | { error: string };
@@ -143,7 +158,8 @@ function compileDateFormat(format: string): DateFormat {
   });
   const missing = ['year', 'month', 'day'].filter((part) => !given.has(part));
   if (!error && missing.length) error = `date_format '${format}' has no ${missing.join(' and ')}`;
-  return error ? { error } : { pattern: new RegExp(`^${source}$`) };
+  // Month and weekday names in any case, as exports write MAR, Mar and mar.
+  return error ? { error } : { pattern: new RegExp(`^${source}$`, 'i') };
 }
 
 /** Why `format` cannot read dates, or null when it can. */
@@ -152,7 +168,7 @@ export function dateFormatError(format: string): string | null {
   return 'error' in compiled ? compiled.error : null;
 }
 
-/** strftime-style pattern (%Y %y %m %d %e %b %B) -> ISO date; null when the text does not match exactly. */
+/** strftime-style pattern (%Y %y %m %d %e %b %B %a %A %H %I %p %M %S) -> ISO date; null unless the text matches exactly. */
 export function parseDate(raw: string, format: string): string | null {
   const value = raw.trim();
   const compiled = compiledDateFormat(format);
@@ -160,9 +176,11 @@ export function parseDate(raw: string, format: string): string | null {
   const g = compiled.pattern.exec(value)?.groups;
   if (!g) return null;
   const year = g.Y ? Number(g.Y) : (Number(g.y) < 69 ? 2000 : 1900) + Number(g.y);
-  const month = g.m ? Number(g.m) : MONTHS.indexOf(g.b.toLowerCase()) + 1;
+  const month = g.m ? Number(g.m) : MONTHS.get(g.b.toLowerCase())! + 1;
   const day = Number(g.d);
   if (!year || !month || month > 12 || !day || day > daysInMonth(year, month)) return null;
+  // A weekday that disagrees with the date says the date is misread (day and month swapped, say).
+  if (g.a && WEEKDAYS.get(g.a.toLowerCase()) !== new Date(Date.UTC(year, month - 1, day)).getUTCDay()) return null;
   return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
 }
 
