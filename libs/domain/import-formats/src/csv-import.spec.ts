@@ -88,6 +88,13 @@ describe('parseImportContent: transactions', () => {
     expect(parse('date,amount\n2024-01-01,"1')).toMatchObject({ errorCode: 'invalid_csv', fileErrors: [expect.stringContaining('unbalanced quotes')] });
   });
 
+  it('numbers the row with unbalanced quotes as every other message does: the n-th data row', () => {
+    const parse = (csv: string) => parseImportContent(settings(), csv, options).fileErrors;
+    expect(parse('date,amount,name\n2024-01-01,5,"Bob "Best" Diner"')).toEqual(['The CSV could not be parsed: unbalanced quotes near row 1']);
+    expect(parse('date,amount,name\n2024-01-01,1,a\n\n ,, \n2024-01-02,2,"Tea\n2024-01-03,3,x')).toEqual(['The CSV could not be parsed: unbalanced quotes near row 2']);
+    expect(parse('"date,amount\n2024-01-01,1')).toEqual(['The CSV could not be parsed: unbalanced quotes in the header']);
+  });
+
   it.each([
     ['%d %b %Y (%d)', "date_format '%d %b %Y (%d)' uses %d twice"],
     ['%Y %Y', "date_format '%Y %Y' uses %Y twice"],

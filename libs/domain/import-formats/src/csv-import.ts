@@ -71,10 +71,15 @@ interface Table {
 
 function readTable(text: string, colSep: string): Table | { error: string } {
   // Papa picks one newline style per file; exports that mix \r\n, \n and \r are normalised first.
-  const parsed = Papa.parse<string[]>(text.replace(/\r\n?/g, '\n').trim(), { delimiter: colSep, newline: '\n', skipEmptyLines: 'greedy' });
+  const parsed = Papa.parse<string[]>(text.replace(/\r\n?/g, '\n').trim(), { delimiter: colSep, newline: '\n' });
+  // Blank lines are skipped here rather than by Papa, whose error rows count them.
+  const filled = (record: string[]) => record.join('').trim() !== '';
   const fatal = parsed.errors.find((e) => e.type === 'Quotes');
-  if (fatal) return { error: `The CSV could not be parsed: unbalanced quotes near row ${(fatal.row ?? 0) + 1}` };
-  const [headers, ...records] = parsed.data;
+  if (fatal) {
+    const row = parsed.data.slice(1, (fatal.row ?? 0) + 1).filter(filled).length;
+    return { error: row ? `The CSV could not be parsed: unbalanced quotes near row ${row}` : 'The CSV could not be parsed: unbalanced quotes in the header' };
+  }
+  const [headers, ...records] = parsed.data.filter(filled);
   if (!headers || headers.every((h) => !h.trim())) return { error: 'The CSV has no header row' };
   const normalized = headers.map(normalizeHeader);
   const duplicate = normalized.find((h, i) => h && normalized.indexOf(h) !== i);
