@@ -10,6 +10,11 @@ describe('decodeBytes', () => {
     expect(decodeBytes(bytes)).toEqual({ text: 'Name\nMüller Straße' });
   });
 
+  it('reads the euro sign, dashes and curly quotes of Windows-1252 (Node decodes them as control characters)', () => {
+    const bytes = Uint8Array.from([...Buffer.from('Name\nCaf'), 0xe9, 0x20, 0x80, 0x35, 0x20, 0x96, 0x20, 0x93, 0x6f, 0x6b, 0x94]);
+    expect(decodeBytes(bytes)).toEqual({ text: 'Name\nCafé €5 – “ok”' });
+  });
+
   it('recognises Windows-1250 by its Central European letters', () => {
     const bytes = Uint8Array.from([...Buffer.from('Name\n'), 0x8a, 0x6b, 0x6f, 0x64, 0x61, 0x20, 0x9e, 0x69, 0x76, 0x6f, 0x74]);
     expect(decodeBytes(bytes)).toEqual({ text: 'Name\nŠkoda život' });

@@ -11,6 +11,15 @@ const CODE_PAGE_VOTE = new Int8Array(256);
 for (const b of CENTRAL_EUROPEAN_BYTES) CODE_PAGE_VOTE[b] = 1;
 for (const b of WESTERN_BYTES) CODE_PAGE_VOTE[b] = -1;
 
+/** Windows-1252 0x80-0x9F (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ; five bytes unassigned). */
+const WINDOWS_1252_HIGH = String.fromCharCode(
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+);
+/** Node since 20.18.3 and 22.13.0 decodes windows-1252 as Latin-1: 0x80-0x9F become control characters (nodejs/node#60888). */
+const decodeWindows1252 = (bytes: Uint8Array) =>
+  new TextDecoder('windows-1252').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]);
+
 const invalidEncoding = (message: string): DecodeResult => ({ error: { code: 'invalid_encoding', message } });
 
 /**
@@ -26,7 +35,7 @@ export function decodeBytes(bytes: Uint8Array): DecodeResult {
   } catch {
     let vote = 0;
     for (const b of bytes) vote += CODE_PAGE_VOTE[b];
-    return { text: new TextDecoder(vote > 0 ? 'windows-1250' : 'windows-1252').decode(bytes) };
+    return { text: vote > 0 ? new TextDecoder('windows-1250').decode(bytes) : decodeWindows1252(bytes) };
   }
 }
 
