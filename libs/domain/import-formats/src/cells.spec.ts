@@ -20,6 +20,20 @@ describe('decodeBytes', () => {
     expect(decodeBytes(bytes)).toEqual({ text: 'Name\nŠkoda život' });
   });
 
+  it.each([
+    ['København', 'K\xf8benhavn'],
+    ['Chèque', 'Ch\xe8que'],
+    ['España', 'Espa\xf1a'],
+    ['Transações', 'Transa\xe7\xf5es'],
+    ['Gdańsk', 'Gda\xf1sk'],
+    ['Győr', 'Gy\xf5r'],
+    ['Převod', 'P\xf8evod'],
+    ['Łódź', '\xa3\xf3d\x9f'],
+    ['Ťažba', '\x8da\x9eba'],
+  ])('reads %s from Windows-1250 or -1252 bytes by where its letters can stand', (text, raw) => {
+    expect(decodeBytes(Uint8Array.from([...`Name\n${raw}`].map((c) => c.charCodeAt(0))))).toEqual({ text: `Name\n${text}` });
+  });
+
   it('transcodes UTF-16 with a byte-order mark', () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Date,Name\n2024-01-02,Zoë', 'utf16le')]);
     expect(decodeBytes(utf16)).toEqual({ text: 'Date,Name\n2024-01-02,Zoë' });

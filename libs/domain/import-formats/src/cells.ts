@@ -4,13 +4,6 @@ import type { NumberFormat } from '@hearth/contracts';
 
 export type DecodeResult = { text: string } | { error: { code: string; message: string } };
 
-const CENTRAL_EUROPEAN_BYTES = [0x8a, 0x8c, 0x8d, 0x8e, 0x8f, 0x9a, 0x9c, 0x9d, 0x9e, 0x9f, 0xa5, 0xb9, 0xbe, 0xe8, 0xf8, 0xec, 0xf9];
-const WESTERN_BYTES = [0xe4, 0xf6, 0xfc, 0xdf, 0xe0, 0xe2, 0xe7, 0xe9, 0xea, 0xeb, 0xee, 0xef, 0xf1, 0xf4, 0xfb, 0x80];
-/** +1 for bytes that are letters in Windows-1250 but rarely text in 1252 (Š š Ž ž ś ą ľ ...), -1 for the reverse. */
-const CODE_PAGE_VOTE = new Int8Array(256);
-for (const b of CENTRAL_EUROPEAN_BYTES) CODE_PAGE_VOTE[b] = 1;
-for (const b of WESTERN_BYTES) CODE_PAGE_VOTE[b] = -1;
-
 /** Windows-1252 0x80-0x9F (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ; five bytes unassigned). */
 const WINDOWS_1252_HIGH = String.fromCharCode(
   0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
@@ -19,6 +12,53 @@ const WINDOWS_1252_HIGH = String.fromCharCode(
 /** Node since 20.18.3 and 22.13.0 decodes windows-1252 as Latin-1: 0x80-0x9F become control characters (nodejs/node#60888). */
 const decodeWindows1252 = (bytes: Uint8Array) =>
   new TextDecoder('windows-1252').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]);
+
+const isLetter = (c: string) => /[\p{Lu}\p{Ll}]/u.test(c);
+const VOWEL = /[aeiouáéíóúàèìòùâêîôûäëïöüåæøœãõąęěůőű]/i;
+/**
+ * Where a letter stands in the languages of its code page, for bytes that are a letter in both pages:
+ * Spanish ñ comes before a vowel, Portuguese õ in -ões, Italian ì ò ù end a word, Czech ř is seldom before a consonant.
+ */
+const LETTER_PLACES: Record<string, (before: string, after: string) => boolean> = {
+  ñ: (before, after) => isLetter(before) && VOWEL.test(after),
+  õ: (before, after) => isLetter(before) && /e/i.test(after),
+  ã: (before, after) => isLetter(before) && /[oe]/i.test(after),
+  ì: (before, after) => isLetter(before) && !isLetter(after),
+  ò: (before, after) => isLetter(before) && !isLetter(after),
+  ù: (before, after) => isLetter(before) && !isLetter(after),
+  è: (before, after) => isLetter(before) && !VOWEL.test(after),
+  ï: (before) => VOWEL.test(before),
+  ð: (before) => isLetter(before),
+  ø: (_, after) => !VOWEL.test(after),
+  œ: (_, after) => /[eiu]/i.test(after),
+  æ: (_, after) => isLetter(after),
+  ř: (_, after) => !/[b-df-hj-np-tv-z]/i.test(after),
+};
+
+/** How well text[i] reads as text: a letter in a word well; a control character, or a symbol or mis-cased letter in a word, badly. */
+function plausibility(text: string, i: number): number {
+  const [before = '', c, after = ''] = [text[i - 1], text[i], text[i + 1]];
+  if (/[\u0080-\u009f]/.test(c)) return -10;
+  const inWord = isLetter(before) || isLetter(after);
+  if (!isLetter(c)) return inWord ? -3 : 0;
+  const placed = LETTER_PLACES[c.toLowerCase()]?.(before, after) ?? true;
+  const misCased = /\p{Lu}/u.test(c) && /\p{Ll}/u.test(before);
+  return Number(inWord) - (placed ? 0 : 2) - (misCased ? 2 : 0);
+}
+
+/** Windows-1250 when its reading of the bytes where the two pages differ is the more plausible text; else 1252. */
+function decodeCodePage(bytes: Uint8Array): string {
+  const central = new TextDecoder('windows-1250').decode(bytes);
+  const western = decodeWindows1252(bytes);
+  let vote = 0;
+  // The first thousands of differences decide as well as all of them, in bounded time.
+  for (let i = 0, differences = 0; i < central.length && differences < 5000; i++) {
+    if (central[i] === western[i]) continue;
+    vote += plausibility(central, i) - plausibility(western, i);
+    differences++;
+  }
+  return vote > 0 ? central : western;
+}
 
 const invalidEncoding = (message: string): DecodeResult => ({ error: { code: 'invalid_encoding', message } });
 
@@ -33,9 +73,7 @@ export function decodeBytes(bytes: Uint8Array): DecodeResult {
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '') };
   } catch {
-    let vote = 0;
-    for (const b of bytes) vote += CODE_PAGE_VOTE[b];
-    return { text: vote > 0 ? new TextDecoder('windows-1250').decode(bytes) : decodeWindows1252(bytes) };
+    return { text: decodeCodePage(bytes) };
   }
 }
 
