@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createImport, waitForImport } from './support/imports';
 import { until } from './support/until';
+import { localDateIn } from '@hearth/domain/budget-math';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
 import type { DataSource } from 'typeorm';
 import { startTestApp, TestApp, Household } from './support/test-app';
@@ -397,6 +398,23 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     const [rule] = await t.dataSource.query(`SELECT name, active, actions FROM rules WHERE family_id = $1`, [h.familyId]);
     const [taxi] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = 'Taxi'`, [h.familyId]);
     expect(rule).toEqual({ name: 'Rides', active: true, actions: [{ action_type: 'set_transaction_category', value: taxi.id }] });
+  });
+
+  it("accepts rows dated up to the family's today in its time zone, not UTC's", async () => {
+    const now = new Date();
+    const utcToday = now.toISOString().slice(0, 10);
+    // At any hour, one of these is a day ahead of (Kiritimati, UTC+14) or behind (Pago Pago, UTC-11) UTC's date.
+    for (const timezone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const h = await t.newHousehold();
+      await t.dataSource.query(`UPDATE families SET timezone = $2 WHERE id = $1`, [h.familyId, timezone]);
+      const localToday = localDateIn(now, timezone);
+      const accountId = await newAccount(h);
+      for (const date of [localToday, utcToday]) {
+        const res = await createImport(t.server, h.apiKey, { raw_file_content: `date,amount\n${date},1`, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' }).expect(201);
+        const rows = await request(t.server).get(`/api/v1/imports/${res.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+        expect({ timezone, date, valid: rows.body.data[0].valid }).toEqual({ timezone, date, valid: date <= localToday });
+      }
+    }
   });
 
   it('lists imports newest first with filters and pagination, and shows rows with their errors', async () => {

@@ -1,4 +1,4 @@
-import { budgetName, isBudgetInitialized, isCurrentBudget } from '@hearth/domain/budget-math';
+import { budgetName, familyTimeZone, isBudgetInitialized, isCurrentBudget } from '@hearth/domain/budget-math';
 import type { BudgetAmounts, BudgetCategoryAmounts } from '@hearth/domain/budget-math';
 import { formatMoney, toCents } from '@hearth/domain/money';
 import type { MinorUnits } from '@hearth/domain/money';
@@ -14,17 +14,6 @@ export interface Presentation {
 const formatted = (amount: MinorUnits | null, currency: string, locale: string): string | null =>
   amount === null ? null : formatMoney(amount, currency, locale);
 const cents = (amount: MinorUnits | null): number | null => (amount === null ? null : toCents(amount));
-
-/** The family's IANA time zone, which decides "today"; UTC when unset or unknown to this runtime. */
-export function familyTimeZone(timezone: string | null): string {
-  if (!timezone) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: timezone });
-    return timezone;
-  } catch {
-    return 'UTC';
-  }
-}
 
 const isCurrent = (budget: BudgetRecord, now: Date): boolean =>
   isCurrentBudget(budget, budget.monthStartDay, now, familyTimeZone(budget.timezone));

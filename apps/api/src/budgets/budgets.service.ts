@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import {
   budgetPeriodFor,
   budgetWindow,
+  familyTimeZone,
   isWithinBudgetWindow,
   localDateIn,
   parentBudgetAfterSubcategoryChange,
@@ -30,7 +31,6 @@ import type {
   UpdateBudgetDto,
 } from './budget.dto';
 import {
-  familyTimeZone,
   presentBudget,
   presentBudgetCategory,
   presentBudgetCategorySummary,

@@ -63,6 +63,17 @@ export function budgetName(period: BudgetPeriod, locale = 'en'): string {
   return `${startLabel} - ${endLabel}`;
 }
 
+/** The family's IANA time zone, which decides "today"; UTC when unset or unknown to this runtime. */
+export function familyTimeZone(timezone: string | null): string {
+  if (!timezone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+    return timezone;
+  } catch {
+    return 'UTC';
+  }
+}
+
 /** The calendar date it is at `now` in `timeZone` (IANA name, e.g. "Asia/Tokyo"). */
 export function localDateIn(now: Date, timeZone: string): IsoDate {
   const parts = dateFormat('en-US', {

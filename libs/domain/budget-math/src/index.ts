@@ -20,6 +20,7 @@ export {
   budgetPeriodFor,
   isBudgetInitialized,
   isCurrentBudget,
+  familyTimeZone,
   localDateIn,
 } from './budget-period';
 export type { BudgetPeriod } from './budget-period';

@@ -126,6 +126,10 @@ describe('parseNumber', () => {
 });
 
 describe('parseDate', () => {
+  it('writes years below 1000 with four digits', () => {
+    expect(parseDate('0050-01-02', '%Y-%m-%d')).toBe('0050-01-02');
+  });
+
   it.each([
     ['2024-03-01', '%Y-%m-%d', '2024-03-01'],
     ['03/01/2024', '%m/%d/%Y', '2024-03-01'],

@@ -228,7 +228,7 @@ export function parseDate(raw: string, format: string): string | null {
   if (!year || !month || month > 12 || !day || day > daysInMonth(year, month)) return null;
   // A weekday that disagrees with the date says the date is misread (day and month swapped, say).
   if (g.a && WEEKDAYS.get(g.a.toLowerCase()) !== new Date(Date.UTC(year, month - 1, day)).getUTCDay()) return null;
-  return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

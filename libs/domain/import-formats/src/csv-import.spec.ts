@@ -209,3 +209,12 @@ describe('parseImportContent: export layouts and other types', () => {
     expect(merchants.rows.map((r) => r.errors.length)).toEqual([0, 1]);
   });
 });
+
+describe('the date range', () => {
+  it('reaches back 30 years, from 29 February to the 28th of a common year', () => {
+    const rows = (date: string) => parseImportContent(settings(), `date,amount\n${date},1`, { ...options, today: new Date('2024-02-29T00:00:00Z') }).rows[0].errors;
+    expect(rows('1994-02-28')).toEqual([]);
+    expect(rows('1994-02-27')).toEqual(['Row 1: date 1994-02-27 must be between 1994-02-28 and 2024-02-29']);
+    expect(rows('2024-03-01')).toEqual(['Row 1: date 2024-03-01 must be between 1994-02-28 and 2024-02-29']);
+  });
+});

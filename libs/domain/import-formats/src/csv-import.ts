@@ -34,6 +34,7 @@ export interface ParseOptions {
   maxRows: number;
   defaultCurrency: string;
   hasAccount: boolean;
+  /** The family's current date, as the UTC midnight of that day: rows may be dated up to it. */
   today: Date;
 }
 
@@ -61,6 +62,7 @@ const isoToday = (today: Date) => today.toISOString().slice(0, 10);
 const yearsBefore = (today: Date, years: number) => {
   const d = new Date(today);
   d.setUTCFullYear(d.getUTCFullYear() - years);
+  if (d.getUTCDate() !== today.getUTCDate()) d.setUTCDate(0); // 29 February to a common year: the 28th, not 1 March
   return d.toISOString().slice(0, 10);
 };
 
