@@ -12,7 +12,7 @@ import type { PublishJob } from '../imports.queue';
 import { publishAccounts } from './accounts.publisher';
 import { publishTrades } from './investments.publisher';
 import { resolveMappables } from './mappables';
-import { ChunkPublisher, ImportChunk, withRows } from './publish-context';
+import { ChunkPublisher, ImportChunk, PublishError, withRows } from './publish-context';
 import { publishCategories, publishMerchants, publishRules } from './taxonomy.publisher';
 import { publishTransactions } from './transactions.publisher';
 import { publishStatement } from './statement.publisher';
@@ -58,7 +58,7 @@ async function settled(run: ChunkRun): Promise<boolean> {
   return outcome === 'committed';
 }
 
-// What the user sees in `error`; the cause (possibly SQL text) goes to the log only.
+// What the user sees in `error` unless a publisher threw a PublishError; the cause (possibly SQL text) goes to the log only.
 const PUBLISH_FAILED = 'Publishing stopped on an internal error. Committed chunks are kept and the rest rolled back; publish again to resume.';
 const REVERT_FAILED = 'Reverting stopped on an internal error and was rolled back; nothing was removed. Revert again to retry.';
 
@@ -95,8 +95,9 @@ export class ImportPublisher {
       // A superseded delivery leaves the outcome to the one that took over.
       if (!(await this.holds(imp, delivery.token).catch(() => true))) return;
       this.logger.warn({ importId, type: imp.type, err: error }, 'import publish failed');
-      if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp, PUBLISH_FAILED).catch(() => undefined);
-      await this.finishOrRetry(imp, 'importing', 'failed', PUBLISH_FAILED, error, delivery.token);
+      const message = error instanceof PublishError ? error.message : PUBLISH_FAILED;
+      if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp, message).catch(() => undefined);
+      await this.finishOrRetry(imp, 'importing', 'failed', message, error, delivery.token);
     }
   }
 

@@ -1,6 +1,6 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { minorUnitScale } from './minor-units';
-import { RowsPublisher, str } from './publish-context';
+import { PublishError, RowsPublisher, str } from './publish-context';
 
 /**
  * Trades: securities are found by (ticker, exchange MIC) or created offline in one statement per chunk
@@ -10,7 +10,7 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((row) => {
     const v = row.values;
     const accountId = ctx.imp.accountId ?? ctx.accounts.get(str(v.account) ?? '');
-    if (!accountId) throw new Error(`Row ${row.sourceRowNumber}: no account (set account_id or an account column)`);
+    if (!accountId) throw new PublishError(`Row ${row.sourceRowNumber}: no account (set account_id or an account column)`);
     const currency = str(v.currency) ?? ctx.familyCurrency;
     const qty = String(v.qty);
     const ticker = String(v.ticker).toUpperCase();

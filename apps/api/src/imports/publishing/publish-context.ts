@@ -2,6 +2,12 @@ import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import type { Import } from '../import.entity';
 
+/**
+ * A publish failure the user can act on, such as a row naming no account: its message is shown in the import's
+ * `error`. Anything else a publisher throws (SQL, internal) shows only a generic message.
+ */
+export class PublishError extends Error {}
+
 /** What every chunk of one publish needs: the family's currency and the mapped record ids by row value. */
 export interface PublishContext {
   imp: Import;

@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { publishTrades } from './investments.publisher';
 import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, chunkRows } from './publish-context';
+import { ChunkPublisher, chunkRows, PublishError } from './publish-context';
 import { publishTransactionRows } from './transactions.publisher';
 
 /**
@@ -10,7 +10,7 @@ import { publishTransactionRows } from './transactions.publisher';
  */
 export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
   const accountId = ctx.imp.accountId;
-  if (!accountId) throw new Error('A statement import publishes into its account_id');
+  if (!accountId) throw new PublishError('A statement import publishes into its account_id');
   await publishTransactionRows(tx, chunk, ctx, 'transaction');
   const trades = await chunkRows(tx, ctx, chunk, 'trade');
   if (trades.length) await publishTrades(tx, trades, ctx);

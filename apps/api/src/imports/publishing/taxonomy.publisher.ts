@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
-import { RowsPublisher, PublishContext, str } from './publish-context';
+import { PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
 /**
  * Categories: created when new (recorded as this import's), colour and icon updated when given; parents
@@ -16,7 +16,7 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
     rowNumber: r.sourceRowNumber,
   }));
   const selfParent = rows.find((r) => r.parent === r.name);
-  if (selfParent) throw new Error(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
+  if (selfParent) throw new PublishError(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
   await tx.query(
     `INSERT INTO categories (family_id, name, color, lucide_icon, import_id)
      SELECT $1, n, COALESCE(c, $3), COALESCE(i, 'shapes'), $2 FROM unnest($4::text[], $5::varchar[], $6::varchar[]) AS t(n, c, i)

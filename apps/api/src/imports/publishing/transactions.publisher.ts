@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
 import { minorUnitScales } from './minor-units';
-import { chunkBounds, ChunkPublisher, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext } from './publish-context';
+import { chunkBounds, ChunkPublisher, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError } from './publish-context';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
 interface DuplicateRow {
@@ -87,7 +87,7 @@ async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unk
        FROM (${CHUNK_TRANSACTIONS}) c`,
     params,
   );
-  if (unassigned !== null) throw new Error(`Row ${unassigned}: no account (set account_id or an account column)`);
+  if (unassigned !== null) throw new PublishError(`Row ${unassigned}: no account (set account_id or an account column)`);
   return accounts ?? [];
 }
 
