@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { createImport, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -12,10 +13,22 @@ describe('imports: publishing and reverting alongside other data', () => {
   afterAll(() => t.close());
 
   const q = (sql: string, params: unknown[] = []) => t.dataSource.query(sql, params);
+  async function newAccount(h: Household, name = 'Checking', currency = 'USD'): Promise<string> {
+    const [row] = await q(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', $3) RETURNING id`,
+      [h.familyId, name, currency],
+    );
+    return row.id;
+  }
   async function publishAndWait(h: Household, body: Record<string, unknown>) {
     const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' }).expect(201);
     return waitForImport(t.server, h.apiKey, res.body.data.id);
   }
+  async function revert(h: Household, id: string) {
+    await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    return waitForImport(t.server, h.apiKey, id);
+  }
+
   describe('errors', () => {
     it("shows a publisher's own message in error, and only the generic one for anything else", async () => {
       const h = await t.newHousehold();
@@ -33,6 +46,62 @@ describe('imports: publishing and reverting alongside other data', () => {
         await q(`DROP TRIGGER hearth_test_fail_merchant ON merchants`);
         await q(`DROP FUNCTION hearth_test_fail_merchant()`);
       }
+    });
+  });
+
+  describe('revert', () => {
+    const names = async (table: string, h: Household) =>
+      (await q(`SELECT name, import_id FROM ${table} WHERE family_id = $1 ORDER BY name`, [h.familyId])).map((r: { name: string; import_id: string | null }) => [r.name, r.import_id]);
+
+    it('keeps the account, category and tag it created that another import uses, and removes the ones only it used', async () => {
+      const h = await t.newHousehold();
+      const csv = (rows: string[]) => ['date,amount,name,account,category,tags', ...rows].join('\n');
+      const a = await publishAndWait(h, { raw_file_content: csv(['2024-05-01,-1.00,A1,Savings,Food,weekly|once', '2024-05-01,-1.00,A2,Spare,Solo,']), date_col_label: 'date', amount_col_label: 'amount' });
+      const b = await publishAndWait(h, { raw_file_content: csv(['2024-05-02,-2.00,B1,Savings,Food,weekly']), date_col_label: 'date', amount_col_label: 'amount' });
+      expect([a.status, b.status]).toEqual(['complete', 'complete']);
+
+      expect((await revert(h, a.id)).status).toBe('pending');
+      const left = await q(
+        `SELECT e.name, a.name AS account, c.name AS category, (SELECT string_agg(g.name, '|') FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
+           FROM entries e JOIN accounts a ON a.id = e.account_id JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id
+          WHERE e.family_id = $1`,
+        [h.familyId],
+      );
+      expect(left).toEqual([{ name: 'B1', account: 'Savings', category: 'Food', tags: 'weekly' }]);
+      // Kept as the family's own: without import_id, no later revert of A removes them.
+      expect([await names('accounts', h), await names('categories', h), await names('tags', h)]).toEqual([[['Savings', null]], [['Food', null]], [['weekly', null]]]);
+    });
+
+    it("keeps what the user's own data uses: a budget amount, a subcategory (with the parents above it), a rule, a merchant", async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(h);
+      const categories = await publishAndWait(h, {
+        type: 'CategoryImport',
+        raw_file_content: 'name,parent_category\nBudgeted,\nTop,\nMiddle,Top\nRuled,\nUnused,',
+      });
+      const merchants = await publishAndWait(h, { type: 'MerchantImport', raw_file_content: 'name\nShop\nNobody' });
+      expect([categories.status, merchants.status]).toEqual(['complete', 'complete']);
+      const id = async (table: string, name: string) => (await q(`SELECT id FROM ${table} WHERE family_id = $1 AND name = $2`, [h.familyId, name]))[0].id;
+      // A budget lists every category at 0 by itself; only the amount set on Budgeted is a use.
+      const budget = await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2025-01-15' }).expect(201);
+      await q(`UPDATE budget_categories SET budgeted_spending_minor = 5000 WHERE budget_id = $1 AND category_id = $2`, [budget.body.id, await id('categories', 'Budgeted')]);
+      await q(`INSERT INTO categories (family_id, name, parent_id) VALUES ($1, 'Mine', $2)`, [h.familyId, await id('categories', 'Middle')]);
+      await q(`INSERT INTO rules (family_id, name, actions) VALUES ($1, 'Mine', $2)`, [
+        h.familyId,
+        JSON.stringify([{ action_type: 'set_transaction_category', value: await id('categories', 'Ruled') }]),
+      ]);
+      await q(
+        `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Transaction', '2024-05-01', 'Coffee', 350, 'USD') RETURNING id)
+         INSERT INTO transactions (entry_id, merchant_id) SELECT id, $3 FROM e`,
+        [h.familyId, account, await id('merchants', 'Shop')],
+      );
+
+      await revert(h, categories.id);
+      await revert(h, merchants.id);
+      expect(await names('categories', h)).toEqual([['Budgeted', null], ['Middle', null], ['Mine', null], ['Ruled', null], ['Top', null]]);
+      expect(await names('merchants', h)).toEqual([['Shop', null]]);
+      const [mine] = await q(`SELECT p.name AS parent, g.name AS grandparent FROM categories c JOIN categories p ON p.id = c.parent_id JOIN categories g ON g.id = p.parent_id WHERE c.family_id = $1 AND c.name = 'Mine'`, [h.familyId]);
+      expect(mine).toEqual({ parent: 'Middle', grandparent: 'Top' });
     });
   });
 });

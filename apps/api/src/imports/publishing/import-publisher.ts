@@ -62,8 +62,38 @@ async function settled(run: ChunkRun): Promise<boolean> {
 const PUBLISH_FAILED = 'Publishing stopped on an internal error. Committed chunks are kept and the rest rolled back; publish again to resume.';
 const REVERT_FAILED = 'Reverting stopped on an internal error and was rolled back; nothing was removed. Revert again to retry.';
 
-/** Tables an import can add rows to, each carrying import_id; revert deletes exactly these rows. */
-const CREATED_BY_IMPORT = ['entries', 'transfers', 'accounts', 'rules', 'merchants', 'tags', 'categories'];
+/** Tables an import adds rows to that nothing else refers to, each carrying import_id: revert deletes them first. */
+const OWNED_BY_IMPORT = ['entries', 'transfers', 'rules'];
+
+/**
+ * Records an import creates that other data (of another import or of the user) can come to use, each by what uses
+ * it; `r` is the record, `rule_values` every value the family's rules hold. Revert keeps the ones in use as the
+ * family's own: deleting them would delete (accounts) or strip (the others) that data.
+ */
+const SHARED_BY_IMPORT = {
+  accounts: `EXISTS (SELECT 1 FROM entries e WHERE e.account_id = r.id)
+             OR EXISTS (SELECT 1 FROM imports i WHERE i.family_id = $1 AND i.account_id = r.id AND i.id <> $2)`,
+  merchants: `EXISTS (SELECT 1 FROM transactions t WHERE t.merchant_id = r.id) OR r.id::text IN (SELECT id FROM rule_values)`,
+  tags: `EXISTS (SELECT 1 FROM taggings g WHERE g.tag_id = r.id) OR r.id::text IN (SELECT id FROM rule_values)`,
+  // Budgets list every category at 0 by themselves: only an amount set is a use. Another's subcategory is one too.
+  categories: `EXISTS (SELECT 1 FROM transactions t WHERE t.category_id = r.id)
+               OR EXISTS (SELECT 1 FROM budget_categories b WHERE b.category_id = r.id AND b.budgeted_spending_minor <> 0)
+               OR EXISTS (SELECT 1 FROM categories c WHERE c.parent_id = r.id AND c.import_id IS DISTINCT FROM $2)
+               OR r.id::text IN (SELECT id FROM rule_values)`,
+};
+
+/**
+ * Clears import_id of the records of `table` the import created that are in use once its own rows are gone (and, for
+ * categories, of the parents of those), so the delete after it leaves them.
+ */
+const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
+  WITH RECURSIVE rule_values AS (
+         SELECT v #>> '{}' AS id FROM rules x CROSS JOIN LATERAL jsonb_path_query(x.conditions || x.actions, 'strict $.**.value') v
+          WHERE x.family_id = $1),
+       kept AS (
+         SELECT r.id FROM ${table} r WHERE r.family_id = $1 AND r.import_id = $2 AND (${SHARED_BY_IMPORT[table]})
+         ${table === 'categories' ? 'UNION SELECT c.parent_id FROM kept k JOIN categories c ON c.id = k.id WHERE c.parent_id IS NOT NULL' : ''})
+  UPDATE ${table} SET import_id = NULL, updated_at = now() WHERE family_id = $1 AND import_id = $2 AND id IN (SELECT id FROM kept)`;
 
 /** Turns an import's rows into records (publish) and removes them again (revert). Runs inside the job worker. */
 @Injectable()
@@ -204,7 +234,7 @@ export class ImportPublisher {
     return { ordered, outcome };
   }
 
-  /** Removes everything the import created, in one transaction, and makes it publishable again. */
+  /** Removes what the import created and nothing else uses, in one transaction, and makes it publishable again. */
   async revert({ importId, familyId }: PublishJob): Promise<void> {
     const imp = await this.dataSource.getRepository(Import).findOneBy({ id: importId, familyId });
     if (!imp || imp.status !== 'reverting') return;
@@ -217,7 +247,11 @@ export class ImportPublisher {
           await deleteServiceImportBudgets(tx, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
-        for (const table of CREATED_BY_IMPORT) {
+        for (const table of OWNED_BY_IMPORT) {
+          await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
+        }
+        for (const table of Object.keys(SHARED_BY_IMPORT) as Array<keyof typeof SHARED_BY_IMPORT>) {
+          await tx.query(KEEP_IN_USE(table), [familyId, importId]);
           await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
         }
         await tx.query(
