@@ -104,4 +104,64 @@ describe('imports: publishing and reverting alongside other data', () => {
       expect(mine).toEqual({ parent: 'Middle', grandparent: 'Top' });
     });
   });
+
+  describe('mappings gone stale before publish', () => {
+    async function publishLater(h: Household, id: string) {
+      await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      return waitForImport(t.server, h.apiKey, id);
+    }
+
+    it('resolves again by name (or creates) the account, category and tag mapped at upload and deleted since', async () => {
+      const h = await t.newHousehold();
+      const savings = await newAccount(h, 'Savings');
+      await q(`INSERT INTO categories (family_id, name) VALUES ($1, 'Food'), ($1, 'Fun')`, [h.familyId]);
+      await q(`INSERT INTO tags (family_id, name) VALUES ($1, 'weekly')`, [h.familyId]);
+      const created = await createImport(t.server, h.apiKey, {
+        raw_file_content: 'date,amount,name,account,category,tags\n2024-05-01,-1.00,X,Savings,Food,weekly\n2024-05-02,-1.00,Y,Savings,Fun,',
+        date_col_label: 'date',
+        amount_col_label: 'amount',
+      }).expect(201);
+      await q(`DELETE FROM accounts WHERE id = $1`, [savings]);
+      await q(`DELETE FROM categories WHERE family_id = $1 AND name = 'Food'`, [h.familyId]);
+      await q(`DELETE FROM tags WHERE family_id = $1`, [h.familyId]);
+      const [weekly] = await q(`INSERT INTO tags (family_id, name) VALUES ($1, 'weekly') RETURNING id`, [h.familyId]);
+      // Fun was renamed and a new category took its name: the mapping's record still exists, so it stays.
+      await q(`UPDATE categories SET name = 'Fun (old)' WHERE family_id = $1`, [h.familyId]);
+      await q(`INSERT INTO categories (family_id, name) VALUES ($1, 'Fun')`, [h.familyId]);
+
+      const done = await publishLater(h, created.body.data.id);
+      expect({ status: done.status, error: done.error }).toEqual({ status: 'complete', error: null });
+      const rows = await q(
+        `SELECT e.name, a.name AS account, c.name AS category, (SELECT string_agg(g.name, '|') FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
+           FROM entries e JOIN accounts a ON a.id = e.account_id JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id
+          WHERE e.family_id = $1 ORDER BY e.name`,
+        [h.familyId],
+      );
+      expect(rows).toEqual([
+        { name: 'X', account: 'Savings', category: 'Food', tags: 'weekly' },
+        { name: 'Y', account: 'Savings', category: 'Fun (old)', tags: null },
+      ]);
+      expect(await q(`SELECT tag_id FROM taggings g JOIN tags t ON t.id = g.tag_id WHERE t.family_id = $1`, [h.familyId])).toEqual([{ tag_id: weekly.id }]);
+    });
+
+    it('publishes into the category of an import reverted since, created again', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(h);
+      const csv = (name: string) => ({ raw_file_content: `date,amount,name,category\n2024-05-01,-1.00,${name},Food`, account_id: account, date_col_label: 'date', amount_col_label: 'amount' });
+      const a = await publishAndWait(h, csv('A'));
+      const b = await createImport(t.server, h.apiKey, csv('B')).expect(201);
+      await revert(h, a.id);
+      expect(await publishLater(h, b.body.data.id)).toMatchObject({ status: 'complete', error: null });
+      const [row] = await q(`SELECT c.name, c.import_id FROM transactions tr JOIN categories c ON c.id = tr.category_id JOIN entries e ON e.id = tr.entry_id WHERE e.family_id = $1`, [h.familyId]);
+      expect(row).toEqual({ name: 'Food', import_id: b.body.data.id });
+    });
+
+    it("says so when the import's own account is gone", async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(h);
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,name\n2024-05-01,-1.00,X', account_id: account, date_col_label: 'date', amount_col_label: 'amount' }).expect(201);
+      await q(`DELETE FROM accounts WHERE id = $1`, [account]);
+      expect(await publishLater(h, created.body.data.id)).toMatchObject({ status: 'failed', error: "The import's account no longer exists: set account_id to another account" });
+    });
+  });
 });
