@@ -164,4 +164,25 @@ describe('imports: publishing and reverting alongside other data', () => {
       expect(await publishLater(h, created.body.data.id)).toMatchObject({ status: 'failed', error: "The import's account no longer exists: set account_id to another account" });
     });
   });
+
+  describe('currency', () => {
+    it("gives a row without a currency column its account's currency, and one with the column its own", async () => {
+      const h = await t.newHousehold();
+      await newAccount(h, 'Euro', 'EUR');
+      const named = await publishAndWait(h, { raw_file_content: 'date,amount,name,account\n2024-05-01,-10.00,Cafe,Euro\n2024-05-02,-1.00,Bus,Dollars', date_col_label: 'date', amount_col_label: 'amount' });
+      const given = await publishAndWait(h, {
+        raw_file_content: 'date,amount,name,account,currency\n2024-05-03,-5.00,Shop,Euro,GBP',
+        date_col_label: 'date',
+        amount_col_label: 'amount',
+        currency_col_label: 'currency',
+      });
+      expect([named.status, given.status]).toEqual(['complete', 'complete']);
+      const rows = await q(`SELECT e.name, e.currency, a.name AS account, a.currency AS account_currency FROM entries e JOIN accounts a ON a.id = e.account_id WHERE e.family_id = $1 ORDER BY e.date`, [h.familyId]);
+      expect(rows).toEqual([
+        { name: 'Cafe', currency: 'EUR', account: 'Euro', account_currency: 'EUR' },
+        { name: 'Bus', currency: 'USD', account: 'Dollars', account_currency: 'USD' },
+        { name: 'Shop', currency: 'GBP', account: 'Euro', account_currency: 'EUR' },
+      ]);
+    });
+  });
 });

@@ -125,5 +125,10 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
   const accountTypes = new Map(
     mappings.filter((m) => m.type === 'account_type' && m.value).map((m) => [m.key, m.value as AccountableType]),
   );
-  return { imp, familyCurrency, accounts, categories, tags, accountTypes, priorSpans: new Map() };
+  const currencies: Array<{ id: string; currency: string }> = await tx.query(
+    `SELECT id, currency FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])`,
+    [imp.familyId, [...accounts.values(), ...(imp.accountId ? [imp.accountId] : [])]],
+  );
+  const accountCurrencies = new Map(currencies.map((a) => [a.id, a.currency]));
+  return { imp, familyCurrency, accounts, accountCurrencies, categories, tags, accountTypes, priorSpans: new Map() };
 }

@@ -13,6 +13,8 @@ export interface PublishContext {
   imp: Import;
   familyCurrency: string;
   accounts: Map<string, string>;
+  /** The currency of each account rows can go to: the import's and the mapped ones. */
+  accountCurrencies: Map<string, string>;
   categories: Map<string, string>;
   tags: Map<string, string>;
   accountTypes: Map<string, AccountableType>;

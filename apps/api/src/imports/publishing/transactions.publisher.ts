@@ -19,13 +19,13 @@ const text = (key: string) => `NULLIF(btrim(r."values"->>'${key}'), '')`;
 /**
  * The chunk's transaction rows as records, read and converted where they are stored: nothing travels through Node.
  * Parameters (`chunkParams`): $1-$4 the chunk's bounds (IN_CHUNK), $5 the import's account or NULL, $6/$7 account
- * and category ids by mapping key (JSON objects), $8 the family's currency, $9 scales by currency. `ordinal`
- * numbers the rows 1..n for the ids the insert hands out.
+ * and category ids by mapping key (JSON objects), $8 currencies by account id that replace the rows' own (JSON), $9
+ * scales by currency. `ordinal` numbers the rows 1..n for the ids the insert hands out.
  */
 const CHUNK_TRANSACTIONS = `
   SELECT r.source_row_number AS rn,
          row_number() OVER (ORDER BY r.source_row_number)::int AS ordinal,
-         COALESCE($5::uuid, ($6::jsonb ->> ${text('account')})::uuid) AS account_id,
+         acct.id AS account_id,
          (r."values"->>'date')::date AS date,
          COALESCE(${text('name')}, 'Imported item') AS name,
          round((r."values"->>'amount')::numeric * ($9::jsonb ->> cur.code)::numeric)::bigint AS amount_minor,
@@ -36,14 +36,19 @@ const CHUNK_TRANSACTIONS = `
          -- A transfer to another account (QIF [Account]) moves money; budgets leave it out.
          CASE WHEN ${text('transfer_account')} IS NULL THEN 'standard' ELSE 'funds_movement' END AS kind
     FROM import_rows r
-   CROSS JOIN LATERAL (SELECT COALESCE(${text('currency')}, $8) AS code) cur
+   CROSS JOIN LATERAL (SELECT COALESCE($5::uuid, ($6::jsonb ->> ${text('account')})::uuid) AS id) acct
+   CROSS JOIN LATERAL (SELECT COALESCE($8::jsonb ->> acct.id::text, ${text('currency')}) AS code) cur
    WHERE ${IN_CHUNK}`;
 
 const json = (map: Map<string, string>) => JSON.stringify(Object.fromEntries(map));
 
-/** $1-$9 of CHUNK_TRANSACTIONS, built once per chunk for every statement that reads it. */
+/**
+ * $1-$9 of CHUNK_TRANSACTIONS, built once per chunk for every statement that reads it. Without a currency column
+ * (the stored currency is then the default of the upload) a row takes its account's currency (imports.md 3.1).
+ */
 function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] {
-  return [...chunkBounds(ctx, chunk, rowKind), ctx.imp.accountId, json(ctx.accounts), json(ctx.categories), ctx.familyCurrency, minorUnitScales()];
+  const currencies = ctx.imp.currencyColLabel ? '{}' : json(ctx.accountCurrencies);
+  return [...chunkBounds(ctx, chunk, rowKind), ctx.imp.accountId, json(ctx.accounts), json(ctx.categories), currencies, minorUnitScales()];
 }
 
 /**
