@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createImport, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
+
+const QIF = readFileSync(join(__dirname, '../../../libs/domain/import-formats/fixtures/checking.qif'), 'utf8');
 
 // Publishing and reverting against the family's other data: messages a user can act on, records shared with other
 // imports, mappings gone stale before publish, and what a re-import changes.
@@ -183,6 +187,28 @@ describe('imports: publishing and reverting alongside other data', () => {
         { name: 'Bus', currency: 'USD', account: 'Dollars', account_currency: 'USD' },
         { name: 'Shop', currency: 'GBP', account: 'Euro', account_currency: 'EUR' },
       ]);
+    });
+  });
+
+  describe('QIF opening balance', () => {
+    it("keeps one per account, the file's, and revert puts back the one it replaced", async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(h);
+      await q(
+        `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Valuation', '2020-01-01', 'Opening balance', 5000, 'USD') RETURNING id)
+         INSERT INTO valuations (entry_id, kind) SELECT id, 'opening_anchor' FROM e`,
+        [h.familyId, account],
+      );
+      const anchors = () => q(`SELECT e.date::text AS date, e.amount_minor::int AS amount FROM entries e JOIN valuations v ON v.entry_id = e.id WHERE e.account_id = $1`, [account]);
+      const first = await publishAndWait(h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
+      const second = await publishAndWait(h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
+      expect([first.status, second.status]).toEqual(['complete', 'complete']);
+      expect(await anchors()).toEqual([{ date: '2023-12-31', amount: 100000 }]);
+
+      await revert(h, second.id);
+      expect(await anchors()).toEqual([{ date: '2023-12-31', amount: 100000 }]);
+      await revert(h, first.id);
+      expect(await anchors()).toEqual([{ date: '2020-01-01', amount: 5000 }]);
     });
   });
 });

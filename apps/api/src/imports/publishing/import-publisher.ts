@@ -95,6 +95,11 @@ const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
          ${table === 'categories' ? 'UNION SELECT c.parent_id FROM kept k JOIN categories c ON c.id = k.id WHERE c.parent_id IS NOT NULL' : ''})
   UPDATE ${table} SET import_id = NULL, updated_at = now() WHERE family_id = $1 AND import_id = $2 AND id IN (SELECT id FROM kept)`;
 
+/** Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. */
+const restored = (column: string, type: string) =>
+  `${column} = CASE WHEN r.previous ? '${column}' AND r.previous->'${column}'->>1 IS NOT DISTINCT FROM x.${column}::text
+                    THEN (r.previous->'${column}'->>0)::${type} ELSE x.${column} END`;
+
 /** Turns an import's rows into records (publish) and removes them again (revert). Runs inside the job worker. */
 @Injectable()
 export class ImportPublisher {
@@ -247,6 +252,12 @@ export class ImportPublisher {
           await deleteServiceImportBudgets(tx, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
+        // What rows changed in records of others they claimed (an opening balance) goes back first.
+        await tx.query(
+          `UPDATE entries x SET ${restored('date', 'date')}, ${restored('amount_minor', 'bigint')}, ${restored('currency', 'char(3)')}, updated_at = now()
+             FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.id AND r.previous IS NOT NULL`,
+          [importId],
+        );
         for (const table of OWNED_BY_IMPORT) {
           await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
         }
@@ -262,7 +273,7 @@ export class ImportPublisher {
               AND NOT EXISTS (SELECT 1 FROM tags WHERE id = m.mappable_id)`,
           [importId],
         );
-        await tx.query(`UPDATE import_rows SET duplicate_of = NULL WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [importId]);
+        await tx.query(`UPDATE import_rows SET duplicate_of = NULL, previous = NULL WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [importId]);
         await tx.query(`UPDATE imports SET published_through_row = 0 WHERE id = $1`, [importId]);
         await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [familyId]);
       });

@@ -1,7 +1,8 @@
+import type { EntityManager } from 'typeorm';
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { publishTrades } from './investments.publisher';
 import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, chunkRows, PublishError } from './publish-context';
+import { ChunkPublisher, chunkRows, ImportRowRecord, PublishContext, PublishError } from './publish-context';
 import { publishTransactionRows } from './transactions.publisher';
 
 /**
@@ -15,15 +16,37 @@ export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
   const trades = await chunkRows(tx, ctx, chunk, 'trade');
   if (trades.length) await publishTrades(tx, trades, ctx);
   const openings = await chunkRows(tx, ctx, chunk, 'opening_balance');
-  if (!openings.length) return;
-  const ids = openings.map(() => timeOrderedId());
-  const currencies = openings.map((r) => String(r.values.currency ?? ctx.familyCurrency));
+  if (openings.length) await setOpeningBalance(tx, ctx, accountId, openings.at(-1)!);
+};
+
+/**
+ * An account has one opening balance (imports.md 3.10): the file's (its last Opening Balance record) replaces the
+ * one the account has, whoever set it, and the row records what it was for revert; an account without one gets it.
+ */
+async function setOpeningBalance(tx: EntityManager, ctx: PublishContext, accountId: string, row: ImportRowRecord): Promise<void> {
+  const currency = String(row.values.currency ?? ctx.familyCurrency);
+  const [date, amount, scale] = [row.values.date, row.values.amount, minorUnitScale(currency)];
+  const [replaced]: [unknown[], number] = await tx.query(
+    `WITH anchor AS (
+            SELECT e.id, e.date, e.amount_minor, e.currency FROM entries e JOIN valuations v ON v.entry_id = e.id
+             WHERE e.account_id = $1 AND v.kind = 'opening_anchor' ORDER BY e.created_at, e.id LIMIT 1),
+          changed AS (
+            UPDATE entries e SET date = $2, amount_minor = round($3::numeric * $4::numeric)::bigint, currency = $5, updated_at = now()
+              FROM anchor a WHERE e.id = a.id RETURNING e.id, e.date, e.amount_minor, e.currency)
+     UPDATE import_rows r SET duplicate_of = c.id,
+            previous = jsonb_build_object('date', jsonb_build_array(a.date, c.date), 'amount_minor', jsonb_build_array(a.amount_minor, c.amount_minor),
+                                          'currency', jsonb_build_array(a.currency, c.currency))
+       FROM anchor a JOIN changed c ON c.id = a.id
+      WHERE r.import_id = $6 AND r.source_row_number = $7
+     RETURNING r.source_row_number`,
+    [accountId, date, amount, scale, currency, ctx.imp.id, row.sourceRowNumber],
+  );
+  if (replaced.length) return;
+  const id = timeOrderedId();
   await tx.query(
     `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
-     SELECT id, $1, $2, 'Valuation', date, 'Opening balance', round(amount * scale)::bigint, currency, $3
-       FROM unnest($4::uuid[], $5::date[], $6::numeric[], $7::numeric[], $8::char(3)[]) AS t(id, date, amount, scale, currency)`,
-    [ctx.imp.familyId, accountId, ctx.imp.id, ids, openings.map((r) => r.values.date), openings.map((r) => r.values.amount),
-      currencies.map(minorUnitScale), currencies],
+     VALUES ($1, $2, $3, 'Valuation', $4, 'Opening balance', round($5::numeric * $6::numeric)::bigint, $7, $8)`,
+    [id, ctx.imp.familyId, accountId, date, amount, scale, currency, ctx.imp.id],
   );
-  await tx.query(`INSERT INTO valuations (entry_id, kind) SELECT unnest($1::uuid[]), 'opening_anchor'`, [ids]);
-};
+  await tx.query(`INSERT INTO valuations (entry_id, kind) VALUES ($1, 'opening_anchor')`, [id]);
+}
