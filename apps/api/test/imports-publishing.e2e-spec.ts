@@ -211,4 +211,19 @@ describe('imports: publishing and reverting alongside other data', () => {
       expect(await anchors()).toEqual([{ date: '2020-01-01', amount: 5000 }]);
     });
   });
+
+  describe('CategoryImport', () => {
+    const categories = (h: Household) =>
+      q(`SELECT c.name, c.color, c.lucide_icon AS icon, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`, [h.familyId]);
+
+    it('takes a name given twice as one category, later rows overriding what they give', async () => {
+      const h = await t.newHousehold();
+      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,color,lucide_icon,parent_category\nFood,#111111,apple,\nFood,#222222,,\nFun,,,Food\nFun,,,' });
+      expect({ status: imp.status, error: imp.error }).toEqual({ status: 'complete', error: null });
+      expect(await categories(h)).toEqual([
+        { name: 'Food', color: '#222222', icon: 'apple', parent: null },
+        { name: 'Fun', color: '#222222', icon: 'shapes', parent: 'Food' },
+      ]);
+    });
+  });
 });

@@ -1,20 +1,40 @@
 import type { EntityManager } from 'typeorm';
 import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
-import { PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+import { ImportRowRecord, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+
+interface CategoryRow {
+  name: string;
+  color: string | null;
+  icon: string | null;
+  parent: string | null;
+  /** The row that gave the parent (else the first naming the category), for messages. */
+  rowNumber: number;
+}
+
+/** One row per category name: later rows override what they give, as Sure's row-by-row saves do. */
+function categoryRows(records: ImportRowRecord[]): CategoryRow[] {
+  const byName = new Map<string, CategoryRow>();
+  for (const r of records) {
+    const name = String(r.values.name).trim();
+    const [earlier, parent] = [byName.get(name), str(r.values.parent)];
+    byName.set(name, {
+      name,
+      color: str(r.values.color) ?? earlier?.color ?? null,
+      icon: str(r.values.icon) ?? earlier?.icon ?? null,
+      parent: parent ?? earlier?.parent ?? null,
+      rowNumber: parent || !earlier ? r.sourceRowNumber : earlier.rowNumber,
+    });
+  }
+  return [...byName.values()];
+}
 
 /**
  * Categories: created when new (recorded as this import's), colour and icon updated when given; parents
  * (created as placeholders when missing) are linked in a second statement once every name exists.
  */
 export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
-  const rows = records.map((r) => ({
-    name: String(r.values.name).trim(),
-    color: str(r.values.color),
-    icon: str(r.values.icon),
-    parent: str(r.values.parent),
-    rowNumber: r.sourceRowNumber,
-  }));
+  const rows = categoryRows(records);
   const selfParent = rows.find((r) => r.parent === r.name);
   if (selfParent) throw new PublishError(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
   await tx.query(
