@@ -225,5 +225,18 @@ describe('imports: publishing and reverting alongside other data', () => {
         { name: 'Fun', color: '#222222', icon: 'shapes', parent: 'Food' },
       ]);
     });
+
+    it('refuses parents that make a cycle, within the file or through existing categories, and budgets keep working', async () => {
+      const h = await t.newHousehold();
+      const cycle = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,B\nB,A' });
+      expect({ status: cycle.status, error: cycle.error }).toEqual({ status: 'failed', error: "Row 1: category 'A' cannot have parent 'B': 'B' is itself under 'A'" });
+      expect(await categories(h)).toEqual([]);
+
+      await q(`WITH top AS (INSERT INTO categories (family_id, name) VALUES ($1, 'Top') RETURNING id) INSERT INTO categories (family_id, name, parent_id) SELECT $1, 'Low', id FROM top`, [h.familyId]);
+      const through = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nNew,\nTop,Low' });
+      expect({ status: through.status, error: through.error }).toEqual({ status: 'failed', error: "Row 2: category 'Top' cannot have parent 'Low': 'Low' is itself under 'Top'" });
+      expect((await categories(h)).map((c: { name: string; parent: string | null }) => [c.name, c.parent])).toEqual([['Low', 'Top'], ['Top', null]]);
+      await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2025-01-15' }).expect(201);
+    });
   });
 });

@@ -31,7 +31,8 @@ function categoryRows(records: ImportRowRecord[]): CategoryRow[] {
 
 /**
  * Categories: created when new (recorded as this import's), colour and icon updated when given; parents
- * (created as placeholders when missing) are linked in a second statement once every name exists.
+ * (created as placeholders when missing) are linked in a second statement once every name exists. Parents that
+ * would make a cycle, with each other or with the family's categories, are refused: the chunk rolls back.
  */
 export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   const rows = categoryRows(records);
@@ -52,6 +53,16 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
       WHERE c.family_id = $1 AND c.name = t.child`,
     [ctx.imp.familyId, parents.map((r) => r.name), parents.map((r) => r.parent)],
   );
+  // Walking up from each category given a parent: one that reaches itself is in a cycle (budgets could not total it).
+  const cycles: Array<{ name: string }> = await tx.query(
+    `WITH RECURSIVE up(start, id) AS (
+       SELECT c.id, c.parent_id FROM categories c WHERE c.family_id = $1 AND c.name = ANY($2::text[]) AND c.parent_id IS NOT NULL
+       UNION SELECT u.start, p.parent_id FROM up u JOIN categories p ON p.id = u.id WHERE p.parent_id IS NOT NULL)
+     SELECT c.name FROM up JOIN categories c ON c.id = up.start WHERE up.id = up.start`,
+    [ctx.imp.familyId, parents.map((r) => r.name)],
+  );
+  const cyclic = parents.find((r) => cycles.some((c) => c.name === r.name));
+  if (cyclic) throw new PublishError(`Row ${cyclic.rowNumber}: category '${cyclic.name}' cannot have parent '${cyclic.parent}': '${cyclic.parent}' is itself under '${cyclic.name}'`);
 };
 
 /** Merchants: created when new; existing ones are left as they are. */
