@@ -239,4 +239,39 @@ describe('imports: publishing and reverting alongside other data', () => {
       await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2025-01-15' }).expect(201);
     });
   });
+
+  describe('RuleImport', () => {
+    const ruleCsv = (rows: Array<[string, boolean, string]>) =>
+      [
+        'name,resource_type,active,effective_date,conditions,actions',
+        ...rows.map(([name, active, like]) => {
+          const conditions = JSON.stringify([{ condition_type: 'transaction_name', operator: 'like', value: like }]);
+          const actions = JSON.stringify([{ action_type: 'set_transaction_category', value: 'Taxi' }]);
+          return `${name},transaction,${active},2024-01-01,"${conditions.replace(/"/g, '""')}","${actions.replace(/"/g, '""')}"`;
+        }),
+      ].join('\n');
+    const rules = (h: Household) =>
+      q(`SELECT name, active, conditions->0->>'value' AS matches, import_id IS NOT NULL AS imported FROM rules WHERE family_id = $1 ORDER BY name, created_at`, [h.familyId]);
+
+    it('replaces the rule of the same name and resource type instead of adding one, and revert puts it back', async () => {
+      const h = await t.newHousehold();
+      const first = await publishAndWait(h, { type: 'RuleImport', raw_file_content: ruleCsv([['Rides', true, 'uber'], ['Rides', false, 'lyft']]) });
+      expect(first.status).toBe('complete');
+      expect(await rules(h)).toEqual([{ name: 'Rides', active: false, matches: 'lyft', imported: true }]);
+
+      await q(`INSERT INTO rules (family_id, name, conditions) VALUES ($1, 'Mine', '[{"value": "own"}]')`, [h.familyId]);
+      const second = await publishAndWait(h, { type: 'RuleImport', raw_file_content: ruleCsv([['Rides', true, 'taxi'], ['Mine', true, 'theirs']]) });
+      expect(second.status).toBe('complete');
+      expect(await rules(h)).toEqual([
+        { name: 'Mine', active: true, matches: 'theirs', imported: false },
+        { name: 'Rides', active: true, matches: 'taxi', imported: true },
+      ]);
+
+      await revert(h, second.id);
+      expect(await rules(h)).toEqual([
+        { name: 'Mine', active: false, matches: 'own', imported: false },
+        { name: 'Rides', active: false, matches: 'lyft', imported: true },
+      ]);
+    });
+  });
 });

@@ -95,6 +95,15 @@ const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
          ${table === 'categories' ? 'UNION SELECT c.parent_id FROM kept k JOIN categories c ON c.id = k.id WHERE c.parent_id IS NOT NULL' : ''})
   UPDATE ${table} SET import_id = NULL, updated_at = now() WHERE family_id = $1 AND import_id = $2 AND id IN (SELECT id FROM kept)`;
 
+/**
+ * Columns (with their types) a row can change in an existing record it claims: an opening balance, a rule of the
+ * same name. Revert puts them back first, from import_rows.previous.
+ */
+const RESTORED: Record<string, Array<[string, string]>> = {
+  entries: [['date', 'date'], ['amount_minor', 'bigint'], ['currency', 'char(3)']],
+  rules: [['active', 'boolean'], ['effective_date', 'date'], ['conditions', 'jsonb'], ['actions', 'jsonb']],
+};
+
 /** Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. */
 const restored = (column: string, type: string) =>
   `${column} = CASE WHEN r.previous ? '${column}' AND r.previous->'${column}'->>1 IS NOT DISTINCT FROM x.${column}::text
@@ -252,12 +261,13 @@ export class ImportPublisher {
           await deleteServiceImportBudgets(tx, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
-        // What rows changed in records of others they claimed (an opening balance) goes back first.
-        await tx.query(
-          `UPDATE entries x SET ${restored('date', 'date')}, ${restored('amount_minor', 'bigint')}, ${restored('currency', 'char(3)')}, updated_at = now()
-             FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.id AND r.previous IS NOT NULL`,
-          [importId],
-        );
+        for (const [table, columns] of Object.entries(RESTORED)) {
+          await tx.query(
+            `UPDATE ${table} x SET ${columns.map(([column, type]) => restored(column, type)).join(', ')}, updated_at = now()
+               FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.id AND r.previous IS NOT NULL`,
+            [importId],
+          );
+        }
         for (const table of OWNED_BY_IMPORT) {
           await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
         }

@@ -101,26 +101,73 @@ async function ensureMerchants(tx: EntityManager, ctx: PublishContext, names: st
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
-/** Rules: names in category, merchant and tag operands become ids (records created when missing). */
+type RuleRow = { rowNumber: number; name: string | null; resourceType: string; active: boolean; effectiveDate: string | null; conditions: Operand[]; actions: Operand[] };
+
+/** The rules' columns as arrays for `unnest`, ids in place of names: name, type, active, date, conditions, actions, row. */
+const ruleColumns = (rows: RuleRow[], ids: Record<'categories' | 'merchants' | 'tags', Map<string, string>>): unknown[] => [
+  rows.map((r) => r.name), rows.map((r) => r.resourceType), rows.map((r) => r.active), rows.map((r) => r.effectiveDate),
+  rows.map((r) => JSON.stringify(withIds(r.conditions, ids))), rows.map((r) => JSON.stringify(withIds(r.actions, ids))), rows.map((r) => r.rowNumber),
+];
+const GIVEN_RULES = `unnest($3::varchar[], $4::varchar[], $5::boolean[], $6::date[], $7::jsonb[], $8::jsonb[], $9::int[]) AS t(n, rt, a, d, c, x, rn)`;
+
+/**
+ * Replaces the family's rules named like the given ones (the oldest of a name and resource type), recording on each
+ * row the rule and what it was, for revert; returns the numbers of the rows that replaced one.
+ */
+async function replaceRules(tx: EntityManager, ctx: PublishContext, columns: unknown[]): Promise<Set<number>> {
+  const [replaced]: [Array<{ rn: number }>, number] = await tx.query(
+    `WITH given AS (SELECT * FROM ${GIVEN_RULES}),
+          found AS (
+            SELECT DISTINCT ON (r.resource_type, r.name) r.id, t.rn, r.active, r.effective_date, r.conditions, r.actions
+              FROM given t JOIN rules r ON r.family_id = $1 AND r.name = t.n AND r.resource_type = t.rt
+             ORDER BY r.resource_type, r.name, r.created_at, r.id),
+          changed AS (
+            UPDATE rules r SET active = t.a, effective_date = t.d, conditions = t.c, actions = t.x, updated_at = now()
+              FROM found f JOIN given t ON t.rn = f.rn WHERE r.id = f.id
+            RETURNING r.id, r.active, r.effective_date, r.conditions, r.actions)
+     UPDATE import_rows ir SET duplicate_of = c.id,
+            previous = jsonb_build_object('active', jsonb_build_array(f.active, c.active), 'effective_date', jsonb_build_array(f.effective_date, c.effective_date),
+                                          'conditions', jsonb_build_array(f.conditions, c.conditions), 'actions', jsonb_build_array(f.actions, c.actions))
+       FROM changed c JOIN found f ON f.id = c.id
+      WHERE ir.import_id = $2 AND ir.source_row_number = f.rn
+     RETURNING f.rn`,
+    [ctx.imp.familyId, ctx.imp.id, ...columns],
+  );
+  return new Set(replaced.map((r) => r.rn));
+}
+
+/**
+ * Rules: names in category, merchant and tag operands become ids (records created when missing). A RuleImport
+ * replaces the family's rule of the same name and resource type (imports.md 3.9) and creates the others; a
+ * ServiceImport creates every record anew (4.3).
+ */
 export const publishRules: RowsPublisher = async (tx, records, ctx) => {
-  const rows = records.map((r) => ({
+  const given: RuleRow[] = records.map((r) => ({
+    rowNumber: r.sourceRowNumber,
     name: str(r.values.name),
+    resourceType: str(r.values.resource_type) ?? 'transaction',
     active: r.values.active === true || r.values.active === 'true',
     effectiveDate: str(r.values.effective_date),
     conditions: (r.values.conditions ?? []) as Operand[],
     actions: (r.values.actions ?? []) as Operand[],
   }));
   const names = { categories: new Set<string>(), merchants: new Set<string>(), tags: new Set<string>() };
-  for (const row of rows) namesIn([...row.conditions, ...row.actions], names);
+  for (const row of given) namesIn([...row.conditions, ...row.actions], names);
   const ids = {
     categories: await ensureNamed(tx, 'categories', ctx.imp, [...names.categories]),
     tags: await ensureNamed(tx, 'tags', ctx.imp, [...names.tags]),
     merchants: await ensureMerchants(tx, ctx, [...names.merchants]),
   };
+  let rows = given;
+  if (ctx.imp.type === 'RuleImport') {
+    // A name given twice is one rule: the later row replaces what the earlier one set.
+    const key = (r: RuleRow) => `${r.resourceType}\n${r.name}`;
+    const last = new Map(given.filter((r) => r.name).map((r) => [key(r), r]));
+    const replaced = await replaceRules(tx, ctx, ruleColumns([...last.values()], ids));
+    rows = given.filter((r) => !r.name || (last.get(key(r)) === r && !replaced.has(r.rowNumber)));
+  }
   await tx.query(
-    `INSERT INTO rules (family_id, name, active, effective_date, conditions, actions, import_id)
-     SELECT $1, n, a, d, c, x, $2 FROM unnest($3::varchar[], $4::boolean[], $5::date[], $6::jsonb[], $7::jsonb[]) AS t(n, a, d, c, x)`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.name), rows.map((r) => r.active), rows.map((r) => r.effectiveDate),
-      rows.map((r) => JSON.stringify(withIds(r.conditions, ids))), rows.map((r) => JSON.stringify(withIds(r.actions, ids)))],
+    `INSERT INTO rules (family_id, name, resource_type, active, effective_date, conditions, actions, import_id) SELECT $1, n, rt, a, d, c, x, $2 FROM ${GIVEN_RULES}`,
+    [ctx.imp.familyId, ctx.imp.id, ...ruleColumns(rows, ids)],
   );
 };
