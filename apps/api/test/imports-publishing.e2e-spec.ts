@@ -107,6 +107,44 @@ describe('imports: publishing and reverting alongside other data', () => {
       const [mine] = await q(`SELECT p.name AS parent, g.name AS grandparent FROM categories c JOIN categories p ON p.id = c.parent_id JOIN categories g ON g.id = p.parent_id WHERE c.family_id = $1 AND c.name = 'Mine'`, [h.familyId]);
       expect(mine).toEqual({ parent: 'Middle', grandparent: 'Top' });
     });
+
+    it('puts back what a row changed in the transaction it duplicated (notes, category, tags), unless changed since', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(h);
+      const [coffee] = await q(`INSERT INTO categories (family_id, name) VALUES ($1, 'Coffee') RETURNING id`, [h.familyId]);
+      const [mine] = await q(`INSERT INTO tags (family_id, name) VALUES ($1, 'mine') RETURNING id`, [h.familyId]);
+      const enter = async (name: string) => {
+        const [e] = await q(
+          `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, notes) VALUES ($1, $2, 'Transaction', '2024-05-01', $3, 350, 'USD', 'mine') RETURNING id)
+           INSERT INTO transactions (entry_id, category_id) SELECT id, $4 FROM e RETURNING entry_id AS id`,
+          [h.familyId, account, name, coffee.id],
+        );
+        await q(`INSERT INTO taggings (tag_id, entry_id) VALUES ($1, $2)`, [mine.id, e.id]);
+        return e.id;
+      };
+      const [kept, edited] = [await enter('Kept'), await enter('Edited')];
+      const imp = await publishAndWait(h, {
+        raw_file_content: 'date,amount,name,category,tags,notes\n2024-05-01,-3.50,Kept,Food,weekly|mine,theirs\n2024-05-01,-3.50,Edited,Food,,theirs',
+        account_id: account,
+        date_col_label: 'date',
+        amount_col_label: 'amount',
+      });
+      expect(imp.status).toBe('complete');
+      await q(`UPDATE entries SET notes = 'edited later' WHERE id = $1`, [edited]);
+
+      await revert(h, imp.id);
+      const state = await q(
+        `SELECT e.id, e.notes, c.name AS category, (SELECT string_agg(g.name, '|' ORDER BY g.name) FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
+           FROM entries e JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id WHERE e.family_id = $1 ORDER BY e.name`,
+        [h.familyId],
+      );
+      expect(state).toEqual([
+        { id: edited, notes: 'edited later', category: 'Coffee', tags: 'mine' },
+        { id: kept, notes: 'mine', category: 'Coffee', tags: 'mine' },
+      ]);
+      // Food and weekly, created for the rows, went with the revert once nothing used them.
+      expect((await q(`SELECT name FROM categories WHERE family_id = $1 UNION ALL SELECT name FROM tags WHERE family_id = $1 ORDER BY 1`, [h.familyId])).map((r: { name: string }) => r.name)).toEqual(['Coffee', 'mine']);
+    });
   });
 
   describe('mappings gone stale before publish', () => {

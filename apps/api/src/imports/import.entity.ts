@@ -68,8 +68,11 @@ export class ImportRow {
   @Column({ type: 'jsonb', default: () => `'[]'` }) errors: string[];
   /** The existing entry this row turned out to duplicate at publish; it was claimed instead of inserted. */
   @Column({ type: 'uuid', nullable: true }) duplicateOf: string | null;
-  /** What the row changed in that existing record, as { column: [before, after] }: revert puts back what is still `after`. */
-  @Column({ type: 'jsonb', nullable: true }) previous: Record<string, [unknown, unknown]> | null;
+  /**
+   * What the row changed in that existing record, as { column: [before, after] } (and tag_ids: the tags it added):
+   * revert puts back what is still `after`.
+   */
+  @Column({ type: 'jsonb', nullable: true }) previous: Record<string, unknown> | null;
 }
 
 /** Maps a name found in the rows (account, category, tag, account type) to a record of the family. */

@@ -96,13 +96,15 @@ const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
   UPDATE ${table} SET import_id = NULL, updated_at = now() WHERE family_id = $1 AND import_id = $2 AND id IN (SELECT id FROM kept)`;
 
 /**
- * Columns (with their types) a row can change in an existing record it claims: an opening balance, a rule of the
- * same name. Revert puts them back first, from import_rows.previous.
+ * Columns (with their types) a row can change in an existing record it claims, by table and the table's key: a
+ * duplicate transaction, an opening balance, a rule of the same name. Revert puts them back first, from
+ * import_rows.previous, and removes the tags the row added.
  */
-const RESTORED: Record<string, Array<[string, string]>> = {
-  entries: [['date', 'date'], ['amount_minor', 'bigint'], ['currency', 'char(3)']],
-  rules: [['active', 'boolean'], ['effective_date', 'date'], ['conditions', 'jsonb'], ['actions', 'jsonb']],
-};
+const RESTORED: Array<{ table: string; key: string; columns: Array<[string, string]> }> = [
+  { table: 'entries', key: 'id', columns: [['date', 'date'], ['amount_minor', 'bigint'], ['currency', 'char(3)'], ['notes', 'text']] },
+  { table: 'transactions', key: 'entry_id', columns: [['category_id', 'uuid']] },
+  { table: 'rules', key: 'id', columns: [['active', 'boolean'], ['effective_date', 'date'], ['conditions', 'jsonb'], ['actions', 'jsonb']] },
+];
 
 /** Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. */
 const restored = (column: string, type: string) =>
@@ -261,13 +263,19 @@ export class ImportPublisher {
           await deleteServiceImportBudgets(tx, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
-        for (const [table, columns] of Object.entries(RESTORED)) {
+        for (const { table, key, columns } of RESTORED) {
           await tx.query(
             `UPDATE ${table} x SET ${columns.map(([column, type]) => restored(column, type)).join(', ')}, updated_at = now()
-               FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.id AND r.previous IS NOT NULL`,
-            [importId],
+               FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.${key} AND r.previous ?| $2::text[]`,
+            [importId, columns.map(([column]) => column)],
           );
         }
+        await tx.query(
+          `DELETE FROM taggings g USING import_rows r
+            WHERE r.import_id = $1 AND r.duplicate_of = g.entry_id AND r.previous ? 'tag_ids'
+              AND g.tag_id::text IN (SELECT jsonb_array_elements_text(r.previous->'tag_ids'))`,
+          [importId],
+        );
         for (const table of OWNED_BY_IMPORT) {
           await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
         }

@@ -198,22 +198,29 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
   );
 }
 
-async function insertTaggings(tx: EntityManager, rows: Array<{ entryId: string; tagIds: string[] }>): Promise<void> {
+/** Tags the rows add to their entries; returns the tag ids added by entry (an entry already tagged so is left out). */
+async function insertTaggings(tx: EntityManager, rows: Array<{ entryId: string; tagIds: string[] }>): Promise<Map<string, string[]>> {
   const pairs = rows.flatMap((r) => r.tagIds.map((tagId) => [tagId, r.entryId]));
-  if (!pairs.length) return;
-  await tx.query(
-    `INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`,
+  const added = new Map<string, string[]>();
+  if (!pairs.length) return added;
+  const inserted: Array<{ tag_id: string; entry_id: string }> = await tx.query(
+    `INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING RETURNING tag_id, entry_id`,
     [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
   );
+  for (const { tag_id, entry_id } of inserted) added.set(entry_id, [...(added.get(entry_id) ?? []), tag_id]);
+  return added;
 }
 
 /**
- * A duplicate keeps its identity; the row adds its category, tags and notes, and the claim is recorded. Only what
- * changes is written: a re-imported export usually changes nothing, and each UPDATE is a new row version.
+ * A duplicate keeps its identity; the row adds its category, tags and notes, and the claim is recorded with what
+ * the row changed (import_rows.previous) for revert to put back. Only what changes is written: a re-imported export
+ * usually changes nothing, and each UPDATE is a new row version.
  */
 async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: DuplicateRow[]): Promise<void> {
   if (!rows.length) return;
-  const recategorised = rows.filter((r) => r.categoryId && r.categoryId !== r.existing.categoryId);
+  const recategorises = (r: DuplicateRow) => r.categoryId !== null && r.categoryId !== r.existing.categoryId;
+  const annotates = (r: DuplicateRow) => r.notes !== null && r.notes !== r.existing.notes;
+  const recategorised = rows.filter(recategorises);
   if (recategorised.length) {
     await tx.query(
       `UPDATE transactions t SET category_id = u.category_id, updated_at = now()
@@ -221,18 +228,26 @@ async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: Du
       [recategorised.map((r) => r.entryId), recategorised.map((r) => r.categoryId)],
     );
   }
-  const annotated = rows.filter((r) => r.notes !== null && r.notes !== r.existing.notes);
+  const annotated = rows.filter(annotates);
   if (annotated.length) {
     await tx.query(
       `UPDATE entries e SET notes = u.notes, updated_at = now() FROM unnest($1::uuid[], $2::text[]) AS u(id, notes) WHERE e.id = u.id`,
       [annotated.map((r) => r.entryId), annotated.map((r) => r.notes)],
     );
   }
-  await insertTaggings(tx, rows);
+  const tagged = await insertTaggings(tx, rows);
+  const previous = rows.map((r) => {
+    const changes = {
+      ...(recategorises(r) ? { category_id: [r.existing.categoryId, r.categoryId] } : {}),
+      ...(annotates(r) ? { notes: [r.existing.notes, r.notes] } : {}),
+      ...(tagged.has(r.entryId) ? { tag_ids: tagged.get(r.entryId) } : {}),
+    };
+    return Object.keys(changes).length ? JSON.stringify(changes) : null;
+  });
   await tx.query(
-    `UPDATE import_rows r SET duplicate_of = u.entry_id
-       FROM unnest($2::int[], $3::uuid[]) AS u(rn, entry_id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
-    [ctx.imp.id, rows.map((r) => r.rowNumber), rows.map((r) => r.entryId)],
+    `UPDATE import_rows r SET duplicate_of = u.entry_id, previous = u.previous
+       FROM unnest($2::int[], $3::uuid[], $4::jsonb[]) AS u(rn, entry_id, previous) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
+    [ctx.imp.id, rows.map((r) => r.rowNumber), rows.map((r) => r.entryId), previous],
   );
 }
 
