@@ -108,7 +108,7 @@ const RESTORED: Array<{ table: string; key: string; columns: Array<[string, stri
 
 /** Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. */
 const restored = (column: string, type: string) =>
-  `${column} = CASE WHEN r.previous ? '${column}' AND r.previous->'${column}'->>1 IS NOT DISTINCT FROM x.${column}::text
+  `${column} = CASE WHEN r.previous ? '${column}' AND (r.previous->'${column}'->>1)::${type} IS NOT DISTINCT FROM x.${column}
                     THEN (r.previous->'${column}'->>0)::${type} ELSE x.${column} END`;
 
 /** Turns an import's rows into records (publish) and removes them again (revert). Runs inside the job worker. */
