@@ -264,6 +264,18 @@ describe('imports: publishing and reverting alongside other data', () => {
       ]);
     });
 
+    it("keeps an existing category's colour and icon when the file gives none", async () => {
+      const h = await t.newHousehold();
+      await q(`INSERT INTO categories (family_id, name, color, lucide_icon) VALUES ($1, 'Food', '#123456', 'apple'), ($1, 'Fun', '#654321', 'dice')`, [h.familyId]);
+      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,color,lucide_icon\nFood,,\nFun,#222222,\nNew,,' });
+      expect(imp.status).toBe('complete');
+      expect(await categories(h)).toEqual([
+        { name: 'Food', color: '#123456', icon: 'apple', parent: null },
+        { name: 'Fun', color: '#222222', icon: 'dice', parent: null },
+        { name: 'New', color: '#737373', icon: 'shapes', parent: null },
+      ]);
+    });
+
     it('refuses parents that make a cycle, within the file or through existing categories, and budgets keep working', async () => {
       const h = await t.newHousehold();
       const cycle = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,B\nB,A' });

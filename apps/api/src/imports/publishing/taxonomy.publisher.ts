@@ -38,11 +38,14 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   const rows = categoryRows(records);
   const selfParent = rows.find((r) => r.parent === r.name);
   if (selfParent) throw new PublishError(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
+  // The defaults are for new categories only: an existing one keeps the colour and icon a row leaves out.
   await tx.query(
-    `INSERT INTO categories (family_id, name, color, lucide_icon, import_id)
-     SELECT $1, n, COALESCE(c, $3), COALESCE(i, 'shapes'), $2 FROM unnest($4::text[], $5::varchar[], $6::varchar[]) AS t(n, c, i)
+    `WITH given AS (SELECT * FROM unnest($4::text[], $5::varchar[], $6::varchar[]) AS t(n, c, i))
+     INSERT INTO categories (family_id, name, color, lucide_icon, import_id)
+     SELECT $1, n, COALESCE(c, $3), COALESCE(i, 'shapes'), $2 FROM given
      ON CONFLICT (family_id, name) DO UPDATE
-       SET color = COALESCE(EXCLUDED.color, categories.color), lucide_icon = COALESCE(EXCLUDED.lucide_icon, categories.lucide_icon), updated_at = now()`,
+       SET color = COALESCE((SELECT c FROM given WHERE n = EXCLUDED.name), categories.color),
+           lucide_icon = COALESCE((SELECT i FROM given WHERE n = EXCLUDED.name), categories.lucide_icon), updated_at = now()`,
     [ctx.imp.familyId, ctx.imp.id, '#737373', rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.icon)],
   );
   const parents = rows.filter((r) => r.parent);
