@@ -228,6 +228,20 @@ describe('imports: publishing and reverting alongside other data', () => {
     });
   });
 
+  describe('trade currency', () => {
+    it("gives a trade routed to an account by name, without a currency of its own, that account's currency", async () => {
+      const h = await t.newHousehold();
+      await newAccount(h, 'Depot', 'EUR');
+      const imp = await publishAndWait(h, { type: 'TradeImport', raw_file_content: 'date,ticker,qty,price,account,currency\n2024-05-01,SAP,2,150,Depot,\n2024-05-02,AAPL,1,190,Depot,USD' });
+      expect(imp.status).toBe('complete');
+      const trades = await q(`SELECT s.ticker, t.currency, e.currency AS entry_currency FROM trades t JOIN entries e ON e.id = t.entry_id JOIN securities s ON s.id = t.security_id WHERE e.family_id = $1 ORDER BY e.date`, [h.familyId]);
+      expect(trades).toEqual([
+        { ticker: 'SAP', currency: 'EUR', entry_currency: 'EUR' },
+        { ticker: 'AAPL', currency: 'USD', entry_currency: 'USD' },
+      ]);
+    });
+  });
+
   describe('QIF opening balance', () => {
     it("keeps one per account, the file's, and revert puts back the one it replaced", async () => {
       const h = await t.newHousehold();

@@ -228,6 +228,10 @@ function checkedDate(raw: string, format: string, today: Date, errors: string[],
   return iso;
 }
 
+/** A trade's own currency, else the import account's; null when the row names its account, decided at publish. */
+const tradeCurrency = (raw: string, opts: ParseOptions, errors: string[], row: number): string | null =>
+  raw || opts.hasAccount ? checkedCurrency(raw, opts.defaultCurrency, errors, row) : null;
+
 function checkedCurrency(raw: string, fallback: string, errors: string[], row: number): string {
   const code = (raw || fallback).toUpperCase();
   if (!/^[A-Z]{3}$/.test(code) || !SUPPORTED_CURRENCIES.has(code)) errors.push(`Row ${row}: currency '${raw}' is not a valid currency code`);
@@ -261,7 +265,7 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
       exchange_operating_mic: mic || null,
       qty: requiredNumber(cell(imp.qtyColLabel, ['qty', 'quantity', 'shares']), imp.qtyColLabel ?? 'qty', format, errors, row),
       price: requiredNumber(cell(imp.priceColLabel, ['price']), imp.priceColLabel ?? 'price', format, errors, row, PRICE_DIGITS),
-      currency: checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row),
+      currency: tradeCurrency(cell(imp.currencyColLabel, ['currency']), opts, errors, row),
       name: cell(imp.nameColLabel, ['name']) || null,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };

@@ -11,7 +11,7 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
     const v = row.values;
     const accountId = ctx.imp.accountId ?? ctx.accounts.get(str(v.account) ?? '');
     if (!accountId) throw new PublishError(`Row ${row.sourceRowNumber}: no account (set account_id or an account column)`);
-    const currency = str(v.currency) ?? ctx.familyCurrency;
+    const currency = str(v.currency) ?? ctx.accountCurrencies.get(accountId) ?? ctx.familyCurrency;
     const qty = String(v.qty);
     const ticker = String(v.ticker).toUpperCase();
     return {
