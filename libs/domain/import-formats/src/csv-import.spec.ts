@@ -192,6 +192,12 @@ describe('parseImportContent: export layouts and other types', () => {
     ]);
   });
 
+  it('refuses a trade whose qty x price would not fit an amount', () => {
+    const csv = 'date,ticker,qty,price\n2024-03-01,BIG,9999999999999,999999999\n2024-03-02,OK,1000,999999999';
+    const { rows } = parseImportContent(settings({ type: 'TradeImport' }), csv, options);
+    expect(rows.map((r) => r.errors)).toEqual([['Row 1: qty x price (9999999999999 x 999999999) is too large for an amount'], []]);
+  });
+
   it('parses rules with JSON conditions and actions', () => {
     const csv = 'name,conditions,actions\nGroceries,"[{""field"":""name"",""value"":""Shop""}]","[{""type"":""set_category"",""value"":""Food""}]"\nBroken,not json,[]';
     const { rows } = parseImportContent(settings({ type: 'RuleImport' }), csv, options);

@@ -269,6 +269,10 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
       name: cell(imp.nameColLabel, ['name']) || null,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };
+    // The trade's amount is qty x price: it must fit an amount as much as a cash row's does (13 integer digits).
+    if (values.qty && values.price && Math.abs(Number(values.qty) * Number(values.price)) >= 1e13) {
+      errors.push(`Row ${row}: qty x price (${values.qty} x ${values.price}) is too large for an amount`);
+    }
     if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
     return values;
   };
