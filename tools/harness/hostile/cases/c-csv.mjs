@@ -28,7 +28,7 @@ export default (ctx) => {
     ['C29g', '2024-1-1; DROP TABLE entries', {}],
   ];
   // [cell, the amount GET /rows shows (signs flipped: positive CSV amounts are outflows) or null for a row error]
-  const numbers = [['1.234,56', null], ['50-', '50'], ['1e309', null], ['NaN', null], ['0x10', null], ['１２３', null], ['1\u00a0234.56', null], ['99999999999999999999.99', null], ['Infinity', null], ['-', null], ['1,2,3', '-123'], ['9223372036854775808', null]];
+  const numbers = [['1.234,56', null], ['50-', '50'], ['1e309', null], ['NaN', null], ['0x10', null], ['１２３', null], ['1\u00a0234.56', null], ['99999999999999999999.99', null], ['Infinity', null], ['-', null], ['1,2,3', null], ['9223372036854775808', null], ['12,50', null], ['\u221212.50', '12.50'], ['100.00 DR', null]];
   return [
     { id: 'C22', title: 'unclosed quote mid-file -> 422 invalid_csv naming the row', req: () => post('date,amount,name\n2024-01-01,1,"Coffee\n2024-01-02,2,Tea'), expect: { status: 422, error: 'invalid_csv' } },
     { id: 'C23a', title: 'UTF-8 BOM before the header', req: () => file(Buffer.from('\uFEFFdate,amount,name\n2024-01-01,1,Café')), expect: { status: 201 }, check: names(['Café']) },
