@@ -111,16 +111,19 @@ async function requireOwnRecord(tx: EntityManager, type: MappingType, familyId: 
   if (!found) throw ApiError.validation([`mapping ${type} value must be the id of one of your family's ${TABLES[type]}`]);
 }
 
-/** The record ids chosen in `mappings` that the family still has (each looked up in its mapping type's table). */
-async function liveRecordIds(tx: EntityManager, familyId: string, mappings: Mapping[]): Promise<Set<string>> {
-  const live = new Set<string>();
-  for (const type of ['account', 'category', 'tag'] as const) {
-    const ids = mappings.filter((m) => m.type === type && m.mappableId).map((m) => m.mappableId!);
-    if (!ids.length) continue;
-    const rows: Array<{ id: string }> = await tx.query(`SELECT id FROM ${TABLES[type]} WHERE family_id = $1 AND id = ANY($2::uuid[])`, [familyId, ids]);
-    for (const row of rows) live.add(row.id);
-  }
-  return live;
+/**
+ * Of the records `mappings` chose (each in its mapping type's table) and the import's own account, the ids the family
+ * still has: one deleted since (or removed by reverting the import that created it) is matched by name again.
+ */
+export async function liveRecordIds(tx: EntityManager, familyId: string, mappings: Mapping[], accountId: string | null = null): Promise<Set<string>> {
+  const ids = (type: MappingType) => mappings.filter((m) => m.type === type && m.mappableId).map((m) => m.mappableId!);
+  const rows: Array<{ id: string }> = await tx.query(
+    `SELECT id FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])
+     UNION ALL SELECT id FROM categories WHERE family_id = $1 AND id = ANY($3::uuid[])
+     UNION ALL SELECT id FROM tags WHERE family_id = $1 AND id = ANY($4::uuid[])`,
+    [familyId, [...ids('account'), ...(accountId ? [accountId] : [])], ids('category'), ids('tag')],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

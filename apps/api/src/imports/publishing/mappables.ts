@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import { LIABILITY_TYPES } from '@hearth/contracts';
 import type { Import, ImportMapping } from '../import.entity';
-import { categoryLeaf, categoryPath } from '../import-mappings';
+import { categoryLeaf, categoryPath, liveRecordIds } from '../import-mappings';
 import { PublishContext, PublishError } from './publish-context';
 
 /** New categories get a color from this palette, chosen by name so re-imports agree. */
@@ -57,18 +57,6 @@ async function ensureAccounts(tx: EntityManager, imp: Import, names: string[], c
   return byName(tx, 'accounts', imp.familyId, names);
 }
 
-/** Of the records the mappings and the import's account_id point at, the ids that still exist in the family. */
-async function liveRecords(tx: EntityManager, imp: Import, mappings: ImportMapping[]): Promise<Set<string>> {
-  const ids = (type: ImportMapping['type']) => mappings.filter((m) => m.type === type && m.mappableId).map((m) => m.mappableId!);
-  const rows: Array<{ id: string }> = await tx.query(
-    `SELECT id FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])
-     UNION ALL SELECT id FROM categories WHERE family_id = $1 AND id = ANY($3::uuid[])
-     UNION ALL SELECT id FROM tags WHERE family_id = $1 AND id = ANY($4::uuid[])`,
-    [imp.familyId, [...ids('account'), ...(imp.accountId ? [imp.accountId] : [])], ids('category'), ids('tag')],
-  );
-  return new Set(rows.map((r) => r.id));
-}
-
 /**
  * Resolves every mapping to a record id, creating the accounts, categories and tags still missing, and records
  * the ids on the mappings. Runs in its own transaction before the first chunk; on a resumed publish it finds
@@ -82,7 +70,7 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
     `SELECT id, type, key, value, create_when_empty AS "createWhenEmpty", mappable_id AS "mappableId" FROM import_mappings WHERE import_id = $1`,
     [imp.id],
   );
-  const live = await liveRecords(tx, imp, mappings);
+  const live = await liveRecordIds(tx, imp.familyId, mappings, imp.accountId);
   if (imp.accountId && !live.has(imp.accountId)) throw new PublishError(`The import's account no longer exists: set account_id to another account`);
   // A record mapped at upload may be gone since (deleted, or removed by reverting the import that created it): its
   // mapping is resolved again by name, as if new.
