@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { publishTrades } from './investments.publisher';
 import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, chunkRows, ImportRowRecord, PublishContext, PublishError } from './publish-context';
+import { ChunkPublisher, chunkRows, ImportRowRecord, previousValues, PublishContext, PublishError } from './publish-context';
 import { publishTransactionRows } from './transactions.publisher';
 
 /**
@@ -33,9 +33,7 @@ async function setOpeningBalance(tx: EntityManager, ctx: PublishContext, account
           changed AS (
             UPDATE entries e SET date = $2, amount_minor = round($3::numeric * $4::numeric)::bigint, currency = $5, updated_at = now()
               FROM anchor a WHERE e.id = a.id RETURNING e.id, e.date, e.amount_minor, e.currency)
-     UPDATE import_rows r SET duplicate_of = c.id,
-            previous = jsonb_build_object('date', jsonb_build_array(a.date, c.date), 'amount_minor', jsonb_build_array(a.amount_minor, c.amount_minor),
-                                          'currency', jsonb_build_array(a.currency, c.currency))
+     UPDATE import_rows r SET duplicate_of = c.id, previous = ${previousValues(['date', 'amount_minor', 'currency'], 'a', 'c')}
        FROM anchor a JOIN changed c ON c.id = a.id
       WHERE r.import_id = $6 AND r.source_row_number = $7
      RETURNING r.source_row_number`,

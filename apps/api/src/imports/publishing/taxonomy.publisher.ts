@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
-import { ImportRowRecord, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+import { ImportRowRecord, previousValues, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
 interface CategoryRow {
   name: string;
@@ -128,9 +128,7 @@ async function replaceRules(tx: EntityManager, ctx: PublishContext, columns: unk
             UPDATE rules r SET active = t.a, effective_date = t.d, conditions = t.c, actions = t.x, updated_at = now()
               FROM found f JOIN given t ON t.rn = f.rn WHERE r.id = f.id
             RETURNING r.id, r.active, r.effective_date, r.conditions, r.actions)
-     UPDATE import_rows ir SET duplicate_of = c.id,
-            previous = jsonb_build_object('active', jsonb_build_array(f.active, c.active), 'effective_date', jsonb_build_array(f.effective_date, c.effective_date),
-                                          'conditions', jsonb_build_array(f.conditions, c.conditions), 'actions', jsonb_build_array(f.actions, c.actions))
+     UPDATE import_rows ir SET duplicate_of = c.id, previous = ${previousValues(['active', 'effective_date', 'conditions', 'actions'], 'f', 'c')}
        FROM changed c JOIN found f ON f.id = c.id
       WHERE ir.import_id = $2 AND ir.source_row_number = f.rn
      RETURNING f.rn`,
