@@ -144,6 +144,10 @@ describe('parseDate', () => {
     ['03/01/2024 2:05 PM', '%m/%d/%Y %I:%M %p', '2024-03-01'],
     ['Fri, 1 March 2024', '%a, %e %B %Y', '2024-03-01'],
     ['Friday 01 Mar 2024 00:00', '%A %d %b %Y %H:%M', '2024-03-01'],
+    ['2024-061', '%Y-%j', '2024-03-01'],
+    ['2023-061', '%Y-%j', '2023-03-02'],
+    ['24.1', '%y.%j', '2024-01-01'],
+    ['2024366', '%Y%j', '2024-12-31'],
   ])('%s with %s -> %s', (raw, format, expected) => {
     expect(parseDate(raw, format)).toBe(expected);
   });
@@ -158,6 +162,8 @@ describe('parseDate', () => {
     ['2024-03-01 14:05', '%Y-%m-%d %H:%M:%S'],
     ['03/01/2024 13:05 PM', '%m/%d/%Y %I:%M %p'],
     ['Thu, 1 March 2024', '%a, %e %B %Y'],
+    ['2023-366', '%Y-%j'],
+    ['2024-000', '%Y-%j'],
   ])('refuses %s with %s', (raw, format) => {
     expect(parseDate(raw, format)).toBeNull();
   });
@@ -166,6 +172,8 @@ describe('parseDate', () => {
     expect(parseDate('01 Mar 2024 (01)', '%d %b %Y (%d)')).toBeNull();
     expect(dateFormatError('%d %b %Y (%d)')).toBe("date_format '%d %b %Y (%d)' uses %d twice");
     expect(dateFormatError('%e/%m/%Y')).toBeNull();
+    expect(dateFormatError('%Y-%j')).toBeNull();
+    expect(dateFormatError('%Y-%m-%j')).toBe("date_format '%Y-%m-%j' uses %m and %j for the month");
   });
 });
 

@@ -155,8 +155,8 @@ const WEEKDAYS = byName(WEEKDAY_NAMES);
 const MONTH = `(?<b>${[...MONTHS.keys()].join('|')})`;
 const WEEKDAY = `(?<a>${[...WEEKDAYS.keys()].join('|')})`;
 
-/** What each strftime directive matches and which part of the date (or time, matched and ignored) it gives. */
-const DIRECTIVES: Record<string, { pattern: string; gives: string }> = {
+/** What each strftime directive matches and which parts of the date (or time, matched and ignored) it gives. */
+const DIRECTIVES: Record<string, { pattern: string; gives: string | string[] }> = {
   Y: { pattern: '(?<Y>\\d{4})', gives: 'year' },
   y: { pattern: '(?<y>\\d{2})', gives: 'year' },
   m: { pattern: '(?<m>\\d{1,2})', gives: 'month' },
@@ -164,6 +164,7 @@ const DIRECTIVES: Record<string, { pattern: string; gives: string }> = {
   B: { pattern: MONTH, gives: 'month' },
   d: { pattern: '(?<d>\\d{1,2})', gives: 'day' },
   e: { pattern: '\\s?(?<d>\\d{1,2})', gives: 'day' },
+  j: { pattern: '(?<j>\\d{1,3})', gives: ['month', 'day'] },
   a: { pattern: WEEKDAY, gives: 'weekday' },
   A: { pattern: WEEKDAY, gives: 'weekday' },
   H: { pattern: '(?:[01]?\\d|2[0-3])', gives: 'hour' },
@@ -198,9 +199,11 @@ function compileDateFormat(format: string): DateFormat {
       error ??= `date_format '${format}' uses %${letter}, which is not supported`;
       return '';
     }
-    const earlier = given.get(directive.gives);
-    if (earlier) error ??= `date_format '${format}' uses ${earlier === token ? `${token} twice` : `${earlier} and ${token} for the ${directive.gives}`}`;
-    given.set(directive.gives, token);
+    for (const part of [directive.gives].flat()) {
+      const earlier = given.get(part);
+      if (earlier) error ??= `date_format '${format}' uses ${earlier === token ? `${token} twice` : `${earlier} and ${token} for the ${part}`}`;
+      given.set(part, token);
+    }
     return directive.pattern;
   });
   const missing = ['year', 'month', 'day'].filter((part) => !given.has(part));
@@ -215,7 +218,7 @@ export function dateFormatError(format: string): string | null {
   return 'error' in compiled ? compiled.error : null;
 }
 
-/** strftime-style pattern (%Y %y %m %d %e %b %B %a %A %H %I %p %M %S) -> ISO date; null unless the text matches exactly. */
+/** strftime-style pattern (%Y %y %m %d %e %j %b %B %a %A %H %I %p %M %S) -> ISO date; null unless the text matches exactly. */
 export function parseDate(raw: string, format: string): string | null {
   const value = raw.trim();
   const compiled = compiledDateFormat(format);
@@ -223,8 +226,7 @@ export function parseDate(raw: string, format: string): string | null {
   const g = compiled.pattern.exec(value)?.groups;
   if (!g) return null;
   const year = g.Y ? Number(g.Y) : (Number(g.y) < 69 ? 2000 : 1900) + Number(g.y);
-  const month = g.m ? Number(g.m) : MONTHS.get(g.b.toLowerCase())! + 1;
-  const day = Number(g.d);
+  const [month, day] = g.j ? monthAndDay(year, Number(g.j)) : [g.m ? Number(g.m) : MONTHS.get(g.b.toLowerCase())! + 1, Number(g.d)];
   if (!year || !month || month > 12 || !day || day > daysInMonth(year, month)) return null;
   // A weekday that disagrees with the date says the date is misread (day and month swapped, say).
   if (g.a && WEEKDAYS.get(g.a.toLowerCase()) !== new Date(Date.UTC(year, month - 1, day)).getUTCDay()) return null;
@@ -234,6 +236,16 @@ export function parseDate(raw: string, format: string): string | null {
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const daysInMonth = (year: number, month: number) =>
   month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month - 1];
+
+/** The month and day of the n-th day of `year` (%j); [0, 0] when the year has no such day. */
+function monthAndDay(year: number, dayOfYear: number): [number, number] {
+  let day = dayOfYear;
+  for (let month = 1; month <= 12 && day >= 1; month++) {
+    if (day <= daysInMonth(year, month)) return [month, day];
+    day -= daysInMonth(year, month);
+  }
+  return [0, 0];
+}
 
 /** "a|b", "a,b" (with \ escaping , | and \) -> ["a", "b"]. */
 export function splitTags(raw: string): string[] {
