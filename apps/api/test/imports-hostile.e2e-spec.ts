@@ -56,6 +56,14 @@ describe('imports: hostile input', () => {
       expect(res.body.message).toMatch(/unbalanced quotes near row \d/);
     });
 
+    it('reads stray quotes inside a quoted field literally, but refuses one that runs over a line break (C22)', async () => {
+      const res = await post(csvBody('date,amount,name\n2024-01-01,1,"Bob "Best" Diner"\n2024-01-02,2,Tea')).expect(201);
+      const rows = await request(t.server).get(`/api/v1/imports/${res.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(rows.body.data.map((r: { fields: { name: string } }) => r.fields.name)).toEqual(['Bob "Best" Diner', 'Tea']);
+      const merged = await refusedWithoutTrace(() => post(csvBody('date,amount,name\n2024-01-01,1,"Bob "Best\n2024-01-02,2,"Tea"')), 422, 'invalid_csv');
+      expect(merged.body.message).toBe('The CSV could not be parsed: unbalanced quotes near row 1');
+    });
+
     it('reads a UTF-8 BOM, UTF-16 with BOM and Windows-1252 bytes (C23)', async () => {
       const files: Array<[string, Buffer]> = [
         ['bom.csv', Buffer.from('\uFEFFdate,amount,name\n2024-01-01,1,Café', 'utf8')],

@@ -90,9 +90,18 @@ describe('parseImportContent: transactions', () => {
 
   it('numbers the row with unbalanced quotes as every other message does: the n-th data row', () => {
     const parse = (csv: string) => parseImportContent(settings(), csv, options).fileErrors;
-    expect(parse('date,amount,name\n2024-01-01,5,"Bob "Best" Diner"')).toEqual(['The CSV could not be parsed: unbalanced quotes near row 1']);
+    expect(parse('date,amount,name\n2024-01-01,5,"Bob "Best\n2024-01-02,2,"x"')).toEqual(['The CSV could not be parsed: unbalanced quotes near row 1']);
     expect(parse('date,amount,name\n2024-01-01,1,a\n\n ,, \n2024-01-02,2,"Tea\n2024-01-03,3,x')).toEqual(['The CSV could not be parsed: unbalanced quotes near row 2']);
     expect(parse('"date,amount\n2024-01-01,1')).toEqual(['The CSV could not be parsed: unbalanced quotes in the header']);
+  });
+
+  it('reads a stray quote inside a quoted field literally, and a field it splits as a row error', () => {
+    const parse = (csv: string) => parseImportContent(settings(), csv, options);
+    const read = parse('date,amount,name\n2024-01-01,5,"Bob "Best" Diner"\n2024-01-02,6,x');
+    expect(read.fileErrors).toEqual([]);
+    expect(read.rows.map((r) => [r.values.name, r.errors])).toEqual([['Bob "Best" Diner', []], ['x', []]]);
+    const split = parse('date,amount,name\n2024-01-01,5,"Bob "Best", Diner"\n2024-01-02,6,x');
+    expect(split.rows.map((r) => r.errors)).toEqual([['Row 1: has 4 columns, the header has 3'], []]);
   });
 
   it.each([

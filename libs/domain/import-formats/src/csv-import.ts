@@ -76,7 +76,11 @@ function readTable(text: string, colSep: string): Table | { error: string } {
   const parsed = Papa.parse<string[]>(text.replace(/\r\n?/g, '\n').trim(), { delimiter: colSep, newline: '\n' });
   // Blank lines are skipped here rather than by Papa, whose error rows count them.
   const filled = (record: string[]) => record.join('').trim() !== '';
-  const fatal = parsed.errors.find((e) => e.type === 'Quotes');
+  // A stray quote inside a quoted field (`"Bob "Best" Diner"`) is read literally, as Sure's liberal parser does,
+  // unless the field then runs on over a line break: that would swallow the rows after it.
+  const fatal = parsed.errors.find(
+    (e) => e.type === 'Quotes' && (e.code !== 'InvalidQuotes' || (parsed.data[e.row ?? 0] ?? []).some((cell) => cell.includes('\n'))),
+  );
   if (fatal) {
     const row = parsed.data.slice(1, (fatal.row ?? 0) + 1).filter(filled).length;
     return { error: row ? `The CSV could not be parsed: unbalanced quotes near row ${row}` : 'The CSV could not be parsed: unbalanced quotes in the header' };

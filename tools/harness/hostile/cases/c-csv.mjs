@@ -31,6 +31,8 @@ export default (ctx) => {
   const numbers = [['1.234,56', null], ['50-', '50'], ['1e309', null], ['NaN', null], ['0x10', null], ['１２３', null], ['1\u00a0234.56', null], ['99999999999999999999.99', null], ['Infinity', null], ['-', null], ['1,2,3', null], ['9223372036854775808', null], ['12,50', null], ['\u221212.50', '12.50'], ['100.00 DR', null]];
   return [
     { id: 'C22', title: 'unclosed quote mid-file -> 422 invalid_csv naming the row', req: () => post('date,amount,name\n2024-01-01,1,"Coffee\n2024-01-02,2,Tea'), expect: { status: 422, error: 'invalid_csv' } },
+    { id: 'C22b', title: 'stray quotes inside a quoted field are read literally', req: () => post('date,amount,name\n2024-01-01,1,"Bob "Best" Diner"'), expect: { status: 201 }, check: names(['Bob "Best" Diner']) },
+    { id: 'C22c', title: 'a stray quote that runs over a line break -> 422 invalid_csv', req: () => post('date,amount,name\n2024-01-01,1,"Bob "Best\n2024-01-02,2,"Tea"'), expect: { status: 422, error: 'invalid_csv' } },
     { id: 'C23a', title: 'UTF-8 BOM before the header', req: () => file(Buffer.from('\uFEFFdate,amount,name\n2024-01-01,1,Café')), expect: { status: 201 }, check: names(['Café']) },
     { id: 'C23b', title: 'UTF-16LE with BOM', req: () => file(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('date,amount,name\n2024-01-01,1,Café', 'utf16le')])), expect: { status: 201 }, check: names(['Café']) },
     { id: 'C23c', title: 'Windows-1252 é (0xE9)', req: () => file(Buffer.from([...Buffer.from('date,amount,name\n2024-01-01,1,Caf'), 0xe9])), expect: { status: 201 }, check: names(['Café']) },
