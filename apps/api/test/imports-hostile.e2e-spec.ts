@@ -8,6 +8,7 @@ import { createImport, waitForImport } from './support/imports';
 import { startPrivateRedis, PrivateRedis } from './support/private-redis';
 import { statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 // Hostile input against POST /api/v1/imports and its follow-up routes (reliability.md sections C, E and J).
 // Every case asserts the status, the error code and that the family's data is exactly what it was.
@@ -396,6 +397,36 @@ describe('imports: hostile input', () => {
       await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
       expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('pending');
       expect((await patch().expect(200)).body.data).toMatchObject({ account_id: other, configuration: { signage_convention: 'inflows_negative' } });
+    });
+
+    // A PATCH held in flight needs a second connection to hold it at a barrier: PostgreSQL only.
+    (process.env.DATABASE_URL ? it : it.skip)('checks the rows a PATCH in flight writes before publishing, not the rows it replaces', async () => {
+      const id = (await post(csvBody('date,amount,name\n2024-01-05,1,Coffee\n2024-01-06,2,Tea')).expect(201)).body.data.id;
+      const lockWaits = async () =>
+        (await t.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n;
+      // The barrier: a PATCH writes the import's mappings after its rows; an exclusive lock on the table holds it there.
+      const barrier = await t.dataSource.createQueryRunner();
+      await barrier.connect();
+      await barrier.startTransaction();
+      await barrier.query(`LOCK TABLE import_mappings IN EXCLUSIVE MODE`);
+      let patched: Promise<request.Response> | undefined;
+      let published: Promise<request.Response> | undefined;
+      try {
+        // Read with %d/%m/%Y, no row has a date.
+        patched = request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ date_format: '%d/%m/%Y' }).then((r) => r);
+        await until('the PATCH to wait at the barrier', async () => (await lockWaits()) === 1);
+        published = request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).then((r) => r);
+        await until('the publish to wait for the PATCH', async () => (await lockWaits()) === 2);
+      } finally {
+        await barrier.rollbackTransaction();
+        await barrier.release();
+      }
+      expect((await patched)?.status).toBe(200);
+      const res = await published!;
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 422, error: 'not_publishable' });
+      expect(res.body.errors).toContain('2 rows are invalid');
+      const [state] = await t.dataSource.query(`SELECT status, (SELECT count(*)::int FROM entries WHERE import_id = $1) AS entries FROM imports WHERE id = $1`, [id]);
+      expect(state).toEqual({ status: 'pending', entries: 0 });
     });
 
     it('refuses PATCH mappings for a type that maps no values (ServiceImport, PdfImport, CategoryImport), changing nothing', async () => {

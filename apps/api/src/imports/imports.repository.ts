@@ -20,8 +20,9 @@ const ROW_INSERT_BATCH = 10_000;
 export class ImportsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  findOne(familyId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<Import | null> {
-    return manager.getRepository(Import).findOneBy({ id, familyId });
+  /** With `forUpdate`, the import's row stays locked until the caller's transaction ends. */
+  findOne(familyId: string, id: string, manager: EntityManager = this.dataSource.manager, { forUpdate = false } = {}): Promise<Import | null> {
+    return manager.getRepository(Import).findOne({ where: { id, familyId }, ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
   }
 
   async rawContent(familyId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
@@ -40,10 +41,10 @@ export class ImportsRepository {
     return { imports, total };
   }
 
-  async stats(importIds: string[]): Promise<Map<string, RowStats>> {
+  async stats(importIds: string[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, RowStats>> {
     if (!importIds.length) return new Map();
     const rows: Array<{ id: string; rows: string; invalid: string; mappings: string; unassigned: string }> =
-      await this.dataSource.query(
+      await manager.query(
         `SELECT i.id,
                 i.rows_count AS rows, i.invalid_rows_count AS invalid,
                 (SELECT count(*) FROM import_mappings m WHERE m.import_id = i.id) AS mappings,
@@ -95,8 +96,8 @@ export class ImportsRepository {
     return { rows, total };
   }
 
-  async invalidRows(importId: string, limit: number): Promise<{ rows: ParsedRow[] }> {
-    const rows = await this.dataSource.query(
+  async invalidRows(importId: string, limit: number, manager: EntityManager = this.dataSource.manager): Promise<{ rows: ParsedRow[] }> {
+    const rows = await manager.query(
       `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
         WHERE import_id = $1 AND errors <> '[]'::jsonb ORDER BY source_row_number LIMIT $2`,
       [importId, limit],
@@ -129,8 +130,15 @@ export class ImportsRepository {
    * Moves an import from one of `from` to `to` atomically; false when another request got there first.
    * This compare-and-set is what keeps one publish (or revert) at a time per import.
    */
-  async transition(familyId: string, id: string, from: ImportStatus[], to: ImportStatus, changes: { error?: string | null } = {}): Promise<boolean> {
-    const result = await this.dataSource
+  async transition(
+    familyId: string,
+    id: string,
+    from: ImportStatus[],
+    to: ImportStatus,
+    changes: { error?: string | null } = {},
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const result = await manager
       .createQueryBuilder()
       .update(Import)
       .set({ ...changes, status: to })

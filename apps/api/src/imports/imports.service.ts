@@ -167,7 +167,8 @@ export class ImportsService {
   async update(principal: Principal, id: string, dto: UpdateImportDto): Promise<ImportDetailDto> {
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
     await this.dataSource.transaction(async (tx) => {
-      const imp = await this.imports.findOne(principal.familyId, id, tx);
+      // Locked until the new rows are in: a publish checks them, and moves the import on, only after this commit.
+      const imp = await this.imports.findOne(principal.familyId, id, tx, { forUpdate: true });
       if (!imp) throw ApiError.notFound();
       if (!['pending', 'failed'].includes(imp.status)) {
         throw new ApiError(409, 'import_not_editable', `An import in status ${imp.status} cannot be changed`);
@@ -190,7 +191,6 @@ export class ImportsService {
   }
 
   async publish(principal: Principal, id: string): Promise<ImportDetailDto> {
-    await this.findOrFail(principal.familyId, id);
     await this.enqueuePublish(principal, id, { fromCreate: false });
     return this.show(principal, id);
   }
@@ -238,10 +238,29 @@ export class ImportsService {
     return parseImportContent(imp, content.text, options);
   }
 
-  /** Checks the import can publish now, then queues it; the 422/500 bodies carry import_id (SPEC.md 4.1). */
+  /**
+   * Checks the import can publish now, then queues it; the 422/500 bodies carry import_id (SPEC.md 4.1). The checks
+   * and the move to importing hold the import's row lock, so a PATCH replacing the rows meanwhile waits for them
+   * (or they for it) instead of slipping in between. A refusal keeps what it recorded (a failed preflight).
+   */
   private async enqueuePublish(principal: Principal, id: string, { fromCreate }: { fromCreate: boolean }) {
-    const imp = await this.findOrFail(principal.familyId, id);
-    const stats = (await this.imports.stats([id])).get(id)!;
+    const outcome = await this.dataSource.transaction(async (tx) => {
+      try {
+        return { previous: await this.startPublishing(tx, principal.familyId, id, fromCreate) };
+      } catch (error) {
+        if (error instanceof ApiError) return { refused: error };
+        throw error;
+      }
+    });
+    if ('refused' in outcome) throw outcome.refused;
+    await this.enqueue(principal, id, 'publish', outcome.previous);
+  }
+
+  /** Moves a publishable import to importing and returns the status it had; an ApiError says why it cannot publish. */
+  private async startPublishing(tx: EntityManager, familyId: string, id: string, fromCreate: boolean): Promise<Import['status']> {
+    const imp = await this.imports.findOne(familyId, id, tx, { forUpdate: true });
+    if (!imp) throw ApiError.notFound();
+    const stats = (await this.imports.stats([id], tx)).get(id)!;
     const reject = (code: string, message: string, errors?: string[]) =>
       new ApiError(422, code, message, { import_id: id, ...(errors ? { errors } : {}) });
     const limit = maxRowCount(imp.type, this.config.importMaxRows);
@@ -249,25 +268,25 @@ export class ImportsService {
       throw reject('max_row_count_exceeded', `Import was uploaded but has ${stats.rowsCount} rows; at most ${limit} can be published`);
     }
     // ServiceImport: strict NDJSON preflight before anything is queued (422 preflight_failed / not_publishable).
-    if (imp.type === 'ServiceImport') await assertServiceImportPublishable(this.dataSource, this.imports, imp);
+    if (imp.type === 'ServiceImport') await assertServiceImportPublishable(tx, this.imports, imp);
     const detail = statusDetail(imp, stats, this.config.importMaxRows);
     if (!detail.publishable) {
-      const errors = await this.publishBlockers(imp, stats, detail.configured);
+      const errors = await this.publishBlockers(tx, imp, stats, detail.configured);
       throw reject('not_publishable', fromCreate ? 'Import was uploaded but cannot be published yet' : 'Import cannot be published yet', errors);
     }
-    if (!(await this.imports.transition(principal.familyId, id, ['pending', 'failed'], 'importing', { error: null }))) {
+    if (!(await this.imports.transition(familyId, id, ['pending', 'failed'], 'importing', { error: null }, tx))) {
       throw reject('not_publishable', `An import in status ${imp.status} cannot be published`);
     }
-    await this.enqueue(principal, id, 'publish', imp.status);
+    return imp.status;
   }
 
-  private async publishBlockers(imp: Import, stats: { invalidRowsCount: number; unassignedMappingsCount: number }, configured: boolean) {
+  private async publishBlockers(tx: EntityManager, imp: Import, stats: { invalidRowsCount: number; unassignedMappingsCount: number }, configured: boolean) {
     const errors: string[] = [];
     if (!configured) errors.push('The import has no rows');
     if (!['pending', 'failed'].includes(imp.status)) errors.push(`An import in status ${imp.status} cannot be published`);
     if (['QifImport', 'PdfImport'].includes(imp.type) && !imp.accountId) errors.push('account_id is required for this import type');
     if (stats.invalidRowsCount) {
-      const { rows } = await this.imports.invalidRows(imp.id, 20);
+      const { rows } = await this.imports.invalidRows(imp.id, 20, tx);
       errors.push(`${stats.invalidRowsCount} rows are invalid`, ...rows.flatMap((r) => r.errors));
     }
     if (stats.unassignedMappingsCount) errors.push(`${stats.unassignedMappingsCount} values are not mapped (see PATCH mappings)`);

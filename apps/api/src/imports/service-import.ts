@@ -76,26 +76,26 @@ async function existingNames(manager: EntityManager | DataSource, imp: Import, p
   return { categories, tags, merchants, budgetPeriods: new Set(periods.map((p) => p.period)) };
 }
 
-export async function preflightServiceImport(dataSource: DataSource, imp: Import, text: string): Promise<PreflightResult> {
+export async function preflightServiceImport(manager: EntityManager | DataSource, imp: Import, text: string): Promise<PreflightResult> {
   const parsed = parseServiceNdjson(text);
-  return preflightServiceNdjson(parsed, await existingNames(dataSource, imp, parsed));
+  return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed));
 }
 
 /**
  * Publish gate after the row limit (reference imports.md 4.8): a file with no supported record is not publishable
  * (stays pending); a failed preflight marks the import failed with Sure's error text and answers 422 with the lines.
  */
-export async function assertServiceImportPublishable(dataSource: DataSource, rowsRepo: ImportsRepository, imp: Import): Promise<void> {
+export async function assertServiceImportPublishable(manager: EntityManager, rowsRepo: ImportsRepository, imp: Import): Promise<void> {
   if (imp.status !== 'pending' && imp.status !== 'failed') return; // the caller refuses other states
   const supported = Object.values(imp.expectedRecordCounts ?? {}).reduce((sum, n) => sum + n, 0);
   if (imp.rowsCount > 0 && supported === 0) {
     throw new ApiError(422, 'not_publishable', 'Import was uploaded but has no publishable records.', { import_id: imp.id });
   }
-  const text = (await rowsRepo.rawContent(imp.familyId, imp.id)) ?? '';
-  const result = await preflightServiceImport(dataSource, imp, text);
+  const text = (await rowsRepo.rawContent(imp.familyId, imp.id, manager)) ?? '';
+  const result = await preflightServiceImport(manager, imp, text);
   if (result.valid) return;
   const error = preflightErrorText(result.errors);
-  await rowsRepo.transition(imp.familyId, imp.id, ['pending', 'failed'], 'failed', { error });
+  await rowsRepo.transition(imp.familyId, imp.id, ['pending', 'failed'], 'failed', { error }, manager);
   throw new ApiError(422, 'preflight_failed', 'Import was uploaded but did not pass NDJSON preflight.', {
     import_id: imp.id,
     errors: error.split('\n').map((l) => l.trim()).filter(Boolean),
