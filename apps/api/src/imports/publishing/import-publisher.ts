@@ -179,7 +179,7 @@ export class ImportPublisher {
     const running: ChunkRun[] = [];
     try {
       let previous: ChunkRun | null = null;
-      for (let bounds = await this.chunkAfter(imp, delivery.through); bounds; bounds = await this.chunkAfter(imp, bounds.through)) {
+      for (const bounds of await this.chunksAfter(imp, delivery.through)) {
         previous = this.startChunk(imp, delivery, bounds, previous, publish);
         running.push(previous);
         if (running.length === depth && !(await settled(running.shift()!))) return false;
@@ -192,14 +192,19 @@ export class ImportPublisher {
     }
   }
 
-  /** The next chunk's bounds: up to IMPORT_CHUNK_ROWS rows (default 5,000) after `after`; null when none are left. */
-  private async chunkAfter(imp: Import, after: number): Promise<Omit<ImportChunk, 'inOrder'> | null> {
-    const [{ size, through }] = await this.dataSource.query(
+  /**
+   * The bounds of the chunks after the resume point `after`: up to IMPORT_CHUNK_ROWS rows each (default 5,000), in
+   * one scan. The rows cannot change meanwhile: PATCH refuses an import that is importing.
+   */
+  private async chunksAfter(imp: Import, after: number): Promise<Array<Omit<ImportChunk, 'inOrder'>>> {
+    const chunks: Array<{ size: number; through: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS size, max(source_row_number) AS through
-         FROM (SELECT source_row_number FROM import_rows WHERE import_id = $1 AND source_row_number > $2 ORDER BY source_row_number LIMIT $3) c`,
+         FROM (SELECT source_row_number, (row_number() OVER (ORDER BY source_row_number) - 1) / $3 AS chunk
+                 FROM import_rows WHERE import_id = $1 AND source_row_number > $2) r
+        GROUP BY chunk ORDER BY chunk`,
       [imp.id, after, this.config.importChunkRows],
     );
-    return size ? { after, through, size } : null;
+    return chunks.map(({ size, through }, i) => ({ after: i ? chunks[i - 1].through : after, through, size }));
   }
 
   /**
