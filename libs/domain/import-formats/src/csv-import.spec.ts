@@ -225,6 +225,52 @@ describe('parseImportContent: export layouts and other types', () => {
   });
 });
 
+describe('parseImportContent: values longer than their columns hold', () => {
+  const long = (c: string, n: number) => c.repeat(n);
+  it('lists category, merchant and rule names, icons and web addresses over their limits as row errors', () => {
+    const categories = parseImportContent(settings({ type: 'CategoryImport' }), `name,parent_category,lucide_icon\n${long('c', 201)},,\nKid,${long('p', 201)},${long('i', 51)}\n${long('🏠', 200)},${long('p', 200)},${long('i', 50)}`, options);
+    expect(categories.rows.map((r) => r.errors)).toEqual([
+      [`Row 1: name '${long('c', 40)}…' is too long: category names can have at most 200 characters`],
+      [`Row 2: parent_category '${long('p', 40)}…' is too long: category names can have at most 200 characters`, `Row 2: lucide_icon '${long('i', 40)}…' is too long: icon names can have at most 50 characters`],
+      [],
+    ]);
+    const merchants = parseImportContent(settings({ type: 'MerchantImport' }), `name,website_url\n${long('m', 201)},\nShop,https://shop.example/${long('p', 480)}`, options);
+    expect(merchants.rows.map((r) => r.errors)).toEqual([
+      [`Row 1: name '${long('m', 40)}…' is too long: merchant names can have at most 200 characters`],
+      [`Row 2: website_url 'https://shop.example/${long('p', 19)}…' is too long: web addresses can have at most 500 characters`],
+    ]);
+    const json = (x: unknown) => `"${JSON.stringify(x).replace(/"/g, '""')}"`;
+    const name = [{ condition_type: 'transaction_name', operator: 'like', value: long('n', 300) }];
+    const nested = [{ condition_type: 'compound', operator: 'or', sub_conditions: [{ condition_type: 'transaction_merchant', operator: '=', value: long('m', 201) }] }];
+    const action = [{ action_type: 'set_transaction_category', value: long('c', 201) }];
+    const rules = parseImportContent(
+      settings({ type: 'RuleImport' }),
+      `name,conditions,actions\n${long('r', 201)},${json(name)},${json(action)}\nOk,${json(nested)},${json([{ action_type: 'set_transaction_tags', value: 'ok' }])}\nBad,${json([{ condition_type: 'compound', sub_conditions: {} }])},${json([{ action_type: 'set_transaction_tags', value: 'x' }])}`,
+      options,
+    );
+    expect(rules.rows.map((r) => r.errors)).toEqual([
+      [`Row 1: name '${long('r', 40)}…' is too long: rule names can have at most 200 characters`, `Row 1: actions value '${long('c', 40)}…' is too long: category names can have at most 200 characters`],
+      [`Row 2: conditions value '${long('m', 40)}…' is too long: merchant names can have at most 200 characters`],
+      ['Row 3: conditions sub_conditions must be a JSON array of objects'],
+    ]);
+  });
+
+  it('lists transaction and trade names over 500 characters as row errors, naming the column the name came from', () => {
+    const mint = settings({ type: 'MintImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', amountColLabel: 'Amount', nameColLabel: 'Description', accountColLabel: 'Account Name' });
+    const csv = `Date,Description,Amount,Transaction Type,Account Name\n03/01/2024,${long('d', 501)},4.50,debit,Visa\n03/02/2024,${long('d', 500)},1.00,debit,Visa`;
+    expect(parseImportContent(mint, csv, { ...options, hasAccount: false }).rows.map((r) => r.errors)).toEqual([
+      [`Row 1: Description '${long('d', 40)}…' is too long: transaction names can have at most 500 characters`],
+      [],
+    ]);
+    const ynab = settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Payee', notesColLabel: 'Memo' });
+    expect(parseImportContent(ynab, `Date,Payee,Memo,Outflow,Inflow\n03/01/2024,,${long('m', 501)},1.00,`, options).rows[0].errors).toEqual([
+      `Row 1: Memo '${long('m', 40)}…' is too long: transaction names can have at most 500 characters`,
+    ]);
+    const trades = parseImportContent(settings({ type: 'TradeImport' }), `date,ticker,qty,price,name\n2024-03-01,AAPL,1,2,${long('t', 501)}`, options);
+    expect(trades.rows[0].errors).toEqual([`Row 1: name '${long('t', 40)}…' is too long: trade names can have at most 500 characters`]);
+  });
+});
+
 describe('the date range', () => {
   it('reaches back 30 years, from 29 February to the 28th of a common year', () => {
     const rows = (date: string) => parseImportContent(settings(), `date,amount\n${date},1`, { ...options, today: new Date('2024-02-29T00:00:00Z') }).rows[0].errors;

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
 import { dateFormatError, type Digits, negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
 // strings with positive = money leaving the account, tags as a list.
@@ -130,6 +131,21 @@ function hasColumn(table: Table, label: string | null, aliases: string[]): strin
   return [label, ...aliases].filter((n): n is string => Boolean(n)).find((n) => present.has(normalizeHeader(n))) ?? null;
 }
 
+/**
+ * The longest text the columns rows are stored in hold (varchar(n)): entry names 500; category, merchant, tag and
+ * rule names 200; icons 50; web addresses 500. A longer value is a row error here, not a failed publish.
+ */
+const MAX_CHARS = { entryName: 500, name: 200, icon: 50, url: 500 } as const;
+
+/** Adds a row error when `value` has more characters than `max` (PostgreSQL counts code points, not UTF-16 units). */
+function checkLength(value: string, max: number, column: string, what: string, errors: string[], row: number): void {
+  if (value.length <= max) return;
+  const characters = [...value];
+  if (characters.length <= max) return;
+  const shown = characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : value;
+  errors.push(`Row ${row}: ${column} '${shown}' is too long: ${what} can have at most ${max} characters`);
+}
+
 type RowBuilder = (cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number) => Record<string, unknown>;
 
 function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
@@ -138,7 +154,7 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
       date: checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
       amount: signedAmount(imp, fileAmount(imp, cell, errors, row), cell),
       currency: checkedCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts.defaultCurrency, errors, row),
-      name: cell(imp.nameColLabel, ['name', 'description', 'payee']) || (imp.type === 'YnabImport' || imp.type === 'ActualImport' ? cell(imp.notesColLabel, ['memo', 'notes']) : '') || 'Imported item',
+      name: transactionName(imp, cell, errors, row),
       category: categoryText(imp, cell) || null,
       tags: splitTags(cell(imp.tagsColLabel, ['tags'])),
       notes: cell(imp.notesColLabel, ['notes', 'memo']) || null,
@@ -147,6 +163,15 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
     if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
     return values;
   };
+}
+
+/** The row's name; YNAB and Actual rows without a payee (reconciliations, starting balances) take their memo. */
+function transactionName(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number): string {
+  const name = cell(imp.nameColLabel, ['name', 'description', 'payee']);
+  const memo = !name && (imp.type === 'YnabImport' || imp.type === 'ActualImport') ? cell(imp.notesColLabel, ['memo', 'notes']) : '';
+  if (name) checkLength(name, MAX_CHARS.entryName, imp.nameColLabel ?? 'name', 'transaction names', errors, row);
+  if (memo) checkLength(memo, MAX_CHARS.entryName, imp.notesColLabel ?? 'notes', 'transaction names', errors, row);
+  return name || memo || 'Imported item';
 }
 
 /** Mint and Actual exports always write 1,234.56; the other layouts are read with the import's number_format. */
@@ -273,6 +298,7 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
       name: cell(imp.nameColLabel, ['name']) || null,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };
+    if (values.name) checkLength(values.name, MAX_CHARS.entryName, imp.nameColLabel ?? 'name', 'trade names', errors, row);
     // The trade's amount is qty x price: it must fit an amount as much as a cash row's does (13 integer digits).
     if (values.qty && values.price && Math.abs(Number(values.qty) * Number(values.price)) >= 1e13) {
       errors.push(`Row ${row}: qty x price (${values.qty} x ${values.price}) is too large for an amount`);
@@ -307,21 +333,30 @@ function colorOf(raw: string, errors: string[], row: number): string | null {
 const categoryRow: RowBuilder = (cell, errors, row) => {
   const name = cell(null, ['name']);
   if (!name) errors.push(`Row ${row}: name is required`);
+  const parent = cell(null, ['parent_category', 'parent']);
+  const icon = cell(null, ['lucide_icon', 'icon']);
+  checkLength(name, MAX_CHARS.name, 'name', 'category names', errors, row);
+  checkLength(parent, MAX_CHARS.name, 'parent_category', 'category names', errors, row);
+  checkLength(icon, MAX_CHARS.icon, 'lucide_icon', 'icon names', errors, row);
   return {
     name: name || null,
     color: colorOf(cell(null, ['color']), errors, row),
-    parent: cell(null, ['parent_category', 'parent']) || null,
-    icon: cell(null, ['lucide_icon', 'icon']) || null,
+    parent: parent || null,
+    icon: icon || null,
   };
 };
 
 const merchantRow: RowBuilder = (cell, errors, row) => {
   const name = cell(null, ['name']);
   if (!name) errors.push(`Row ${row}: name is required`);
+  checkLength(name, MAX_CHARS.name, 'name', 'merchant names', errors, row);
   const website = cell(null, ['website_url', 'website']);
   if (website && !/^https?:\/\/[^\s]+$/i.test(website) && !/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(website)) errors.push(`Row ${row}: website_url '${website}' is not a web address`);
+  else checkLength(website, MAX_CHARS.url, 'website_url', 'web addresses', errors, row);
   return { name: name || null, color: colorOf(cell(null, ['color']), errors, row), website_url: website || null };
 };
+
+const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
 function jsonList(raw: string, column: string, errors: string[], row: number): unknown[] | null {
   if (!raw) {
@@ -330,12 +365,28 @@ function jsonList(raw: string, column: string, errors: string[], row: number): u
   }
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (Array.isArray(parsed) && parsed.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) return parsed;
+    if (Array.isArray(parsed) && parsed.every(isObject)) return parsed;
   } catch {
     // reported below
   }
   errors.push(`Row ${row}: ${column} must be a JSON array of objects`);
   return null;
+}
+
+const OPERAND_NAMES = { categories: 'category names', merchants: 'merchant names', tags: 'tag names' } as const;
+
+/**
+ * Category, merchant and tag names in rule operands (sub-conditions too) become records: each must fit a name.
+ * Sub-conditions must be a list of objects, as the top level is, for the publisher to walk them.
+ */
+function checkOperands(operands: unknown[] | null, column: string, errors: string[], row: number): void {
+  for (const op of (operands ?? []) as Array<Record<string, unknown>>) {
+    const table = ruleOperandTable(op);
+    if (table && typeof op.value === 'string') checkLength(op.value.trim(), MAX_CHARS.name, `${column} value`, OPERAND_NAMES[table], errors, row);
+    if (op.sub_conditions === undefined || op.sub_conditions === null) continue;
+    if (!Array.isArray(op.sub_conditions) || !op.sub_conditions.every(isObject)) errors.push(`Row ${row}: ${column} sub_conditions must be a JSON array of objects`);
+    else checkOperands(op.sub_conditions, column, errors, row);
+  }
 }
 
 const ruleRow: RowBuilder = (cell, errors, row) => {
@@ -346,12 +397,17 @@ const ruleRow: RowBuilder = (cell, errors, row) => {
   const effective = cell(null, ['effective_date']);
   const effectiveDate = effective ? parseDate(effective, '%Y-%m-%d') : null;
   if (effective && !effectiveDate) errors.push(`Row ${row}: effective_date '${effective}' must be YYYY-MM-DD`);
+  const name = cell(null, ['name']);
+  checkLength(name, MAX_CHARS.name, 'name', 'rule names', errors, row);
+  const conditions = jsonList(cell(null, ['conditions']), 'conditions', errors, row);
+  checkOperands(conditions, 'conditions', errors, row);
+  checkOperands(actions, 'actions', errors, row);
   return {
-    name: cell(null, ['name']) || null,
+    name: name || null,
     resource_type: resourceType,
     active: /^(true|1|yes|y)$/i.test(cell(null, ['active'])),
     effective_date: effectiveDate,
-    conditions: jsonList(cell(null, ['conditions']), 'conditions', errors, row),
+    conditions,
     actions,
   };
 };

@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { createImport } from './support/imports';
+import { Household, startTestApp, TestApp } from './support/test-app';
+
+// Exports of other apps (Mint, Actual, YNAB) and the taxonomy files (categories, merchants, rules) end to end:
+// what reaches the database, what is refused, and what revert puts back.
+
+describe('imports: export layouts and taxonomy files', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const q = (sql: string, params: unknown[] = []) => t.dataSource.query(sql, params);
+  const long = (c: string, n: number) => c.repeat(n);
+  /** A JSON value as one CSV cell, quotes doubled. */
+  const cell = (value: unknown) => `"${JSON.stringify(value).replace(/"/g, '""')}"`;
+  async function rowErrors(h: Household, id: string): Promise<string[][]> {
+    const res = await request(t.server).get(`/api/v1/imports/${id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+    return res.body.data.map((r: { errors: string[] }) => r.errors);
+  }
+  const familyRecords = async (h: Household) => {
+    const [row] = await q(
+      `SELECT (SELECT count(*) FROM categories WHERE family_id = $1)::int AS categories, (SELECT count(*) FROM merchants WHERE family_id = $1)::int AS merchants,
+              (SELECT count(*) FROM rules WHERE family_id = $1)::int AS rules, (SELECT count(*) FROM tags WHERE family_id = $1)::int AS tags,
+              (SELECT count(*) FROM entries WHERE family_id = $1)::int AS entries, (SELECT count(*) FROM accounts WHERE family_id = $1)::int AS accounts`,
+      [h.familyId],
+    );
+    return row;
+  };
+
+  describe('values longer than the database holds', () => {
+    it('are row errors naming row and column, and the publish is refused with nothing written', async () => {
+      const h = await t.newHousehold();
+      const before = await familyRecords(h);
+      const action = [{ action_type: 'set_transaction_category', value: long('c', 201) }];
+      const conditions = [{ condition_type: 'transaction_name', operator: 'like', value: 'uber' }];
+      const files: Array<[string, string, string[][]]> = [
+        [
+          'CategoryImport',
+          `name,color,parent_category,lucide_icon\n${long('c', 201)},,,\nKid,,${long('p', 201)},${long('i', 51)}`,
+          [
+            [`Row 1: name '${long('c', 40)}…' is too long: category names can have at most 200 characters`],
+            [`Row 2: parent_category '${long('p', 40)}…' is too long: category names can have at most 200 characters`, `Row 2: lucide_icon '${long('i', 40)}…' is too long: icon names can have at most 50 characters`],
+          ],
+        ],
+        ['MerchantImport', `name,color,website_url\n${long('m', 201)},,`, [[`Row 1: name '${long('m', 40)}…' is too long: merchant names can have at most 200 characters`]]],
+        [
+          'RuleImport',
+          `name,resource_type,active,effective_date,conditions,actions\n${long('r', 201)},transaction,true,,${cell(conditions)},${cell(conditions)}\nTaxi,transaction,true,,${cell(conditions)},${cell(action)}`,
+          [
+            [`Row 1: name '${long('r', 40)}…' is too long: rule names can have at most 200 characters`],
+            [`Row 2: actions value '${long('c', 40)}…' is too long: category names can have at most 200 characters`],
+          ],
+        ],
+        [
+          'MintImport',
+          `Date,Description,Original Description,Amount,Transaction Type,Category,Account Name,Labels,Notes\n01/05/2024,${long('d', 501)},X,5.00,debit,,Visa,,`,
+          [[`Row 1: Description '${long('d', 40)}…' is too long: transaction names can have at most 500 characters`]],
+        ],
+      ];
+      for (const [type, csv, errors] of files) {
+        const res = await createImport(t.server, h.apiKey, { type, raw_file_content: csv, publish: 'true' }).expect(422);
+        expect({ type, body: res.body }).toMatchObject({ type, body: { error: 'not_publishable', import_id: expect.any(String) } });
+        expect({ type, errors: await rowErrors(h, res.body.import_id) }).toEqual({ type, errors });
+      }
+      expect(await familyRecords(h)).toEqual(before);
+    });
+  });
+});
