@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createImport } from './support/imports';
+import { createImport, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // Exports of other apps (Mint, Actual, YNAB) and the taxonomy files (categories, merchants, rules) end to end:
@@ -19,6 +19,17 @@ describe('imports: export layouts and taxonomy files', () => {
   async function rowErrors(h: Household, id: string): Promise<string[][]> {
     const res = await request(t.server).get(`/api/v1/imports/${id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
     return res.body.data.map((r: { errors: string[] }) => r.errors);
+  }
+  async function newAccount(h: Household, name: string, currency: string): Promise<string> {
+    const [row] = await q(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', $3) RETURNING id`,
+      [h.familyId, name, currency],
+    );
+    return row.id;
+  }
+  async function publishAndWait(h: Household, body: Record<string, unknown>) {
+    const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' }).expect(201);
+    return waitForImport(t.server, h.apiKey, res.body.data.id);
   }
   const familyRecords = async (h: Household) => {
     const [row] = await q(
@@ -66,6 +77,31 @@ describe('imports: export layouts and taxonomy files', () => {
         expect({ type, errors: await rowErrors(h, res.body.import_id) }).toEqual({ type, errors });
       }
       expect(await familyRecords(h)).toEqual(before);
+    });
+  });
+
+  describe('currency of rows that name their account', () => {
+    it("gives a Mint row without a currency the currency of the account it names, not the family's", async () => {
+      const h = await t.newHousehold(); // family currency USD
+      await newAccount(h, 'Girokonto', 'EUR');
+      // Mint's export has no Currency column; the second file has one, blank on one row.
+      const mint = [
+        'Date,Description,Original Description,Amount,Transaction Type,Category,Account Name,Labels,Notes',
+        '01/05/2024,Bakery,BAECKEREI,5.00,debit,,Girokonto,,',
+        '01/06/2024,Diner,DINER,12.00,debit,,Amex,,',
+      ].join('\n');
+      const withColumn = 'Date,Description,Amount,Transaction Type,Account Name,Currency\n01/07/2024,Kiosk,2.00,debit,Girokonto,\n01/08/2024,Pub,3.00,debit,Girokonto,GBP';
+      for (const csv of [mint, withColumn]) expect((await publishAndWait(h, { type: 'MintImport', raw_file_content: csv })).status).toBe('complete');
+      const rows = await q(
+        `SELECT e.name, e.currency, e.amount_minor::int AS amount, a.name AS account FROM entries e JOIN accounts a ON a.id = e.account_id WHERE e.family_id = $1 ORDER BY e.date`,
+        [h.familyId],
+      );
+      expect(rows).toEqual([
+        { name: 'Bakery', currency: 'EUR', amount: 500, account: 'Girokonto' },
+        { name: 'Diner', currency: 'USD', amount: 1200, account: 'Amex' },
+        { name: 'Kiosk', currency: 'EUR', amount: 200, account: 'Girokonto' },
+        { name: 'Pub', currency: 'GBP', amount: 300, account: 'Girokonto' },
+      ]);
     });
   });
 });

@@ -153,7 +153,7 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
     const values: Record<string, unknown> = {
       date: checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
       amount: signedAmount(imp, fileAmount(imp, cell, errors, row), cell),
-      currency: checkedCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts.defaultCurrency, errors, row),
+      currency: rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row),
       name: transactionName(imp, cell, errors, row),
       category: categoryText(imp, cell) || null,
       tags: splitTags(cell(imp.tagsColLabel, ['tags'])),
@@ -257,8 +257,11 @@ function checkedDate(raw: string, format: string, today: Date, errors: string[],
   return iso;
 }
 
-/** A trade's own currency, else the import account's; null when the row names its account, decided at publish. */
-const tradeCurrency = (raw: string, opts: ParseOptions, errors: string[], row: number): string | null =>
+/**
+ * A row's own currency, else the import account's; null when the row names its account, decided at publish (a Mint
+ * export has no Currency column: its rows take the currency of the account they name, not the family's).
+ */
+const rowCurrency = (raw: string, opts: ParseOptions, errors: string[], row: number): string | null =>
   raw || opts.hasAccount ? checkedCurrency(raw, opts.defaultCurrency, errors, row) : null;
 
 function checkedCurrency(raw: string, fallback: string, errors: string[], row: number): string {
@@ -294,7 +297,7 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
       exchange_operating_mic: mic || null,
       qty: requiredNumber(cell(imp.qtyColLabel, ['qty', 'quantity', 'shares']), imp.qtyColLabel ?? 'qty', format, errors, row),
       price: requiredNumber(cell(imp.priceColLabel, ['price']), imp.priceColLabel ?? 'price', format, errors, row, PRICE_DIGITS),
-      currency: tradeCurrency(cell(imp.currencyColLabel, ['currency']), opts, errors, row),
+      currency: rowCurrency(cell(imp.currencyColLabel, ['currency']), opts, errors, row),
       name: cell(imp.nameColLabel, ['name']) || null,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };

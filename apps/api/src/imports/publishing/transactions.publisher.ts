@@ -37,14 +37,16 @@ const CHUNK_TRANSACTIONS = `
          CASE WHEN ${text('transfer_account')} IS NULL THEN 'standard' ELSE 'funds_movement' END AS kind
     FROM import_rows r
    CROSS JOIN LATERAL (SELECT COALESCE($5::uuid, ($6::jsonb ->> ${text('account')})::uuid) AS id) acct
-   CROSS JOIN LATERAL (SELECT COALESCE($8::jsonb ->> acct.id::text, ${text('currency')}) AS code) cur
+   -- A row naming its account without a currency of its own (null) takes that account's.
+   CROSS JOIN LATERAL (SELECT COALESCE($8::jsonb ->> acct.id::text, ${text('currency')}, (SELECT a.currency FROM accounts a WHERE a.id = acct.id)) AS code) cur
    WHERE ${IN_CHUNK}`;
 
 const json = (map: Map<string, string>) => JSON.stringify(Object.fromEntries(map));
 
 /**
  * $1-$9 of CHUNK_TRANSACTIONS, built once per chunk for every statement that reads it. Without a currency column
- * (the stored currency is then the default of the upload) a row takes its account's currency (imports.md 3.1).
+ * (the stored currency is then the default of the upload) a row takes its account's currency (imports.md 3.1), as
+ * does a row with a blank currency cell that names its account (stored without a currency).
  */
 function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] {
   const currencies = ctx.imp.currencyColLabel ? '{}' : json(ctx.accountCurrencies);
