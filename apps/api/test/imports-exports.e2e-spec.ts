@@ -31,6 +31,10 @@ describe('imports: export layouts and taxonomy files', () => {
     const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' }).expect(201);
     return waitForImport(t.server, h.apiKey, res.body.data.id);
   }
+  async function revert(h: Household, id: string) {
+    await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    return waitForImport(t.server, h.apiKey, id);
+  }
   const familyRecords = async (h: Household) => {
     const [row] = await q(
       `SELECT (SELECT count(*) FROM categories WHERE family_id = $1)::int AS categories, (SELECT count(*) FROM merchants WHERE family_id = $1)::int AS merchants,
@@ -102,6 +106,38 @@ describe('imports: export layouts and taxonomy files', () => {
         { name: 'Kiosk', currency: 'EUR', amount: 200, account: 'Girokonto' },
         { name: 'Pub', currency: 'GBP', amount: 300, account: 'Girokonto' },
       ]);
+    });
+  });
+
+  describe('reverting a CategoryImport', () => {
+    const categories = (h: Household) =>
+      q(
+        `SELECT c.name, c.color, c.lucide_icon AS icon, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`,
+        [h.familyId],
+      );
+
+    it('puts back the colour, icon and parent it changed in existing categories and removes the parent it created', async () => {
+      const h = await t.newHousehold();
+      await q(
+        `INSERT INTO categories (family_id, name, color, lucide_icon) VALUES ($1, 'Groceries', '#111111', 'apple'), ($1, 'Travel', '#333333', 'plane'), ($1, 'Rent', '#444444', 'house')`,
+        [h.familyId],
+      );
+      const before = await categories(h);
+      // A Sure categories.csv: Groceries moves under a new Food, Travel gets a colour and icon, Rent is as it was.
+      const csv = 'name,color,parent_category,lucide_icon\nFood,#f97316,,utensils\nGroceries,#222222,Food,cart\nTravel,#555555,,bus\nRent,,,';
+      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: csv });
+      expect(imp.status).toBe('complete');
+      expect(await categories(h)).toEqual([
+        { name: 'Food', color: '#f97316', icon: 'utensils', parent: null },
+        { name: 'Groceries', color: '#f97316', icon: 'cart', parent: 'Food' },
+        { name: 'Rent', color: '#444444', icon: 'house', parent: null },
+        { name: 'Travel', color: '#555555', icon: 'bus', parent: null },
+      ]);
+      // Changed by the user since: kept.
+      await q(`UPDATE categories SET lucide_icon = 'train' WHERE family_id = $1 AND name = 'Travel'`, [h.familyId]);
+
+      expect((await revert(h, imp.id)).status).toBe('pending');
+      expect(await categories(h)).toEqual(before.map((c: { name: string }) => (c.name === 'Travel' ? { ...c, icon: 'train' } : c)));
     });
   });
 });

@@ -97,13 +97,14 @@ const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
 
 /**
  * Columns (with their types) a row can change in an existing record it claims, by table and the table's key: a
- * duplicate transaction, an opening balance, a rule of the same name. Revert puts them back first, from
+ * duplicate transaction, an opening balance, a rule or category of the same name. Revert puts them back first, from
  * import_rows.previous, and removes the tags the row added.
  */
 const RESTORED: Array<{ table: string; key: string; columns: Array<[string, string]> }> = [
   { table: 'entries', key: 'id', columns: [['date', 'date'], ['amount_minor', 'bigint'], ['currency', 'char(3)'], ['notes', 'text']] },
   { table: 'transactions', key: 'entry_id', columns: [['category_id', 'uuid']] },
   { table: 'rules', key: 'id', columns: [['active', 'boolean'], ['effective_date', 'date'], ['conditions', 'jsonb'], ['actions', 'jsonb']] },
+  { table: 'categories', key: 'id', columns: [['color', 'varchar'], ['lucide_icon', 'varchar'], ['parent_id', 'uuid']] },
 ];
 
 /** Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. */

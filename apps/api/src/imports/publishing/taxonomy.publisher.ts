@@ -38,6 +38,11 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   const rows = categoryRows(records);
   const selfParent = rows.find((r) => r.parent === r.name);
   if (selfParent) throw new PublishError(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
+  // The family's own categories as they were, for revert to put back what the rows change in them.
+  const existing: Array<{ id: string; name: string; color: string; lucide_icon: string; parent_id: string | null }> = await tx.query(
+    `SELECT id, name, color, lucide_icon, parent_id FROM categories WHERE family_id = $1 AND name = ANY($2::text[]) AND import_id IS DISTINCT FROM $3`,
+    [ctx.imp.familyId, rows.map((r) => r.name), ctx.imp.id],
+  );
   // The defaults are for new categories only: an existing one keeps the colour and icon a row leaves out.
   await tx.query(
     `WITH given AS (SELECT * FROM unnest($4::text[], $5::varchar[], $6::varchar[]) AS t(n, c, i))
@@ -66,7 +71,29 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   );
   const cyclic = parents.find((r) => cycles.some((c) => c.name === r.name));
   if (cyclic) throw new PublishError(`Row ${cyclic.rowNumber}: category '${cyclic.name}' cannot have parent '${cyclic.parent}': '${cyclic.parent}' is itself under '${cyclic.name}'`);
+  if (existing.length) await recordChangedCategories(tx, ctx, existing, rows);
 };
+
+/**
+ * Records on the row that named it each existing category the rows changed (colour, icon, parent), with its values
+ * before and after (import_rows.previous), so revert puts them back and drops a placeholder parent it created.
+ */
+async function recordChangedCategories(
+  tx: EntityManager,
+  ctx: PublishContext,
+  before: Array<{ id: string; name: string; color: string; lucide_icon: string; parent_id: string | null }>,
+  rows: CategoryRow[],
+): Promise<void> {
+  const rowOf = new Map(rows.map((r) => [r.name, r.rowNumber]));
+  await tx.query(
+    `UPDATE import_rows ir SET duplicate_of = c.id, previous = ${previousValues(['color', 'lucide_icon', 'parent_id'], 'b', 'c')}
+       FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[], $6::int[]) AS b(id, color, lucide_icon, parent_id, rn)
+       JOIN categories c ON c.id = b.id
+      WHERE ir.import_id = $1 AND ir.source_row_number = b.rn
+        AND (c.color, c.lucide_icon, c.parent_id) IS DISTINCT FROM (b.color, b.lucide_icon, b.parent_id)`,
+    [ctx.imp.id, before.map((b) => b.id), before.map((b) => b.color), before.map((b) => b.lucide_icon), before.map((b) => b.parent_id), before.map((b) => rowOf.get(b.name))],
+  );
+}
 
 /** Merchants: created when new; existing ones are left as they are. */
 export const publishMerchants: RowsPublisher = async (tx, records, ctx) => {
