@@ -3,7 +3,7 @@ import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { guessAccountableType, isAccountableType } from './account-types';
 import type { Import, ImportMapping } from './import.entity';
-import type { ParsedRow } from '@hearth/domain/import-formats';
+import { longerThan, type ParsedRow, shownValue } from '@hearth/domain/import-formats';
 
 export type MappingType = ImportMapping['type'];
 export type MappingDraft = { type: MappingType; key: string; value?: string | null; create_when_empty?: boolean };
@@ -54,15 +54,12 @@ const cellValues = (row: ParsedRow, field: string): string[] => {
   return (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []).map((s) => s.trim()).filter(Boolean);
 };
 
-/** Characters as PostgreSQL counts them for varchar(n): code points, not UTF-16 units (never more than those). */
-const length = (text: string) => (text.length <= MAX_NAME_LENGTH ? text.length : [...text].length);
-
 /** Why a value cannot be mapped (no name, or one that could never be stored, nor its mapping key); null when it can. */
 function unmappable(type: MappingType, value: string): string | null {
-  if (type === 'account_type') return length(value) > MAX_KEY_LENGTH ? `is too long: account types can have at most ${MAX_KEY_LENGTH} characters` : null;
+  if (type === 'account_type') return longerThan(value, MAX_KEY_LENGTH) ? `is too long: account types can have at most ${MAX_KEY_LENGTH} characters` : null;
   const { parent, leaf } = type === 'category' ? categoryPath(value) : { parent: null, leaf: value };
   if (!leaf) return 'names no category';
-  const fits = length(value) <= MAX_KEY_LENGTH && length(leaf) <= MAX_NAME_LENGTH && length(parent ?? '') <= MAX_NAME_LENGTH;
+  const fits = !longerThan(value, MAX_KEY_LENGTH) && !longerThan(leaf, MAX_NAME_LENGTH) && !longerThan(parent ?? '', MAX_NAME_LENGTH);
   return fits ? null : `is too long: ${type} names can have at most ${MAX_NAME_LENGTH} characters`;
 }
 
@@ -80,9 +77,7 @@ export function checkMappedValues(imp: Import, rows: ParsedRow[]): void {
         let problem = judged[i].get(value);
         if (problem === undefined) judged[i].set(value, (problem = unmappable(type, value)));
         if (!problem) continue;
-        const characters = [...value]; // whole characters: no lone surrogate in the message
-        const shown = characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : value;
-        row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shown}' ${problem}`);
+        row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shownValue(value)}' ${problem}`);
       }
     }
   }

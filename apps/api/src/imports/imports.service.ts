@@ -16,7 +16,7 @@ import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
 import { buildMappings, checkMappedValues, MappingDraft, mapsValues } from './import-mappings';
-import { ParsedImport, ParseOptions, parseImportContent, parsePdfStatement, parseQif } from '@hearth/domain/import-formats';
+import { ParsedImport, ParseOptions, parseImportContent, parsePdfStatement, parseQif, shownValue } from '@hearth/domain/import-formats';
 import { familyTimeZone, localDateIn } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
@@ -58,8 +58,7 @@ const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
 export function resolveImportType(raw: string | undefined): ImportType {
   const type = raw === undefined || raw === '' ? 'TransactionImport' : (Object.hasOwn(IMPORT_TYPE_ALIASES, raw) ? IMPORT_TYPE_ALIASES[raw] : raw);
   if (!(IMPORT_TYPES as readonly string[]).includes(type)) {
-    const shown = type.length > 40 ? `${type.slice(0, 40)}…` : type;
-    throw new ApiError(422, 'invalid_import_type', `Unknown import type '${shown}'. Expected one of: ${IMPORT_TYPES.join(', ')}`);
+    throw new ApiError(422, 'invalid_import_type', `Unknown import type '${shownValue(type)}'. Expected one of: ${IMPORT_TYPES.join(', ')}`);
   }
   return type as ImportType;
 }

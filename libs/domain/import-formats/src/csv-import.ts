@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+import { dateFormatError, type Digits, longerThan, negateDecimal, normalizeHeader, parseDate, parseNumber, shownValue, splitTags } from './cells';
 import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -137,13 +137,9 @@ function hasColumn(table: Table, label: string | null, aliases: string[]): strin
  */
 const MAX_CHARS = { entryName: 500, name: 200, icon: 50, url: 500 } as const;
 
-/** Adds a row error when `value` has more characters than `max` (PostgreSQL counts code points, not UTF-16 units). */
+/** Adds a row error when `value` has more characters than `max`. */
 function checkLength(value: string, max: number, column: string, what: string, errors: string[], row: number): void {
-  if (value.length <= max) return;
-  const characters = [...value];
-  if (characters.length <= max) return;
-  const shown = characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : value;
-  errors.push(`Row ${row}: ${column} '${shown}' is too long: ${what} can have at most ${max} characters`);
+  if (longerThan(value, max)) errors.push(`Row ${row}: ${column} '${shownValue(value)}' is too long: ${what} can have at most ${max} characters`);
 }
 
 type RowBuilder = (cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number) => Record<string, unknown>;
