@@ -139,5 +139,20 @@ describe('imports: export layouts and taxonomy files', () => {
       expect((await revert(h, imp.id)).status).toBe('pending');
       expect(await categories(h)).toEqual(before.map((c: { name: string }) => (c.name === 'Travel' ? { ...c, icon: 'train' } : c)));
     });
+
+    it('leaves a category without a parent when the parent it had was deleted since, as the delete would have', async () => {
+      const h = await t.newHousehold();
+      await q(`INSERT INTO categories (family_id, name, color, lucide_icon) VALUES ($1, 'Household', '#111111', 'house')`, [h.familyId]);
+      await q(
+        `INSERT INTO categories (family_id, name, color, lucide_icon, parent_id) SELECT $1, 'Groceries', '#111111', 'apple', id FROM categories WHERE family_id = $1 AND name = 'Household'`,
+        [h.familyId],
+      );
+      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,color,parent_category,lucide_icon\nGroceries,,Food,' });
+      expect(imp.status).toBe('complete');
+      await q(`DELETE FROM categories WHERE family_id = $1 AND name = 'Household'`, [h.familyId]);
+
+      expect((await revert(h, imp.id)).status).toBe('pending');
+      expect(await categories(h)).toEqual([{ name: 'Groceries', color: '#111111', icon: 'apple', parent: null }]);
+    });
   });
 });

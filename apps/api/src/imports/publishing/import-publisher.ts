@@ -96,21 +96,26 @@ const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
   UPDATE ${table} SET import_id = NULL, updated_at = now() WHERE family_id = $1 AND import_id = $2 AND id IN (SELECT id FROM kept)`;
 
 /**
- * Columns (with their types) a row can change in an existing record it claims, by table and the table's key: a
- * duplicate transaction, an opening balance, a rule or category of the same name. Revert puts them back first, from
- * import_rows.previous, and removes the tags the row added.
+ * Columns (with their types, and the table a reference points into) a row can change in an existing record it
+ * claims, by table and the table's key: a duplicate transaction, an opening balance, a rule or category of the same
+ * name. Revert puts them back first, from import_rows.previous, and removes the tags the row added.
  */
-const RESTORED: Array<{ table: string; key: string; columns: Array<[string, string]> }> = [
+const RESTORED: Array<{ table: string; key: string; columns: Array<[column: string, type: string, references?: string]> }> = [
   { table: 'entries', key: 'id', columns: [['date', 'date'], ['amount_minor', 'bigint'], ['currency', 'char(3)'], ['notes', 'text']] },
-  { table: 'transactions', key: 'entry_id', columns: [['category_id', 'uuid']] },
+  { table: 'transactions', key: 'entry_id', columns: [['category_id', 'uuid', 'categories']] },
   { table: 'rules', key: 'id', columns: [['active', 'boolean'], ['effective_date', 'date'], ['conditions', 'jsonb'], ['actions', 'jsonb']] },
-  { table: 'categories', key: 'id', columns: [['color', 'varchar'], ['lucide_icon', 'varchar'], ['parent_id', 'uuid']] },
+  { table: 'categories', key: 'id', columns: [['color', 'varchar'], ['lucide_icon', 'varchar'], ['parent_id', 'uuid', 'categories']] },
 ];
 
-/** Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. */
-const restored = (column: string, type: string) =>
-  `${column} = CASE WHEN r.previous ? '${column}' AND (r.previous->'${column}'->>1)::${type} IS NOT DISTINCT FROM x.${column}
-                    THEN (r.previous->'${column}'->>0)::${type} ELSE x.${column} END`;
+/**
+ * Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. A
+ * reference to a record deleted since becomes NULL, as the delete (ON DELETE SET NULL) would have left it.
+ */
+const restored = (column: string, type: string, references?: string) => {
+  const before = `(r.previous->'${column}'->>0)::${type}`;
+  return `${column} = CASE WHEN r.previous ? '${column}' AND (r.previous->'${column}'->>1)::${type} IS NOT DISTINCT FROM x.${column}
+                    THEN ${references ? `(SELECT id FROM ${references} WHERE id = ${before})` : before} ELSE x.${column} END`;
+};
 
 /** Turns an import's rows into records (publish) and removes them again (revert). Runs inside the job worker. */
 @Injectable()
@@ -271,7 +276,7 @@ export class ImportPublisher {
         }
         for (const { table, key, columns } of RESTORED) {
           await tx.query(
-            `UPDATE ${table} x SET ${columns.map(([column, type]) => restored(column, type)).join(', ')}, updated_at = now()
+            `UPDATE ${table} x SET ${columns.map((c) => restored(...c)).join(', ')}, updated_at = now()
                FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.${key} AND r.previous ?| $2::text[]`,
             [importId, columns.map(([column]) => column)],
           );
