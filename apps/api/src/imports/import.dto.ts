@@ -65,11 +65,12 @@ export class CreateImportDto extends ImportConfigurationInput {
   account_id?: string;
 
   @ApiPropertyOptional({
-    description: 'The string "true" (JSON boolean true is accepted too) queues publishing when the import is valid',
+    description: 'The string "true" (or the JSON boolean true) queues publishing when the import is valid; "false" or false does not',
     type: String,
   })
   @OptionalNotNull()
-  @Transform(({ value }) => (value === true ? 'true' : value))
+  // JSON clients send booleans: both are taken, as the strings the form fields would carry.
+  @Transform(({ value }) => (typeof value === 'boolean' ? String(value) : value))
   @IsIn(['true', 'false'], { message: 'publish must be "true" or "false"' })
   publish?: string;
 }

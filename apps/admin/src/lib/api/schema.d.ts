@@ -907,7 +907,7 @@ export interface components {
             type: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport";
             /** Format: uuid */
             account_id?: string;
-            /** @description The string "true" (JSON boolean true is accepted too) queues publishing when the import is valid */
+            /** @description The string "true" (or the JSON boolean true) queues publishing when the import is valid; "false" or false does not */
             publish?: string;
         };
         StatusDetailDto: {

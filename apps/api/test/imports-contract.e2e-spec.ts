@@ -1,0 +1,40 @@
+import { createImport } from './support/imports';
+import { Household, startTestApp, TestApp } from './support/test-app';
+
+// The HTTP contract of the import API (SPEC.md 2.1-2.5, 4.1, 7): fields, status codes, error bodies and what each
+// request leaves stored.
+
+describe('imports: HTTP contract', () => {
+  let t: TestApp;
+  let h: Household;
+  let accountId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    h = await t.newHousehold();
+    const [row] = await t.dataSource.query(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
+      [h.familyId],
+    );
+    accountId = row.id;
+  });
+  afterAll(() => t.close());
+
+  const stored = async (id: string) => {
+    const [imp] = await t.dataSource.query(`SELECT status, updated_at FROM imports WHERE id = $1`, [id]);
+    const mappings = await t.dataSource.query(
+      `SELECT type, key, mappable_id AS id, create_when_empty AS create FROM import_mappings WHERE import_id = $1 ORDER BY type, key`,
+      [id],
+    );
+    return { ...imp, mappings };
+  };
+
+  describe('POST /api/v1/imports', () => {
+    it('takes publish as the JSON boolean false like the string "false": stored, not queued', async () => {
+      const res = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1', account_id: accountId, publish: false });
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 201, error: undefined });
+      expect(res.body.data.status).toBe('pending');
+      expect((await stored(res.body.data.id)).status).toBe('pending');
+    });
+  });
+});
