@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { createImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -20,6 +21,7 @@ describe('imports: HTTP contract', () => {
   });
   afterAll(() => t.close());
 
+  const api = () => request(t.server);
   const stored = async (id: string) => {
     const [imp] = await t.dataSource.query(`SELECT status, updated_at FROM imports WHERE id = $1`, [id]);
     const mappings = await t.dataSource.query(
@@ -35,6 +37,23 @@ describe('imports: HTTP contract', () => {
       expect({ status: res.status, error: res.body.error }).toEqual({ status: 201, error: undefined });
       expect(res.body.data.status).toBe('pending');
       expect((await stored(res.body.data.id)).status).toBe('pending');
+    });
+  });
+
+  describe('PATCH /api/v1/imports/{id}', () => {
+    it('moves updated_at when it changes only the mappings', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const res = await api()
+        .patch(`/api/v1/imports/${id}`)
+        .set('X-Api-Key', h.apiKey)
+        .send({ mappings: [{ type: 'category', key: 'Food', create_when_empty: false }] })
+        .expect(200);
+      const after = await stored(id);
+      expect(after.mappings).toEqual([{ type: 'category', key: 'Food', id: null, create: false }]);
+      expect(Date.parse(res.body.data.updated_at)).toBeGreaterThan(Date.parse(created.body.data.updated_at));
+      expect(res.body.data.updated_at).toBe(after.updated_at.toISOString());
     });
   });
 });

@@ -81,7 +81,8 @@ export class ImportsRepository {
       );
     }
     const invalid = rows.reduce((n, r) => n + (r.errors.length ? 1 : 0), 0);
-    await manager.query(`UPDATE imports SET rows_count = $2, invalid_rows_count = $3 WHERE id = $1`, [importId, rows.length, invalid]);
+    // New rows (and with them new mappings) change the import even when none of its own columns did.
+    await manager.query(`UPDATE imports SET rows_count = $2, invalid_rows_count = $3, updated_at = now() WHERE id = $1`, [importId, rows.length, invalid]);
   }
 
   async rowsPage(importId: string, page: number, perPage: number): Promise<{ rows: ParsedRow[]; total: number }> {
