@@ -55,5 +55,23 @@ describe('imports: HTTP contract', () => {
       expect(Date.parse(res.body.data.updated_at)).toBeGreaterThan(Date.parse(created.body.data.updated_at));
       expect(res.body.data.updated_at).toBe(after.updated_at.toISOString());
     });
+
+    it('refuses a mapping value that is not an id as validation_failed naming the mapping, changing nothing', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      const before = await stored(id);
+      for (const value of ['0123456789abcdef0123456789abcdef0123', '------------------------------------', 'not-an-id']) {
+        const res = await api()
+          .patch(`/api/v1/imports/${id}`)
+          .set('X-Api-Key', h.apiKey)
+          .send({ mappings: [{ type: 'category', key: 'Food', value }] });
+        expect({ status: res.status, error: res.body.error, message: res.body.message }).toEqual({
+          status: 422,
+          error: 'validation_failed',
+          message: "mapping category value must be the id of one of your family's categories",
+        });
+        expect(await stored(id)).toEqual(before);
+      }
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
@@ -102,7 +103,8 @@ async function idsByName(tx: EntityManager, table: string, familyId: string, nam
 
 async function requireOwnRecord(tx: EntityManager, type: MappingType, familyId: string, id: string): Promise<void> {
   if (type === 'account_type') return;
-  const found = /^[0-9a-f-]{36}$/i.test(id) && (await tx.query(`SELECT 1 FROM ${TABLES[type]} WHERE id = $1 AND family_id = $2`, [id, familyId])).length;
+  // A full UUID check: a 36-character string of hex digits and dashes alone would reach the uuid column and fail there.
+  const found = isUUID(id, 'all') && (await tx.query(`SELECT 1 FROM ${TABLES[type]} WHERE id = $1 AND family_id = $2`, [id, familyId])).length;
   if (!found) throw ApiError.validation([`mapping ${type} value must be the id of one of your family's ${TABLES[type]}`]);
 }
 
