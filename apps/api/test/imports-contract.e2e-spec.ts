@@ -74,4 +74,22 @@ describe('imports: HTTP contract', () => {
       }
     });
   });
+
+  describe('GET /api/v1/imports', () => {
+    it('filters by the type alias SureImport as ServiceImport, the type it creates', async () => {
+      const other = await t.newHousehold();
+      const ndjson = '{"type":"Account","data":{"id":"a1","name":"X","balance":"1","currency":"USD","accountable_type":"Depository"}}';
+      const svc = await createImport(t.server, other.apiKey, { type: 'SureImport', raw_file_content: ndjson }).expect(201);
+      expect(svc.body.data.type).toBe('ServiceImport');
+      await createImport(t.server, other.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1' }).expect(201);
+      for (const type of ['SureImport', 'ServiceImport']) {
+        const res = await api().get(`/api/v1/imports?type=${type}`).set('X-Api-Key', other.apiKey);
+        expect({ status: res.status, ids: res.body.data?.map((i: { id: string }) => i.id), total: res.body.meta?.total_count }).toEqual({
+          status: 200,
+          ids: [svc.body.data.id],
+          total: 1,
+        });
+      }
+    });
+  });
 });

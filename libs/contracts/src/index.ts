@@ -19,6 +19,9 @@ export type ImportType = (typeof IMPORT_TYPES)[number];
 /** Accepted on input as another name for ServiceImport, so files and scripts written for Sure keep working. */
 export const IMPORT_TYPE_ALIASES: Readonly<Record<string, ImportType>> = { SureImport: 'ServiceImport' };
 
+/** The type an input name stands for: the alias's type, or the name itself (still to be checked against IMPORT_TYPES). */
+export const unaliasImportType = (name: string): string => (Object.hasOwn(IMPORT_TYPE_ALIASES, name) ? IMPORT_TYPE_ALIASES[name] : name);
+
 export const IMPORT_STATUSES = ['pending', 'complete', 'importing', 'reverting', 'revert_failed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 

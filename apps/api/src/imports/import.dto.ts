@@ -8,6 +8,7 @@ import {
   IMPORT_TYPES,
   NUMBER_FORMATS,
   SIGNAGE_CONVENTIONS,
+  unaliasImportType,
   VERIFICATION_STATUSES,
 } from '@hearth/contracts';
 import { OptionalNotNull } from '../common/optional-not-null';
@@ -124,7 +125,12 @@ export class PageQuery {
 
 export class ListImportsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: IMPORT_STATUSES }) @IsOptional() @IsIn(IMPORT_STATUSES) status?: string;
-  @ApiPropertyOptional({ enum: IMPORT_TYPES }) @IsOptional() @IsIn(IMPORT_TYPES) type?: string;
+  @ApiPropertyOptional({ enum: IMPORT_TYPES, description: 'SureImport, which create takes for ServiceImport, filters as ServiceImport' })
+  @IsOptional()
+  // Create stores an alias under its own type (ServiceImport); the filter has to find it by the name it was sent as.
+  @Transform(({ value }) => (typeof value === 'string' ? unaliasImportType(value) : value))
+  @IsIn(IMPORT_TYPES)
+  type?: string;
 }
 
 export class StatusDetailDto {

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
-import { COLUMN_SEPARATORS, IMPORT_TYPE_ALIASES, IMPORT_TYPES, ImportType } from '@hearth/contracts';
+import { COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, unaliasImportType } from '@hearth/contracts';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { enqueueWithin } from '../jobs/enqueue';
@@ -56,7 +56,7 @@ const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
 };
 
 export function resolveImportType(raw: string | undefined): ImportType {
-  const type = raw === undefined || raw === '' ? 'TransactionImport' : (Object.hasOwn(IMPORT_TYPE_ALIASES, raw) ? IMPORT_TYPE_ALIASES[raw] : raw);
+  const type = raw === undefined || raw === '' ? 'TransactionImport' : unaliasImportType(raw);
   if (!(IMPORT_TYPES as readonly string[]).includes(type)) {
     throw new ApiError(422, 'invalid_import_type', `Unknown import type '${shownValue(type)}'. Expected one of: ${IMPORT_TYPES.join(', ')}`);
   }

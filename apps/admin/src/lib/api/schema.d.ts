@@ -2388,6 +2388,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 status?: "pending" | "complete" | "importing" | "reverting" | "revert_failed" | "failed";
+                /** @description SureImport, which create takes for ServiceImport, filters as ServiceImport */
                 type?: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport";
             };
             header?: never;
