@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createImport } from './support/imports';
+import { createImport, waitForImport } from './support/imports';
+import { OpenApiDocument, schemaErrors } from './support/openapi-schema';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // The HTTP contract of the import API (SPEC.md 2.1-2.5, 4.1, 7): fields, status codes, error bodies and what each
@@ -89,6 +90,77 @@ describe('imports: HTTP contract', () => {
           ids: [svc.body.data.id],
           total: 1,
         });
+      }
+    });
+  });
+
+  describe('the OpenAPI document (npm run openapi)', () => {
+    it('documents every status the import routes answer, each with the body the server really sends', async () => {
+      const doc: OpenApiDocument = (await api().get('/api/v1/openapi.json').expect(200)).body;
+      const reader = await t.newHousehold({ scope: 'read' });
+      const seen: string[] = [];
+      /** The answer's status must be documented for the route, and its body must match the documented schema. */
+      const answers = async (route: string, req: request.Test) => {
+        const res = await req;
+        const method = (res.req as unknown as { method: string }).method.toLowerCase();
+        const documented = doc.paths[route]?.[method]?.responses[String(res.status)];
+        seen.push(`${method} ${route} ${res.status}`);
+        expect({ answer: `${method} ${route} ${res.status}`, documented: Boolean(documented) }).toEqual({ answer: `${method} ${route} ${res.status}`, documented: true });
+        expect({ answer: `${method} ${route} ${res.status}`, errors: schemaErrors(doc, documented!.content?.['application/json']?.schema, res.body) }).toEqual({
+          answer: `${method} ${route} ${res.status}`,
+          errors: [],
+        });
+        return res;
+      };
+      const key = (r: request.Test, apiKey = h.apiKey) => r.set('X-Api-Key', apiKey);
+      const csv = 'date,amount,name\n2024-01-01,-1.50,Shop';
+
+      const list = '/api/v1/imports';
+      const created = await answers(list, key(api().post(list)).send({ raw_file_content: csv, account_id: accountId }));
+      const id = created.body.data.id;
+      await answers(list, key(api().post(list)).field('account_id', accountId).attach('file', Buffer.from(csv), { filename: 'a.csv', contentType: 'text/csv' }));
+      const ndjson = '{"type":"Account","data":{"id":"a1","name":"X","balance":"1","currency":"USD","accountable_type":"Depository"}}';
+      const service = await answers(list, key(api().post(list)).send({ type: 'ServiceImport', raw_file_content: ndjson }));
+      await answers(list, key(api().post(list)).send({ raw_file_content: csv, account_id: 'nope' }));
+      await answers(list, key(api().post(list)).send({ raw_file_content: csv, publish: 'true' })); // no account: 422 with import_id
+      await answers(list, key(api().post(list)).set('Content-Type', 'application/json').send('{"raw_file_content":'));
+      await answers(list, api().post(list).send({ raw_file_content: csv }));
+      await answers(list, key(api().post(list), reader.apiKey).send({ raw_file_content: csv }));
+      await answers(list, key(api().get(list)));
+      await answers(list, key(api().get(`${list}?per_page=0`)));
+
+      const one = '/api/v1/imports/{id}';
+      const missing = '00000000-0000-4000-8000-000000000000';
+      await answers(one, key(api().get(`${list}/${id}`)));
+      await answers(one, key(api().get(`${list}/${service.body.data.id}`)));
+      await answers(one, key(api().get(`${list}/${missing}`)));
+      await answers(one, key(api().patch(`${list}/${id}`)).send({ name_col_label: 'name' }));
+      await answers(one, key(api().patch(`${list}/${id}`)).send({ number_format: 'nope' }));
+      await answers(one, key(api().patch(`${list}/${id}`)).set('Content-Type', 'application/json').send('{'));
+      await answers(one, key(api().patch(`${list}/${missing}`)).send({}));
+
+      const rows = '/api/v1/imports/{id}/rows';
+      await answers(rows, key(api().get(`${list}/${id}/rows`)));
+      await answers(rows, key(api().get(`${list}/${id}/rows?page=0`)));
+      await answers(rows, key(api().get(`${list}/${missing}/rows`)));
+
+      const publish = '/api/v1/imports/{id}/publish';
+      const revert = '/api/v1/imports/{id}/revert';
+      await answers(revert, key(api().post(`${list}/${id}/revert`)));
+      await answers(publish, key(api().post(`${list}/${missing}/publish`)));
+      await answers(publish, key(api().post(`${list}/${id}/publish`)));
+      await answers(publish, key(api().post(`${list}/${id}/publish`)));
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      await answers(one, key(api().patch(`${list}/${id}`)).send({}));
+      await answers(revert, key(api().post(`${list}/${missing}/revert`)));
+      await answers(revert, key(api().post(`${list}/${id}/revert`)));
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('pending');
+
+      expect(seen.map((s) => s.split(' ')[2]).sort()).toEqual(expect.arrayContaining(['200', '201', '202', '400', '401', '403', '404', '409', '422']));
+      // SPEC.md 2.5: counts are integers, and so are the page numbers beside them.
+      for (const name of ['StatsDto', 'PaginationMetaDto']) {
+        const types = Object.values(doc.components.schemas[name].properties!).map((p) => p.type);
+        expect({ name, types: [...new Set(types)] }).toEqual({ name, types: ['integer'] });
       }
     });
   });

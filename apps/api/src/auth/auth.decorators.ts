@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/com
 import { ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { applyDecorators } from '@nestjs/common';
 import type { RequiredScope, Role } from '@hearth/contracts';
+import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Principal, SessionPrincipal } from './principal';
 
 export const PUBLIC_ROUTE = 'hearth:public';
@@ -25,8 +26,8 @@ export const RequireScope = (scope: RequiredScope) =>
   applyDecorators(
     SetMetadata(REQUIRED_SCOPE, scope),
     ApiSecurity('ApiKey'),
-    ApiResponse({ status: 401, description: 'Missing, invalid, expired or revoked API key, or deactivated user' }),
-    ApiResponse({ status: 403, description: `Key lacks the '${scope}' scope` }),
+    ApiResponse({ type: ErrorResponseDto, status: 401, description: 'Missing, invalid, expired or revoked API key, or deactivated user' }),
+    ApiResponse({ type: ErrorResponseDto, status: 403, description: `Key lacks the '${scope}' scope` }),
   );
 
 /**
@@ -39,8 +40,8 @@ export const RequireSession = (requirement: Partial<SessionRequirement> = {}) =>
   return applyDecorators(
     SetMetadata(REQUIRED_SESSION, { minRole } satisfies SessionRequirement),
     ApiSecurity('Session'),
-    ApiResponse({ status: 401, description: 'No valid session (signed out, expired, revoked or suspended user)' }),
-    ApiResponse({ status: 403, description: `Role below ${minRole}, or CSRF token/Origin check failed` }),
+    ApiResponse({ type: ErrorResponseDto, status: 401, description: 'No valid session (signed out, expired, revoked or suspended user)' }),
+    ApiResponse({ type: ErrorResponseDto, status: 403, description: `Role below ${minRole}, or CSRF token/Origin check failed` }),
   );
 };
 
@@ -48,7 +49,7 @@ export const RequireSession = (requirement: Partial<SessionRequirement> = {}) =>
 export const RateLimit = (...names: RateLimitName[]) =>
   applyDecorators(
     SetMetadata(RATE_LIMITS, names),
-    ApiResponse({ status: 429, description: 'Rate limit exceeded; see Retry-After' }),
+    ApiResponse({ type: ErrorResponseDto, status: 429, description: 'Rate limit exceeded; see Retry-After' }),
   );
 
 export const CurrentSession = createParamDecorator(

@@ -107,14 +107,14 @@ export class UpdateImportDto extends ImportConfigurationInput {
 }
 
 export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 1_000_000, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 })
   @IsOptional()
   @Transform(({ value }) => Number(value))
   @IsInt({ message: 'page must be an integer from 1 to 1000000' })
   @Min(1, { message: 'page must be an integer from 1 to 1000000' })
   @Max(1_000_000, { message: 'page must be an integer from 1 to 1000000' })
   page?: number;
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
   @IsOptional()
   @Transform(({ value }) => Number(value))
   @IsInt({ message: 'per_page must be an integer from 1 to 100' })
@@ -156,11 +156,11 @@ export class ConfigurationDto {
 }
 
 export class StatsDto {
-  @ApiProperty({ minimum: 0 }) rows_count: number;
-  @ApiProperty({ minimum: 0 }) valid_rows_count: number;
-  @ApiProperty({ minimum: 0 }) invalid_rows_count: number;
-  @ApiProperty({ minimum: 0 }) mappings_count: number;
-  @ApiProperty({ minimum: 0 }) unassigned_mappings_count: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) rows_count: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) valid_rows_count: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) invalid_rows_count: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) mappings_count: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) unassigned_mappings_count: number;
 }
 
 export class ReadbackDto {
@@ -171,7 +171,7 @@ export class ReadbackDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) after_counts?: Record<string, number>;
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) actual_delta_counts?: Record<string, number>;
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer' } }) checked_counts?: Record<string, number>;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'object', properties: { expected: { type: 'integer' }, actual: { type: 'integer' } } } }) mismatches?: Record<string, { expected: number; actual: number }>;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'object', properties: { expected: { type: 'integer' }, actual: { type: 'integer' } }, required: ['expected', 'actual'] } }) mismatches?: Record<string, { expected: number; actual: number }>;
   @ApiPropertyOptional({ nullable: true, type: String }) error?: string | null;
 }
 
@@ -199,12 +199,12 @@ export class ImportResponseDto {
 }
 
 export class PaginationMetaDto {
-  @ApiProperty() current_page: number;
-  @ApiProperty({ nullable: true, type: Number }) next_page: number | null;
-  @ApiProperty({ nullable: true, type: Number }) prev_page: number | null;
-  @ApiProperty() total_pages: number;
-  @ApiProperty() total_count: number;
-  @ApiProperty() per_page: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) current_page: number;
+  @ApiProperty({ nullable: true, type: 'integer' }) next_page: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) prev_page: number | null;
+  @ApiProperty({ type: 'integer', minimum: 1 }) total_pages: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) total_count: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) per_page: number;
 }
 
 export class ImportListDto {
@@ -213,7 +213,7 @@ export class ImportListDto {
 }
 
 export class ImportRowDto {
-  @ApiProperty() row_number: number;
+  @ApiProperty({ type: 'integer', minimum: 1 }) row_number: number;
   @ApiProperty() valid: boolean;
   @ApiProperty({ type: [String] }) errors: string[];
   @ApiProperty({

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
+import { ErrorResponseDto, ErrorResponseWithImportIdDto } from '../common/error-response.dto';
 import { CreateImportDto, ImportListDto, ImportResponseDto, ImportRowListDto, ListImportsQuery, PageQuery, UpdateImportDto } from './import.dto';
 import type { UploadedFile as Upload } from './import-content';
 import { ImportUploadInterceptor } from './import-upload.interceptor';
@@ -12,8 +13,15 @@ import { ImportsService } from './imports.service';
 /** Malformed ids answer like unknown ones: 404, never a hint about what exists. */
 const importId = new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() });
 
+/** The error answers each route documents, with the body each really sends (SPEC.md 2.8). */
+const IdParam = ApiParam({ name: 'id', format: 'uuid', description: 'Import id; a malformed or unknown one (or one of another family) is 404' });
+const NotFound = ApiResponse({ status: 404, type: ErrorResponseDto, description: 'record_not_found: no such import in your family' });
+const BadBody = ApiResponse({ status: 400, type: ErrorResponseDto, description: 'invalid_json or malformed_multipart: the body could not be read' });
+const QueueDown = ApiResponse({ status: 500, type: ErrorResponseWithImportIdDto, description: 'publish_failed: the import is kept but could not be queued; try again' });
+
 @ApiTags('imports')
 @Controller('imports')
+@ApiExtraModels(ErrorResponseDto, ErrorResponseWithImportIdDto)
 @RequireSession() // the admin app's session also works; X-Api-Key takes precedence when sent
 export class ImportsController {
   constructor(private readonly imports: ImportsService) {}
@@ -24,8 +32,13 @@ export class ImportsController {
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: CreateImportDto })
   @ApiCreatedResponse({ type: ImportResponseDto })
-  @ApiResponse({ status: 422, description: 'Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId)' })
-  @ApiResponse({ status: 500, description: 'Import stored but the publish could not be queued (ErrorResponseWithImportId)' })
+  @BadBody
+  @ApiResponse({
+    status: 422,
+    description: 'Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId: the import is stored)',
+    content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseWithImportIdDto) }] } } },
+  })
+  @QueueDown
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateImportDto, @Req() req: Request & { file?: Upload }): Promise<ImportResponseDto> {
     return { data: await this.imports.create(principal, body, req.file) };
   }
@@ -33,29 +46,42 @@ export class ImportsController {
   @Get()
   @RequireScope('read')
   @ApiOkResponse({ type: ImportListDto })
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page, per_page, status or type out of range' })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListImportsQuery): Promise<ImportListDto> {
     return this.imports.list(principal, query);
   }
 
   @Get(':id')
   @RequireScope('read')
+  @IdParam
   @ApiOkResponse({ type: ImportResponseDto })
+  @NotFound
   async show(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string): Promise<ImportResponseDto> {
     return { data: await this.imports.show(principal, id) };
   }
 
   @Get(':id/rows')
   @RequireScope('read')
+  @IdParam
   @ApiOkResponse({ type: ImportRowListDto })
+  @NotFound
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page or per_page out of range' })
   rows(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Query() query: PageQuery): Promise<ImportRowListDto> {
     return this.imports.rows(principal, id, query);
   }
 
   @Patch(':id')
   @RequireScope('write')
+  @IdParam
   @ApiOkResponse({ type: ImportResponseDto })
-  @ApiResponse({ status: 409, description: 'import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first)' })
-  @ApiResponse({ status: 422, description: 'Validation error (ErrorResponse): configuration, content or mappings' })
+  @BadBody
+  @NotFound
+  @ApiResponse({
+    status: 409,
+    type: ErrorResponseDto,
+    description: 'import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first)',
+  })
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'Validation error: configuration, content or mappings' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Body() body: UpdateImportDto): Promise<ImportResponseDto> {
     return { data: await this.imports.update(principal, id, body) };
   }
@@ -63,7 +89,15 @@ export class ImportsController {
   @Post(':id/publish')
   @HttpCode(202)
   @RequireScope('write')
+  @IdParam
   @ApiResponse({ status: 202, type: ImportResponseDto, description: 'Publishing queued' })
+  @NotFound
+  @ApiResponse({
+    status: 422,
+    type: ErrorResponseWithImportIdDto,
+    description: 'not_publishable, max_row_count_exceeded or preflight_failed: errors says why',
+  })
+  @QueueDown
   async publish(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string): Promise<ImportResponseDto> {
     return { data: await this.imports.publish(principal, id) };
   }
@@ -71,7 +105,11 @@ export class ImportsController {
   @Post(':id/revert')
   @HttpCode(202)
   @RequireScope('write')
+  @IdParam
   @ApiResponse({ status: 202, type: ImportResponseDto, description: 'Revert queued' })
+  @NotFound
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'not_revertable: nothing of the import is published' })
+  @QueueDown
   async revert(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string): Promise<ImportResponseDto> {
     return { data: await this.imports.revert(principal, id) };
   }

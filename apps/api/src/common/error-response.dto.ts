@@ -1,0 +1,23 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+
+/** The body of every error response (SPEC.md 2.8), named as the spec names it in the OpenAPI document. */
+@ApiSchema({ name: 'ErrorResponse' })
+export class ErrorResponseDto {
+  @ApiProperty({ description: 'Stable error code, e.g. validation_failed or record_not_found' }) error: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) message?: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'object', additionalProperties: true }],
+  })
+  details?: string[] | Record<string, unknown> | null;
+  @ApiPropertyOptional({ nullable: true, type: [String], description: 'Validation messages' }) errors?: string[] | null;
+}
+
+/** An error about an import that exists although a later step failed: import_id is kept for retry or inspection. */
+@ApiSchema({ name: 'ErrorResponseWithImportId' })
+export class ErrorResponseWithImportIdDto {
+  @ApiProperty() error: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) message?: string | null;
+  @ApiProperty({ format: 'uuid' }) import_id: string;
+  @ApiPropertyOptional({ type: [String], description: 'Why the import cannot be published, when known' }) errors?: string[];
+}
