@@ -101,8 +101,8 @@ describe('imports: HTTP contract', () => {
       const seen: string[] = [];
       /** The answer's status must be documented for the route, and its body must match the documented schema. */
       const answers = async (route: string, req: request.Test) => {
+        const method = req.method.toLowerCase();
         const res = await req;
-        const method = (res.req as unknown as { method: string }).method.toLowerCase();
         const documented = doc.paths[route]?.[method]?.responses[String(res.status)];
         seen.push(`${method} ${route} ${res.status}`);
         expect({ answer: `${method} ${route} ${res.status}`, documented: Boolean(documented) }).toEqual({ answer: `${method} ${route} ${res.status}`, documented: true });
