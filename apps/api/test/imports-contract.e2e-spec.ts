@@ -94,6 +94,22 @@ describe('imports: HTTP contract', () => {
     });
   });
 
+
+  describe('pagination', () => {
+    it('points prev_page of a page past the end at the last page, on the list and on the rows', async () => {
+      const other = await t.newHousehold();
+      const created = await createImport(t.server, other.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1\n2024-01-02,2\n2024-01-03,3' }).expect(201);
+      const list = await api().get('/api/v1/imports?page=5').set('X-Api-Key', other.apiKey).expect(200);
+      expect(list.body).toEqual({ data: [], meta: { current_page: 5, next_page: null, prev_page: 1, total_pages: 1, total_count: 1, per_page: 25 } });
+      const rows = await api().get(`/api/v1/imports/${created.body.data.id}/rows?per_page=2&page=9`).set('X-Api-Key', other.apiKey).expect(200);
+      expect(rows.body).toEqual({ data: [], meta: { current_page: 9, next_page: null, prev_page: 2, total_pages: 2, total_count: 3, per_page: 2 } });
+      const last = await api().get(`/api/v1/imports/${created.body.data.id}/rows?per_page=2&page=2`).set('X-Api-Key', other.apiKey).expect(200);
+      expect({ rows: last.body.data.map((r: { row_number: number }) => r.row_number), meta: last.body.meta }).toEqual({
+        rows: [3],
+        meta: { current_page: 2, next_page: null, prev_page: 1, total_pages: 2, total_count: 3, per_page: 2 },
+      });
+    });
+  });
   describe('the OpenAPI document (npm run openapi)', () => {
     it('documents every status the import routes answer, each with the body the server really sends', async () => {
       const doc: OpenApiDocument = (await api().get('/api/v1/openapi.json').expect(200)).body;

@@ -73,13 +73,13 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number): Im
   return detail;
 }
 
-/** The pagination block of list responses (SPEC.md 2.1). */
+/** The pagination block of list responses (SPEC.md 2.1). A page past the end is empty; its prev_page is the last page. */
 export function pageMeta(page: number, perPage: number, total: number) {
   const totalPages = Math.max(1, Math.ceil(total / perPage));
   return {
     current_page: page,
     next_page: page < totalPages ? page + 1 : null,
-    prev_page: page > 1 ? page - 1 : null,
+    prev_page: page > 1 ? Math.min(page - 1, totalPages) : null,
     total_pages: totalPages,
     total_count: total,
     per_page: perPage,
