@@ -45,7 +45,8 @@ export const validationPipe = () =>
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,
-    exceptionFactory: (errors) => ApiError.validation(flattenValidationErrors(errors)),
+    // Several rules of one field can fail with the same message (an integer range): each message once.
+    exceptionFactory: (errors) => ApiError.validation([...new Set(flattenValidationErrors(errors))]),
   });
 
 /** Builds the configured HTTP application (not yet listening): API under /api/v1, the SPA at /. */

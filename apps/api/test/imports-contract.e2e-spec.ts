@@ -109,7 +109,22 @@ describe('imports: HTTP contract', () => {
         meta: { current_page: 2, next_page: null, prev_page: 1, total_pages: 2, total_count: 3, per_page: 2 },
       });
     });
+
+    it('takes page and per_page only as decimal digits, refusing hex, exponents and spaces with one message', async () => {
+      for (const [query, message] of [
+        ['page=0x2', 'page must be an integer from 1 to 1000000'],
+        ['page=1e1', 'page must be an integer from 1 to 1000000'],
+        ['page=%202', 'page must be an integer from 1 to 1000000'],
+        ['per_page=0x10', 'per_page must be an integer from 1 to 100'],
+        ['per_page=true', 'per_page must be an integer from 1 to 100'],
+      ]) {
+        const res = await api().get(`/api/v1/imports?${query}`).set('X-Api-Key', h.apiKey);
+        expect({ query, status: res.status, error: res.body.error, errors: res.body.errors }).toEqual({ query, status: 422, error: 'validation_failed', errors: [message] });
+      }
+      await api().get('/api/v1/imports?page=01&per_page=100').set('X-Api-Key', h.apiKey).expect(200);
+    });
   });
+
   describe('the OpenAPI document (npm run openapi)', () => {
     it('documents every status the import routes answer, each with the body the server really sends', async () => {
       const doc: OpenApiDocument = (await api().get('/api/v1/openapi.json').expect(200)).body;

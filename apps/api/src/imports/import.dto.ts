@@ -106,17 +106,20 @@ export class UpdateImportDto extends ImportConfigurationInput {
   mappings?: ImportMappingInput[];
 }
 
+/** Digits only: Number() would also read '0x10', '1e1' and ' 2'; anything else stays as sent and fails @IsInt. */
+const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value);
+
 export class PageQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 })
   @IsOptional()
-  @Transform(({ value }) => Number(value))
+  @Transform(decimalInteger)
   @IsInt({ message: 'page must be an integer from 1 to 1000000' })
   @Min(1, { message: 'page must be an integer from 1 to 1000000' })
   @Max(1_000_000, { message: 'page must be an integer from 1 to 1000000' })
   page?: number;
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
   @IsOptional()
-  @Transform(({ value }) => Number(value))
+  @Transform(decimalInteger)
   @IsInt({ message: 'per_page must be an integer from 1 to 100' })
   @Min(1, { message: 'per_page must be an integer from 1 to 100' })
   @Max(100, { message: 'per_page must be an integer from 1 to 100' })
