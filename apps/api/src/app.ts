@@ -32,10 +32,14 @@ export const API_PREFIX_OPTIONS = {
   ],
 };
 
+/**
+ * The messages of nested errors, each prefixed with where its object sits ("mappings[1].value must be a string"):
+ * class-validator names only the property, which alone does not say which of several list items is wrong.
+ */
 function flattenValidationErrors(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
-    const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {});
+    const path = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
+    const own = Object.values(error.constraints ?? {}).map((message) => (parent ? `${parent}.${message}` : message));
     return [...own, ...flattenValidationErrors(error.children ?? [], path)];
   });
 }

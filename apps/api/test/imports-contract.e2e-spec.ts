@@ -74,6 +74,26 @@ describe('imports: HTTP contract', () => {
         expect(await stored(id)).toEqual(before);
       }
     });
+
+    it('names the mapping a validation message is about by its place in the list, changing nothing', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food\n2024-01-02,1,Fun', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      const before = await stored(id);
+      const res = await api()
+        .patch(`/api/v1/imports/${id}`)
+        .set('X-Api-Key', h.apiKey)
+        .send({ mappings: [{ type: 'category', key: 'Food' }, { type: 'category', key: 'Fun', value: 5 }, { type: 'shop', key: 'x' }] });
+      expect({ status: res.status, error: res.body.error, errors: res.body.errors }).toEqual({
+        status: 422,
+        error: 'validation_failed',
+        errors: [
+          'mappings[1].value must be shorter than or equal to 500 characters',
+          'mappings[1].value must be a string',
+          'mappings[2].type must be one of the following values: account, category, tag, account_type',
+        ],
+      });
+      expect(await stored(id)).toEqual(before);
+    });
   });
 
   describe('GET /api/v1/imports', () => {
