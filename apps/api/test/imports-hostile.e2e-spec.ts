@@ -282,6 +282,16 @@ describe('imports: hostile input', () => {
   });
 
   describe('multipart and transport (E)', () => {
+    it('answers a CSV or text posted as the body itself with 415 saying how to send it, storing nothing (E57)', async () => {
+      const csv = 'date,amount\n2024-01-01,1';
+      // curl --data-binary @file.csv sends the file as a form body.
+      for (const [type, body] of [['text/csv', csv], ['application/x-www-form-urlencoded', csv], ['text/plain', JSON.stringify({ raw_file_content: csv })]]) {
+        const res = await refusedWithoutTrace(() => upload().set('Content-Type', type).send(body), 415, 'unsupported_media_type');
+        expect(res.body.message).toBe("Send JSON with the file's text in raw_file_content, or multipart/form-data with the file in the field 'file'.");
+      }
+      await refusedWithoutTrace(() => upload(), 422, 'missing_content');
+    });
+
     it('refuses wrong MIME types and binary bytes sent as CSV (E50)', async () => {
       await refusedWithoutTrace(() => upload().attach('file', Buffer.from('%PDF-1.4'), { filename: 'x.pdf', contentType: 'application/pdf' }), 422, 'invalid_file_type');
       await refusedWithoutTrace(() => upload().attach('file', Buffer.from('abc'), { filename: 'x.png', contentType: 'image/png' }), 422, 'invalid_file_type');

@@ -16,7 +16,13 @@ const MULTER_ERRORS: Partial<Record<MulterError['code'], ApiError>> = {
   LIMIT_FIELD_KEY: new ApiError(422, 'too_many_fields', 'A form field name is too long.'),
 };
 
-/** Reads an optional multipart file in the field `file` (JSON bodies pass through untouched). */
+/** Body types an import is read from (SPEC.md 4.1): JSON with raw_file_content, or multipart with the file. */
+const IMPORT_BODY_TYPES = ['application/json', 'multipart/form-data'];
+
+/**
+ * Reads an optional multipart file in the field `file` (JSON bodies pass through untouched). Any other body, like a
+ * CSV posted as the body itself (curl --data-binary @file.csv sends it as a form), is 415 saying how to send it.
+ */
 @Injectable()
 export class ImportUploadInterceptor implements NestInterceptor {
   private readonly upload: ReturnType<ReturnType<typeof multer>['single']>;
@@ -31,8 +37,12 @@ export class ImportUploadInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler) {
     const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    if (req.headers['content-type'] && !req.is(IMPORT_BODY_TYPES)) {
+      throw new ApiError(415, 'unsupported_media_type', "Send JSON with the file's text in raw_file_content, or multipart/form-data with the file in the field 'file'.");
+    }
     await new Promise<void>((resolve, reject) =>
-      this.upload(http.getRequest<Request>(), http.getResponse<Response>(), (error: unknown) => {
+      this.upload(req, http.getResponse<Response>(), (error: unknown) => {
         if (!error) return resolve();
         if (error instanceof MulterError) return reject(MULTER_ERRORS[error.code] ?? new ApiError(400, 'malformed_multipart', 'The multipart body could not be read.'));
         reject(new ApiError(400, 'malformed_multipart', 'The multipart body could not be read.'));

@@ -33,6 +33,7 @@ export class ImportsController {
   @ApiBody({ type: CreateImportDto })
   @ApiCreatedResponse({ type: ImportResponseDto })
   @BadBody
+  @ApiResponse({ status: 415, type: ErrorResponseDto, description: 'unsupported_media_type: the body is neither JSON nor multipart/form-data' })
   @ApiResponse({
     status: 422,
     description: 'Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId: the import is stored)',

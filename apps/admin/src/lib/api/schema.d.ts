@@ -2591,6 +2591,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description unsupported_media_type: the body is neither JSON nor multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId: the import is stored) */
             422: {
                 headers: {
