@@ -67,6 +67,23 @@ describe('imports: QIF', () => {
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 422, error: 'invalid_qif' });
   });
 
+  it('reports a security whose name is longer than a ticker as a row error instead of failing the publish', async () => {
+    const name = 'Vanguard Total Stock Market Index Fund Admiral Shares';
+    const qif = `!Type:Invst\nD03/01/2024\nNBuy\nY${name}\nI100\nQ10\nT1000\n^\n`;
+    const res = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(422);
+    expect(res.body).toMatchObject({
+      error: 'not_publishable',
+      errors: ['1 rows are invalid', expect.stringMatching(/^Row 1 \(line 2\): security 'VANGUARD TOTAL STOCK MARKET INDEX FUND A…' is longer than 30 characters/)],
+    });
+    expect(await ledger()).toEqual([]);
+    // Listed with its ticker, the same trade publishes.
+    const listed = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: `!Type:Security\nN${name}\nSVTSAX\n^\n${qif}`, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, listed.body.data.id)).status).toBe('complete');
+    expect(await ledger()).toEqual([expect.objectContaining({ type: 'Trade', name: 'Buy 10 VTSAX', amount: 100000 })]);
+    await request(t.server).post(`/api/v1/imports/${listed.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, listed.body.data.id)).status).toBe('pending');
+  });
+
   it('accepts a .qif upload', async () => {
     const res = await request(t.server)
       .post('/api/v1/imports')

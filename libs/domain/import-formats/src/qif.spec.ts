@@ -104,3 +104,17 @@ describe('QIF dates', () => {
     expect(detectQifDateLayout(['2024-01-31'])).toBe('%Y-%m-%d');
   });
 });
+
+describe('parseQif: securities the database cannot hold', () => {
+  it('reports a security named by more than a ticker holds (30 characters) as a row error', () => {
+    const name = 'Vanguard Total Stock Market Index Fund Admiral Shares';
+    const qif = `!Type:Invst\nD03/01/2024\nNBuy\nY${name}\nI100\nQ10\nT1000\n^\nD03/02/2024\nNBuy\nYShort Name Fund\nI10\nQ1\nT10\n^\n`;
+    const { rows } = parseQif(qif, options);
+    expect(rows.map((r) => r.errors)).toEqual([
+      [`Row 1 (line 2): security '${name.toUpperCase().slice(0, 40)}…' is longer than 30 characters; list it with its ticker in a !Type:Security section`],
+      [],
+    ]);
+    // With the name listed, its ticker is used.
+    expect(parseQif(`!Type:Security\nN${name}\nSVTSAX\n^\n${qif}`, options).rows[0]).toMatchObject({ errors: [], values: { ticker: 'VTSAX' } });
+  });
+});

@@ -1,4 +1,4 @@
-import { detectDateLayout, negateDecimal, parseDate, parseStatementAmount } from './cells';
+import { detectDateLayout, lengthError, MAX_LENGTH, negateDecimal, parseDate, parseStatementAmount } from './cells';
 import type { ParsedImport, ParsedRow } from './csv-import';
 
 // QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
@@ -192,6 +192,9 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     let price = parseStatementAmount(record.fields.get('I'));
     if (price === null && qty !== null && total !== null && Number(qty) !== 0) price = (Math.abs(Number(total)) / Math.abs(Number(qty))).toFixed(8).replace(/\.?0+$/, '');
     if (!ticker) errors.push(`${where}: the trade names no security (Y)`);
+    // Without a !Type:Security list the security's name stands for its ticker, and a ticker holds 30 characters.
+    const long = lengthError('security', ticker, MAX_LENGTH.ticker);
+    if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
     if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
     if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
     const sell = SELL_ACTIONS.has(action);
