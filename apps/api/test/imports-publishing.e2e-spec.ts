@@ -338,4 +338,27 @@ describe('imports: publishing and reverting alongside other data', () => {
       ]);
     });
   });
+
+  describe('names longer than the database holds', () => {
+    it('are row errors that keep account, trade and QIF imports from publishing, instead of an internal error', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(h);
+      const long = (n: number) => 'n'.repeat(n);
+      const attempts = [
+        { type: 'AccountImport', raw_file_content: `Account type,Name,Balance\nChecking,${long(201)},5`, error: `Row 1: name '${long(40)}…' is too long: account names can have at most 200 characters` },
+        { type: 'TradeImport', account_id: account, raw_file_content: `date,ticker,qty,price,name\n2024-05-01,AAPL,1,2,${long(501)}`, error: `Row 1: name '${long(40)}…' is too long: trade names can have at most 500 characters` },
+        { type: 'QifImport', account_id: account, raw_file_content: `!Type:Bank\nD01/05/2024\nT-10\nP${long(501)}\n^\n`, error: `Row 1 (line 2): name '${long(40)}…' is too long: transaction names can have at most 500 characters` },
+      ];
+      for (const { error, ...body } of attempts) {
+        const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' });
+        expect({ type: body.type, status: res.status, body: res.body }).toEqual({
+          type: body.type,
+          status: 422,
+          body: expect.objectContaining({ error: 'not_publishable', errors: ['1 rows are invalid', error] }),
+        });
+      }
+      expect(await q(`SELECT name FROM accounts WHERE family_id = $1`, [h.familyId])).toEqual([{ name: 'Checking' }]);
+      expect(await q(`SELECT id FROM entries WHERE family_id = $1`, [h.familyId])).toEqual([]);
+    });
+  });
 });

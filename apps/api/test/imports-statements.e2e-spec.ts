@@ -73,7 +73,7 @@ describe('imports: QIF', () => {
     const res = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(422);
     expect(res.body).toMatchObject({
       error: 'not_publishable',
-      errors: ['1 rows are invalid', expect.stringMatching(/^Row 1 \(line 2\): security 'VANGUARD TOTAL STOCK MARKET INDEX FUND A…' is longer than 30 characters/)],
+      errors: ['1 rows are invalid', expect.stringMatching(/^Row 1 \(line 2\): security 'VANGUARD TOTAL STOCK MARKET INDEX FUND A…' is too long: tickers can have at most 30 characters/)],
     });
     expect(await ledger()).toEqual([]);
     // Listed with its ticker, the same trade publishes.

@@ -291,20 +291,15 @@ export function parseStatementAmount(raw: string | undefined): string | null {
   return /^[^\d]*-?[\d.\s]*,\d{1,2}\)?-?$/.test(value) ? parseNumber(value, '1.234,56') : parseNumber(value, '1,234.56');
 }
 
-/** Most characters the database holds: entries.name varchar(500), accounts.name varchar(200), securities.ticker varchar(30). */
-export const MAX_LENGTH = { entryName: 500, accountName: 200, ticker: 30 } as const;
-
 /**
- * `<column> '<value>' is longer than <max> characters` when the value would not fit its varchar(max) column (whose
- * length PostgreSQL counts in code points), else null; the value is shown cut to 40 whole characters.
+ * Most characters the columns hold what rows name (varchar(n)): entry names 500; account, category, merchant, tag
+ * and rule names 200; icons 50; web addresses 500; tickers 30. A longer value is a row error, not a failed publish.
  */
-export function lengthError(column: string, value: string, max: number): string | null {
-  if (value.length <= max) return null;
-  const characters = [...value];
-  if (characters.length <= max) return null;
-  const shown = characters.length > 40 ? `${characters.slice(0, 40).join('')}…` : value;
-  return `${column} '${shown}' is longer than ${max} characters`;
-}
+export const MAX_CHARS = { entryName: 500, name: 200, icon: 50, url: 500, ticker: 30 } as const;
+
+/** `<column> '<value>' is too long: <what> can have at most <max> characters` when the value does not fit; else null. */
+export const lengthError = (column: string, value: string, max: number, what: string): string | null =>
+  longerThan(value, max) ? `${column} '${shownValue(value)}' is too long: ${what} can have at most ${max} characters` : null;
 
 /** -x for a decimal string; zero stays unsigned. */
 export const negateDecimal = (decimal: string): string =>

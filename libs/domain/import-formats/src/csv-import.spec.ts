@@ -279,3 +279,16 @@ describe('the date range', () => {
     expect(rows('2024-03-01')).toEqual(['Row 1: date 2024-03-01 must be between 1994-02-28 and 2024-02-29']);
   });
 });
+
+describe('parseImportContent: values longer than the database holds', () => {
+  it('reports names longer than an entry (500) or an account (200) holds as row errors, counting characters as PostgreSQL does', () => {
+    const long = (n: number) => 'n'.repeat(n);
+    const emoji = '💶'.repeat(500); // 1,000 UTF-16 units, 500 characters: fits
+    const transactions = parseImportContent(settings(), `date,amount,name\n2024-03-01,1,${long(501)}\n2024-03-01,1,${emoji}`, options);
+    expect(transactions.rows.map((r) => r.errors)).toEqual([[`Row 1: name '${long(40)}…' is too long: transaction names can have at most 500 characters`], []]);
+    const trades = parseImportContent(settings({ type: 'TradeImport', nameColLabel: 'Label' }), `date,ticker,qty,price,Label\n2024-03-01,AAPL,1,2,${long(501)}`, options);
+    expect(trades.rows[0].errors).toEqual([`Row 1: Label '${long(40)}…' is too long: trade names can have at most 500 characters`]);
+    const accounts = parseImportContent(settings({ type: 'AccountImport' }), `Account type,Name,Balance\nChecking,${long(201)},5\nChecking,${long(200)},5`, options);
+    expect(accounts.rows.map((r) => r.errors)).toEqual([[`Row 1: name '${long(40)}…' is too long: account names can have at most 200 characters`], []]);
+  });
+});

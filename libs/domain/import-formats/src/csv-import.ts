@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, longerThan, negateDecimal, normalizeHeader, parseDate, parseNumber, shownValue, splitTags } from './cells';
+import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
 import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -131,15 +131,10 @@ function hasColumn(table: Table, label: string | null, aliases: string[]): strin
   return [label, ...aliases].filter((n): n is string => Boolean(n)).find((n) => present.has(normalizeHeader(n))) ?? null;
 }
 
-/**
- * The longest text the columns rows are stored in hold (varchar(n)): entry names 500; category, merchant, tag and
- * rule names 200; icons 50; web addresses 500. A longer value is a row error here, not a failed publish.
- */
-const MAX_CHARS = { entryName: 500, name: 200, icon: 50, url: 500 } as const;
-
-/** Adds a row error when `value` has more characters than `max`. */
+/** Adds a row error when `value` is longer than its column in the database holds (MAX_CHARS). */
 function checkLength(value: string, max: number, column: string, what: string, errors: string[], row: number): void {
-  if (longerThan(value, max)) errors.push(`Row ${row}: ${column} '${shownValue(value)}' is too long: ${what} can have at most ${max} characters`);
+  const problem = lengthError(column, value, max, what);
+  if (problem) errors.push(`Row ${row}: ${problem}`);
 }
 
 type RowBuilder = (cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number) => Record<string, unknown>;
@@ -311,6 +306,7 @@ function accountRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
   return (cell, errors, row) => {
     const name = cell(imp.nameColLabel, ['name', 'account_name']);
     if (!name) errors.push(`Row ${row}: name is required`);
+    checkLength(name, MAX_CHARS.name, imp.nameColLabel ?? 'name', 'account names', errors, row);
     const rawDate = cell(imp.dateColLabel, ['date', 'balance_date']);
     return {
       entity_type: cell(imp.entityTypeColLabel, ['entity_type', 'account_type', 'type']) || null,

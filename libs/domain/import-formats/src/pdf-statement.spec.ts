@@ -71,3 +71,17 @@ describe('parsePdfStatement', () => {
     expect(parsePdfStatement(letter, options)).toMatchObject({ errorCode: 'unsupported_pdf', fileErrors: [expect.stringContaining('No transaction table')] });
   });
 });
+
+describe('parsePdfStatement: descriptions longer than an entry name holds', () => {
+  it('reports them as row errors', () => {
+    const header = page([['Date', 'Description', 'Amount']], [40, 110, 400]);
+    const text = 'd'.repeat(501);
+    const row: PositionedText[] = [
+      { text: '03/01/2024', page: 1, x: 40, y: 686, width: 40 },
+      { text, page: 1, x: 110, y: 686, width: 200 }, // a long text in a small font
+      { text: '-45.99', page: 1, x: 400, y: 686, width: 25 },
+    ];
+    const { rows } = parsePdfStatement([...header, ...row], options);
+    expect(rows.map((r) => r.errors)).toEqual([[`Row 1 (page 1): description '${'d'.repeat(40)}…' is too long: transaction names can have at most 500 characters`]]);
+  });
+});

@@ -1,4 +1,4 @@
-import { detectDateLayout, negateDecimal, parseDate, parseStatementAmount } from './cells';
+import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, parseDate, parseStatementAmount } from './cells';
 import type { ParsedImport, ParsedRow } from './csv-import';
 
 // Bank and credit-card statements as positioned text (what a PDF text layer holds): find the transaction table by
@@ -151,6 +151,9 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       else amount = creditCard ? value : negateDecimal(value);
     }
     if (amount === null) errors.push(`${where}: no amount was found in the debit, credit or amount columns`);
+    const name = description.join(' ').replace(/\s+/g, ' ').trim() || 'Imported item';
+    const long = lengthError('description', name, MAX_CHARS.entryName, 'transaction names');
+    if (long) errors.push(`${where}: ${long}`);
     return {
       sourceRowNumber: rowNumber,
       errors,
@@ -159,7 +162,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
         date,
         amount,
         currency: opts.defaultCurrency,
-        name: description.join(' ').replace(/\s+/g, ' ').trim() || 'Imported item',
+        name,
         category: null,
         tags: [],
         notes: null,

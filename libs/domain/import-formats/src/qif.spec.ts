@@ -111,10 +111,21 @@ describe('parseQif: securities the database cannot hold', () => {
     const qif = `!Type:Invst\nD03/01/2024\nNBuy\nY${name}\nI100\nQ10\nT1000\n^\nD03/02/2024\nNBuy\nYShort Name Fund\nI10\nQ1\nT10\n^\n`;
     const { rows } = parseQif(qif, options);
     expect(rows.map((r) => r.errors)).toEqual([
-      [`Row 1 (line 2): security '${name.toUpperCase().slice(0, 40)}…' is longer than 30 characters; list it with its ticker in a !Type:Security section`],
+      [`Row 1 (line 2): security '${name.toUpperCase().slice(0, 40)}…' is too long: tickers can have at most 30 characters; list it with its ticker in a !Type:Security section`],
       [],
     ]);
     // With the name listed, its ticker is used.
     expect(parseQif(`!Type:Security\nN${name}\nSVTSAX\n^\n${qif}`, options).rows[0]).toMatchObject({ errors: [], values: { ticker: 'VTSAX' } });
+  });
+});
+
+describe('parseQif: names longer than an entry holds', () => {
+  it('reports a payee or security name longer than 500 characters once per row, split rows included', () => {
+    const payee = 'p'.repeat(501);
+    const qif = `!Type:Bank\nD01/02/2024\nT-5\nP${payee}\n^\nD01/03/2024\nT-5\nP${payee}\nL--Split--\nSA\n$-2\nSB\n$-3\n^\n`;
+    const message = (line: number) => `Row ${line === 2 ? 1 : 2} (line ${line}): name '${'p'.repeat(40)}…' is too long: transaction names can have at most 500 characters`;
+    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([[message(2)], [message(6)], [message(6)]]);
+    const dividend = parseQif(`!Type:Invst\nD01/02/2024\nNDiv\nY${'y'.repeat(495)}\nT5\n^\n`, options);
+    expect(dividend.rows[0].errors).toEqual([expect.stringMatching(/^Row 1 \(line 2\): name 'Dividend: Y+…' is too long: transaction names can have at most 500 characters$/)]);
   });
 });

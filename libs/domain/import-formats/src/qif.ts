@@ -1,4 +1,4 @@
-import { detectDateLayout, lengthError, MAX_LENGTH, negateDecimal, parseDate, parseStatementAmount } from './cells';
+import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, parseDate, parseStatementAmount } from './cells';
 import type { ParsedImport, ParsedRow } from './csv-import';
 
 // QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
@@ -141,6 +141,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     const { category, tags, transferTo } = categoryAndTags(record.fields.get('L'));
     const splits = record.splits.filter((s) => s.amount);
     if (splits.length && total !== null) {
+      checkedName(payee || 'Imported item', errors, `Row ${rowNumber} (line ${record.line})`);
       // A split transaction becomes one row per split, so each part lands in its own category.
       splits.forEach((split, k) => {
         const part = categoryAndTags(split.category);
@@ -170,7 +171,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
         ...base,
         row_kind: 'transaction',
         amount: total === null ? null : negateDecimal(total),
-        name: payee || (transferTo ? `Transfer: ${transferTo}` : 'Imported item'),
+        name: checkedName(payee || (transferTo ? `Transfer: ${transferTo}` : 'Imported item'), errors, `Row ${rowNumber} (line ${record.line})`),
         category,
         tags,
         notes: memo,
@@ -179,6 +180,13 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     });
   });
   return { rows, fileErrors: [] };
+}
+
+/** The name, with a row error when it is longer than an entry's name holds (it would fail the publish). */
+function checkedName(name: string, errors: string[], where: string): string {
+  const problem = lengthError('name', name, MAX_CHARS.entryName, 'transaction names');
+  if (problem) errors.push(`${where}: ${problem}`);
+  return name;
 }
 
 function investmentRow(record: QifRecord, rowNumber: number, base: Record<string, unknown>, securities: Map<string, string>, errors: string[]): ParsedRow {
@@ -193,7 +201,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     if (price === null && qty !== null && total !== null && Number(qty) !== 0) price = (Math.abs(Number(total)) / Math.abs(Number(qty))).toFixed(8).replace(/\.?0+$/, '');
     if (!ticker) errors.push(`${where}: the trade names no security (Y)`);
     // Without a !Type:Security list the security's name stands for its ticker, and a ticker holds 30 characters.
-    const long = lengthError('security', ticker, MAX_LENGTH.ticker);
+    const long = lengthError('security', ticker, MAX_CHARS.ticker, 'tickers');
     if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
     if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
     if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
@@ -225,7 +233,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
       ...base,
       row_kind: 'transaction',
       amount: magnitude === null ? null : cash?.inflow ? negateDecimal(magnitude) : magnitude,
-      name: cash?.name(ticker) ?? (record.fields.get('P') || 'Imported item'),
+      name: checkedName(cash?.name(ticker) ?? (record.fields.get('P') || 'Imported item'), errors, where),
       category: null,
       tags: [],
       notes: record.fields.get('M') || null,
