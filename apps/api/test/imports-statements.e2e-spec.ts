@@ -84,6 +84,20 @@ describe('imports: QIF', () => {
     expect((await waitForImport(t.server, h.apiKey, listed.body.data.id)).status).toBe('pending');
   });
 
+  it('signs QIF trades by their action whatever signage_convention the import was given', async () => {
+    const qif = '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1000\n^\nD03/02/2024\nNSell\nYAAPL\nI110\nQ2\nT220\n^\nD03/03/2024\nNDiv\nYAAPL\nT5\n^\n';
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, signage_convention: 'inflows_negative', publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect((await ledger()).map(({ type, name, amount }: { type: string; name: string; amount: number }) => ({ type, name, amount }))).toEqual([
+      { type: 'Trade', name: 'Buy 10 AAPL', amount: 100000 },
+      { type: 'Trade', name: 'Sell 2 AAPL', amount: -22000 },
+      { type: 'Transaction', name: 'Dividend: AAPL', amount: -500 },
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it('accepts a .qif upload', async () => {
     const res = await request(t.server)
       .post('/api/v1/imports')

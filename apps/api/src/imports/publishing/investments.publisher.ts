@@ -24,8 +24,9 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       price: String(v.price),
       currency,
       scale: minorUnitScale(currency),
-      // A buy is money leaving the account: positive, like an expense; signage flips it for inflows_negative files.
-      sign: ctx.imp.signageConvention === 'inflows_negative' ? -1 : 1,
+      // A buy is money leaving the account: positive, like an expense; signage flips it for inflows_negative CSV files.
+      // QIF trades are signed by their action (Buy, Sell) whatever signage_convention the import was given.
+      sign: ctx.imp.type === 'TradeImport' && ctx.imp.signageConvention === 'inflows_negative' ? -1 : 1,
       name: str(v.name) ?? `${qty.startsWith('-') ? 'Sell' : 'Buy'} ${ticker}`,
       label: qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy',
     };
