@@ -98,6 +98,26 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it("books a QIF trade at the cash its total (T) states, commission included, and at qty x price without one", async () => {
+    const qif = [
+      '!Type:Invst',
+      'D03/01/2024', 'NBuy', 'YAAPL', 'I100', 'Q10', 'T1009.95', 'O9.95', '^',
+      'D03/02/2024', 'NSell', 'YAAPL', 'I110', 'Q2', 'T210.05', 'O9.95', '^',
+      'D03/03/2024', 'NBuy', 'YAAPL', 'I50', 'Q3', '^',
+      '',
+    ].join('\n');
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect((await ledger()).map(({ name, amount }: { name: string; amount: number }) => ({ name, amount }))).toEqual([
+      { name: 'Buy 10 AAPL', amount: 100995 },
+      { name: 'Sell 2 AAPL', amount: -21005 },
+      { name: 'Buy 3 AAPL', amount: 15000 },
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it('accepts a .qif upload', async () => {
     const res = await request(t.server)
       .post('/api/v1/imports')

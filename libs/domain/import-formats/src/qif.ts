@@ -217,6 +217,8 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
         exchange_operating_mic: null,
         qty: magnitude === null ? null : sell ? negateDecimal(magnitude) : magnitude,
         price,
+        // The cash the trade moved (T), commission included: a buy's is an outflow. Without T, qty x price.
+        amount: total === null ? null : sell ? negateDecimal(total.replace(/^-/, '')) : total.replace(/^-/, ''),
         name: `${sell ? 'Sell' : 'Buy'} ${magnitude ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
       },
     };

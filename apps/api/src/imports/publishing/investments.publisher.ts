@@ -22,6 +22,8 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       mic: (str(v.exchange_operating_mic) ?? '').toUpperCase(),
       qty,
       price: String(v.price),
+      // A QIF trade's cash amount as the file states it (commission included); CSV trades have none.
+      amount: str(v.amount),
       currency,
       scale: minorUnitScale(currency),
       // A buy is money leaving the account: positive, like an expense; signage flips it for inflows_negative CSV files.
@@ -38,11 +40,12 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
   );
   await tx.query(
     `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
-     SELECT id, $1, account_id, 'Trade', date, name, round(qty * price * scale * sign)::bigint, currency, $2
-       FROM unnest($3::uuid[], $4::uuid[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::int[], $11::char(3)[])
-         AS t(id, account_id, date, name, qty, price, scale, sign, currency)`,
+     SELECT id, $1, account_id, 'Trade', date, name, round(COALESCE(amount, qty * price * sign) * scale)::bigint, currency, $2
+       FROM unnest($3::uuid[], $4::uuid[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::int[], $11::char(3)[], $12::numeric[])
+         AS t(id, account_id, date, name, qty, price, scale, sign, currency, amount)`,
     [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.entryId), rows.map((r) => r.accountId), rows.map((r) => r.date), rows.map((r) => r.name),
-      rows.map((r) => r.qty), rows.map((r) => r.price), rows.map((r) => r.scale), rows.map((r) => r.sign), rows.map((r) => r.currency)],
+      rows.map((r) => r.qty), rows.map((r) => r.price), rows.map((r) => r.scale), rows.map((r) => r.sign), rows.map((r) => r.currency),
+      rows.map((r) => r.amount)],
   );
   await tx.query(
     `INSERT INTO trades (entry_id, security_id, qty, price, currency, investment_activity_label)
