@@ -129,3 +129,16 @@ describe('parseQif: names longer than an entry holds', () => {
     expect(dividend.rows[0].errors).toEqual([expect.stringMatching(/^Row 1 \(line 2\): name 'Dividend: Y+…' is too long: transaction names can have at most 500 characters$/)]);
   });
 });
+
+describe('parseQif: trade values the database cannot hold', () => {
+  it('reports a price of 10^9 or more, stated or worked out from T / Q, and qty x price of 10^13 or more without T', () => {
+    const trade = (fields: string) => `D03/01/2024\nNBuy\nYAAPL\n${fields}^\n`;
+    const qif = `!Type:Invst\n${trade('I1000000000\nQ1\nT1000000000\n')}${trade('Q0.0001\nT1000000000\n')}${trade('I999999999\nQ100000\n')}${trade('I999999999\nQ1\n')}`;
+    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([
+      ['Row 1 (line 2): price 1000000000 is too large (at most 9 digits before the decimal mark)'],
+      ['Row 2 (line 9): price 10000000000000 is too large (at most 9 digits before the decimal mark)'],
+      ['Row 3 (line 15): qty x price (100000 x 999999999) is too large for an amount'],
+      [],
+    ]);
+  });
+});

@@ -205,6 +205,11 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
     if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
     if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
+    // What trades and entries hold, as for CSV trades: a price below 10^9, an amount without T below 10^13.
+    else if (Math.abs(Number(price)) >= 1e9) errors.push(`${where}: price ${price} is too large (at most 9 digits before the decimal mark)`);
+    else if (total === null && qty !== null && Math.abs(Number(qty) * Number(price)) >= 1e13) {
+      errors.push(`${where}: qty x price (${qty} x ${price}) is too large for an amount`);
+    }
     const sell = SELL_ACTIONS.has(action);
     const magnitude = qty?.replace(/^-/, '') ?? null;
     return {
