@@ -240,12 +240,18 @@ function checkedDate(raw: string, format: string, today: Date, errors: string[],
     errors.push(`Row ${row}: ${column} '${raw}' does not match the date format ${format}`);
     return null;
   }
-  const { earliest, latest } = dateRange(today);
-  if (iso < earliest || iso > latest) {
-    errors.push(`Row ${row}: ${column} ${iso} must be between ${earliest} and ${latest}`);
+  const outside = outsideDateRange(iso, today);
+  if (outside) {
+    errors.push(`Row ${row}: ${column} ${outside}`);
     return null;
   }
   return iso;
+}
+
+/** `<iso> must be between <30 years ago> and <today>` when a row may not be dated so (any import format), else null. */
+export function outsideDateRange(iso: string, today: Date): string | null {
+  const { earliest, latest } = dateRange(today);
+  return iso < earliest || iso > latest ? `${iso} must be between ${earliest} and ${latest}` : null;
 }
 
 /**

@@ -85,3 +85,14 @@ describe('parsePdfStatement: descriptions longer than an entry name holds', () =
     expect(rows.map((r) => r.errors)).toEqual([[`Row 1 (page 1): description '${'d'.repeat(40)}…' is too long: transaction names can have at most 500 characters`]]);
   });
 });
+
+describe('parsePdfStatement: date range', () => {
+  it('accepts dates from 30 years ago up to today, like every import format', () => {
+    const items = page([['Date', 'Description', 'Amount'], ['21/11/1996', 'Old', '-1.00'], ['22/11/1996', 'Oldest allowed', '-1.00'], ['23/11/2026', 'Tomorrow', '-1.00']], [40, 110, 400]);
+    expect(parsePdfStatement(items, options).rows.map((r) => r.errors)).toEqual([
+      ['Row 1 (page 1): date 1996-11-21 must be between 1996-11-22 and 2026-11-22'],
+      [],
+      ['Row 3 (page 1): date 2026-11-23 must be between 1996-11-22 and 2026-11-22'],
+    ]);
+  });
+});

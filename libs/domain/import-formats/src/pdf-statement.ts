@@ -1,5 +1,5 @@
 import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, parseDate, parseStatementAmount } from './cells';
-import type { ParsedImport, ParsedRow } from './csv-import';
+import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
 // Bank and credit-card statements as positioned text (what a PDF text layer holds): find the transaction table by
 // its header row, then read each dated line's description and money columns. No guessing from free text: a
@@ -129,14 +129,14 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return { rows: [], fileErrors: [`The statement has ${candidates.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
   const layout = detectDateLayout(candidates.map((c) => c.line.cells[0].text), DATE_LAYOUTS);
-  const today = opts.today.toISOString().slice(0, 10);
   const rows: ParsedRow[] = candidates.map(({ line, columns: cols, description }, i) => {
     const rowNumber = i + 1;
     const errors: string[] = [];
     const where = `Row ${rowNumber} (page ${line.page})`;
     const date = parseDate(line.cells[0].text, layout);
+    const outside = date && outsideDateRange(date, opts.today);
     if (!date) errors.push(`${where}: date '${line.cells[0].text}' does not match ${layout}`);
-    else if (date > today) errors.push(`${where}: date ${date} is in the future`);
+    else if (outside) errors.push(`${where}: date ${outside}`);
     let amount: string | null = null;
     for (const cell of line.cells.slice(1).filter((c) => MONEY.test(c.text) && c.left > Math.min(...cols.map((k) => k.left)) - 10)) {
       const column = columnOf(cell, cols);

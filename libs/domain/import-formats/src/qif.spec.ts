@@ -142,3 +142,15 @@ describe('parseQif: trade values the database cannot hold', () => {
     ]);
   });
 });
+
+describe('parseQif: date range', () => {
+  it('accepts dates from 30 years ago up to today, like every import format', () => {
+    const qif = '!Type:Bank\nD11/21/1996\nT-1\n^\nD11/22/1996\nT-1\n^\nD11/22/2026\nT-1\n^\nD11/23/2026\nT-1\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([
+      ['Row 1 (line 2): date 1996-11-21 must be between 1996-11-22 and 2026-11-22'],
+      [],
+      [],
+      ['Row 4 (line 11): date 2026-11-23 must be between 1996-11-22 and 2026-11-22'],
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, parseDate, parseStatementAmount } from './cells';
-import type { ParsedImport, ParsedRow } from './csv-import';
+import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
 // QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
 // Rows come out in the service's conventions, like the CSV types: ISO dates, decimal strings with positive = money
@@ -122,8 +122,10 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     const rowNumber = rows.length + 1;
     const errors: string[] = [];
     const date = dates[i] ? parseDate(dates[i], layout) : null;
+    // Rows may be dated from 30 years ago up to today, as in every import format.
+    const outside = date && outsideDateRange(date, opts.today);
     if (!date) errors.push(`Row ${rowNumber} (line ${record.line}): date '${record.fields.get('D') ?? ''}' is missing or not a date`);
-    else if (date > opts.today.toISOString().slice(0, 10)) errors.push(`Row ${rowNumber} (line ${record.line}): date ${date} is in the future`);
+    else if (outside) errors.push(`Row ${rowNumber} (line ${record.line}): date ${outside}`);
     const base = { date, currency: opts.defaultCurrency, account: null };
     if (record.section === 'invst') {
       rows.push(investmentRow(record, rowNumber, base, securities, errors));
