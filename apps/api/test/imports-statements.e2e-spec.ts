@@ -118,6 +118,16 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it('refuses a QIF file holding transactions of several accounts instead of filing them all in the one account', async () => {
+    const qif = '!Account\nNChecking\nTBank\n^\n!Type:Bank\nD01/05/2024\nT-10\nPShop\n^\n!Account\nNVisa\nTCCard\n^\n!Type:CCard\nD01/06/2024\nT-20\nPCafe\n^\n';
+    const imports = () => t.dataSource.query(`SELECT id FROM imports WHERE family_id = $1 ORDER BY id`, [h.familyId]);
+    const before = await imports();
+    const res = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(422);
+    expect(res.body).toMatchObject({ error: 'invalid_qif', message: expect.stringContaining("transactions of 2 accounts ('Checking', 'Visa')") });
+    expect(await imports()).toEqual(before);
+    expect(await ledger()).toEqual([]);
+  });
+
   it('accepts a .qif upload', async () => {
     const res = await request(t.server)
       .post('/api/v1/imports')

@@ -154,3 +154,22 @@ describe('parseQif: date range', () => {
     ]);
   });
 });
+
+describe('parseQif: files of several accounts', () => {
+  const section = (name: string, type: string, payee: string) => `!Account\nN${name}\nT${type}\n^\n!Type:${type}\nD01/05/2024\nT-10\nP${payee}\n^\n`;
+
+  it('refuses a file holding transactions of more than one account, naming them', () => {
+    const qif = `!Option:AutoSwitch\n!Account\nNChecking\nTBank\n^\nNVisa\nTCCard\n^\n!Clear:AutoSwitch\n${section('Checking', 'Bank', 'Shop')}${section('Visa', 'CCard', 'Cafe')}`;
+    expect(parseQif(qif, options)).toEqual({
+      rows: [],
+      errorCode: 'invalid_qif',
+      fileErrors: ["The QIF file holds transactions of 2 accounts ('Checking', 'Visa'); export each account to its own file and import it into its account"],
+    });
+  });
+
+  it('reads a file of one account, with or without its !Account block or the list of accounts before it', () => {
+    const listed = `!Option:AutoSwitch\n!Account\nNChecking\nTBank\n^\nNVisa\nTCCard\n^\n!Clear:AutoSwitch\n${section('Checking', 'Bank', 'Shop')}`;
+    expect(parseQif(listed, options).rows.map((r) => r.values.name)).toEqual(['Shop']);
+    expect(parseQif(section('Checking', 'Bank', 'Shop'), options).rows.map((r) => r.values.name)).toEqual(['Shop']);
+  });
+});

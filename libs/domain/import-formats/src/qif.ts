@@ -35,6 +35,8 @@ const CASH_ACTIONS: Record<string, { name: (security: string) => string; inflow:
 
 interface QifRecord {
   section: string;
+  /** The account the record belongs to: the last one an `!Account` block named before it, if any. */
+  account: string | null;
   line: number;
   fields: Map<string, string>;
   splits: Array<{ category: string; memo: string; amount: string }>;
@@ -45,6 +47,7 @@ function readRecords(text: string): { records: QifRecord[]; securities: Map<stri
   const records: QifRecord[] = [];
   const securities = new Map<string, string>();
   let section = '';
+  let account: string | null = null;
   let sawHeader = false;
   let current: QifRecord | null = null;
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -61,13 +64,14 @@ function readRecords(text: string): { records: QifRecord[]; securities: Map<stri
       return;
     }
     if (line === '^') {
-      if (current && section === 'security' && current.fields.get('N')) {
+      if (current && section === 'account' && current.fields.get('N')) account = current.fields.get('N')!;
+      else if (current && section === 'security' && current.fields.get('N')) {
         securities.set(current.fields.get('N')!, current.fields.get('S') || current.fields.get('N')!);
       } else if (current && TRANSACTION_SECTIONS.has(section)) records.push(current);
       current = null;
       return;
     }
-    current ??= { section, line: index + 1, fields: new Map(), splits: [] };
+    current ??= { section, account, line: index + 1, fields: new Map(), splits: [] };
     const code = line[0];
     const value = line.slice(1).trim();
     const inTransactions = TRANSACTION_SECTIONS.has(section); // in the Security list, S is the ticker
@@ -112,6 +116,13 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
   const { records, securities, sawHeader } = readRecords(text);
   if (!sawHeader) return { rows: [], fileErrors: ['The file is not QIF: it has no !Type: header'], errorCode: 'invalid_qif' };
   if (!records.length) return { rows: [], fileErrors: ['The QIF file has no transactions'], errorCode: 'invalid_qif' };
+  // The import publishes into one account: another account's transactions would be filed in it.
+  const accounts = [...new Set(records.flatMap((r) => r.account ?? []))];
+  if (accounts.length > 1) {
+    const named = accounts.slice(0, 5).map((a) => `'${a.length > 40 ? `${a.slice(0, 40)}…` : a}'`).join(', ');
+    const message = `The QIF file holds transactions of ${accounts.length} accounts (${named}${accounts.length > 5 ? ', …' : ''}); export each account to its own file and import it into its account`;
+    return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
+  }
   if (records.length > opts.maxRows) {
     return { rows: [], fileErrors: [`The file has ${records.length} records; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
