@@ -123,8 +123,8 @@ describe('parseQif: names longer than an entry holds', () => {
   it('reports a payee or security name longer than 500 characters once per row, split rows included', () => {
     const payee = 'p'.repeat(501);
     const qif = `!Type:Bank\nD01/02/2024\nT-5\nP${payee}\n^\nD01/03/2024\nT-5\nP${payee}\nL--Split--\nSA\n$-2\nSB\n$-3\n^\n`;
-    const message = (line: number) => `Row ${line === 2 ? 1 : 2} (line ${line}): name '${'p'.repeat(40)}…' is too long: transaction names can have at most 500 characters`;
-    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([[message(2)], [message(6)], [message(6)]]);
+    const message = (row: number, line: number) => `Row ${row} (line ${line}): name '${'p'.repeat(40)}…' is too long: transaction names can have at most 500 characters`;
+    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([[message(1, 2)], [message(2, 6)], [message(3, 6)]]);
     const dividend = parseQif(`!Type:Invst\nD01/02/2024\nNDiv\nY${'y'.repeat(495)}\nT5\n^\n`, options);
     expect(dividend.rows[0].errors).toEqual([expect.stringMatching(/^Row 1 \(line 2\): name 'Dividend: Y+…' is too long: transaction names can have at most 500 characters$/)]);
   });
@@ -171,5 +171,15 @@ describe('parseQif: files of several accounts', () => {
     const listed = `!Option:AutoSwitch\n!Account\nNChecking\nTBank\n^\nNVisa\nTCCard\n^\n!Clear:AutoSwitch\n${section('Checking', 'Bank', 'Shop')}`;
     expect(parseQif(listed, options).rows.map((r) => r.values.name)).toEqual(['Shop']);
     expect(parseQif(section('Checking', 'Bank', 'Shop'), options).rows.map((r) => r.values.name)).toEqual(['Shop']);
+  });
+});
+
+describe('parseQif: errors of split records', () => {
+  it('name each split row by its own row number', () => {
+    const qif = '!Type:Bank\nD13/45/2024\nT-5\nPShop\nL--Split--\nSA\n$-2\nSB\n$-x\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => [r.sourceRowNumber, r.errors])).toEqual([
+      [1, ["Row 1 (line 2): date '13/45/2024' is missing or not a date"]],
+      [2, ["Row 2 (line 2): date '13/45/2024' is missing or not a date", "Row 2 (line 2): split 2 amount '-x' is not a number"]],
+    ]);
   });
 });

@@ -131,43 +131,47 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
   const rows: ParsedRow[] = [];
   records.forEach((record, i) => {
     const rowNumber = rows.length + 1;
-    const errors: string[] = [];
+    // The record's problems; a split record's rows each name their own row number.
+    const problems: string[] = [];
+    const errorsOf = (n: number, extra: string[] = []) => [...problems, ...extra].map((p) => `Row ${n} (line ${record.line}): ${p}`);
     const date = dates[i] ? parseDate(dates[i], layout) : null;
     // Rows may be dated from 30 years ago up to today, as in every import format.
     const outside = date && outsideDateRange(date, opts.today);
-    if (!date) errors.push(`Row ${rowNumber} (line ${record.line}): date '${record.fields.get('D') ?? ''}' is missing or not a date`);
-    else if (outside) errors.push(`Row ${rowNumber} (line ${record.line}): date ${outside}`);
+    if (!date) problems.push(`date '${record.fields.get('D') ?? ''}' is missing or not a date`);
+    else if (outside) problems.push(`date ${outside}`);
     const base = { date, currency: opts.defaultCurrency, account: null };
     if (record.section === 'invst') {
-      rows.push(investmentRow(record, rowNumber, base, securities, errors));
+      rows.push(investmentRow(record, rowNumber, base, securities, errorsOf(rowNumber)));
       return;
     }
     const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
-    if (total === null) errors.push(`Row ${rowNumber} (line ${record.line}): amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
+    if (total === null) problems.push(`amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
     const payee = record.fields.get('P') ?? '';
     const memo = record.fields.get('M') || null;
     if (payee.toLowerCase() === 'opening balance') {
       // The account's balance on that date: stored as a valuation, not as income.
-      rows.push({ sourceRowNumber: rowNumber, errors, values: { ...base, row_kind: 'opening_balance', amount: total, name: 'Opening balance', notes: memo } });
+      rows.push({ sourceRowNumber: rowNumber, errors: errorsOf(rowNumber), values: { ...base, row_kind: 'opening_balance', amount: total, name: 'Opening balance', notes: memo } });
       return;
     }
     const { category, tags, transferTo } = categoryAndTags(record.fields.get('L'));
     const splits = record.splits.filter((s) => s.amount);
+    const name = payee || (transferTo && !(splits.length && total !== null) ? `Transfer: ${transferTo}` : 'Imported item');
+    const tooLong = nameProblem(name);
+    if (tooLong) problems.push(tooLong);
     if (splits.length && total !== null) {
-      checkedName(payee || 'Imported item', errors, `Row ${rowNumber} (line ${record.line})`);
       // A split transaction becomes one row per split, so each part lands in its own category.
       splits.forEach((split, k) => {
         const part = categoryAndTags(split.category);
         const amount = parseStatementAmount(split.amount);
-        const splitErrors = amount === null ? [...errors, `Row ${rowNumber} (line ${record.line}): split ${k + 1} amount '${split.amount}' is not a number`] : errors;
+        const n = rows.length + 1;
         rows.push({
-          sourceRowNumber: rows.length + 1,
-          errors: splitErrors,
+          sourceRowNumber: n,
+          errors: errorsOf(n, amount === null ? [`split ${k + 1} amount '${split.amount}' is not a number`] : []),
           values: {
             ...base,
             row_kind: 'transaction',
             amount: amount === null ? null : negateDecimal(amount),
-            name: payee || 'Imported item',
+            name,
             category: part.category,
             tags: part.tags,
             notes: split.memo || memo,
@@ -179,12 +183,12 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     }
     rows.push({
       sourceRowNumber: rowNumber,
-      errors,
+      errors: errorsOf(rowNumber),
       values: {
         ...base,
         row_kind: 'transaction',
         amount: total === null ? null : negateDecimal(total),
-        name: checkedName(payee || (transferTo ? `Transfer: ${transferTo}` : 'Imported item'), errors, `Row ${rowNumber} (line ${record.line})`),
+        name,
         category,
         tags,
         notes: memo,
@@ -195,12 +199,8 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
   return { rows, fileErrors: [] };
 }
 
-/** The name, with a row error when it is longer than an entry's name holds (it would fail the publish). */
-function checkedName(name: string, errors: string[], where: string): string {
-  const problem = lengthError('name', name, MAX_CHARS.entryName, 'transaction names');
-  if (problem) errors.push(`${where}: ${problem}`);
-  return name;
-}
+/** Why a name cannot be stored (longer than an entry's name holds), or null. */
+const nameProblem = (name: string): string | null => lengthError('name', name, MAX_CHARS.entryName, 'transaction names');
 
 function investmentRow(record: QifRecord, rowNumber: number, base: Record<string, unknown>, securities: Map<string, string>, errors: string[]): ParsedRow {
   const action = (record.fields.get('N') ?? '').toLowerCase();
@@ -246,6 +246,9 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
   if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported`);
   if (total === null) errors.push(`${where}: amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
   const magnitude = total?.replace(/^-/, '') ?? null;
+  const name = cash?.name(ticker) ?? (record.fields.get('P') || 'Imported item');
+  const tooLong = nameProblem(name);
+  if (tooLong) errors.push(`${where}: ${tooLong}`);
   return {
     sourceRowNumber: rowNumber,
     errors,
@@ -253,7 +256,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
       ...base,
       row_kind: 'transaction',
       amount: magnitude === null ? null : cash?.inflow ? negateDecimal(magnitude) : magnitude,
-      name: checkedName(cash?.name(ticker) ?? (record.fields.get('P') || 'Imported item'), errors, where),
+      name,
       category: null,
       tags: [],
       notes: record.fields.get('M') || null,
