@@ -183,3 +183,11 @@ describe('parseQif: errors of split records', () => {
     ]);
   });
 });
+
+describe('parseQif: row limit', () => {
+  it('counts each split as the row it becomes', () => {
+    const qif = '!Type:Bank\nD01/02/2024\nT-6\nPShop\nL--Split--\nSA\n$-1\nSB\n$-2\nSC\n$-3\n^\n';
+    expect(parseQif(qif, { ...options, maxRows: 2 })).toEqual({ rows: [], fileErrors: ['The file has 3 rows; at most 2 can be stored for one import'], errorCode: 'too_many_rows' });
+    expect(parseQif(qif, { ...options, maxRows: 3 }).rows).toHaveLength(3);
+  });
+});

@@ -123,8 +123,10 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     const message = `The QIF file holds transactions of ${accounts.length} accounts (${named}${accounts.length > 5 ? ', …' : ''}); export each account to its own file and import it into its account`;
     return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
   }
-  if (records.length > opts.maxRows) {
-    return { rows: [], fileErrors: [`The file has ${records.length} records; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
+  // A split record becomes a row per split: counted before any row is built.
+  const rowCount = records.reduce((n, r) => n + (r.section === 'invst' ? 1 : Math.max(1, r.splits.filter((split) => split.amount).length)), 0);
+  if (rowCount > opts.maxRows) {
+    return { rows: [], fileErrors: [`The file has ${rowCount} rows; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
   const dates = records.map((r) => normalizeQifDate(r.fields.get('D') ?? '', opts.today));
   const layout = detectQifDateLayout(dates.filter(Boolean).slice(0, 200));
