@@ -215,6 +215,25 @@ describe('imports: PDF statements', () => {
     ]);
   });
 
+  it('signs a bank statement with one amount column as printed though a transaction is a credit card payment', async () => {
+    const pdf = await statementPdf({
+      title: 'Everyday Checking Statement',
+      headers: ['Date', 'Description', 'Amount'],
+      columns: [40, 150, 420],
+      rows: [
+        ['01/03/2024', 'Grocer', '-45.99'],
+        ['01/09/2024', 'Credit card payment', '-200.00'],
+        ['01/12/2024', 'Salary', '2,500.00'],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(await rowsOf(created.body.data.id)).toEqual([
+      ['2024-01-03', 'Grocer', '45.99', true],
+      ['2024-01-09', 'Credit card payment', '200.00', true],
+      ['2024-01-12', 'Salary', '-2500.00', true],
+    ]);
+  });
+
   it('refuses scanned PDFs, files that are not PDFs, and inline content, storing nothing', async () => {
     const before = await t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE family_id = $1`, [h.familyId]);
     const scanned = await uploadPdf(await scannedPdf());

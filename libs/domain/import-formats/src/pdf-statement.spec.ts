@@ -53,6 +53,22 @@ describe('parsePdfStatement', () => {
     expect(parsePdfStatement(table('Credit Card statement'), options).rows.map((r) => r.values.amount)).toEqual(['-4.50', '12.00', '-100.00']);
   });
 
+  it('does not take a bank statement for a credit card statement because a transaction is a credit card payment', () => {
+    const items = [
+      ...page([['Checking statement']], [40], 1, 760),
+      ...page(
+        [
+          ['Date', 'Description', 'Amount'],
+          ['2024-02-01', 'Coffee', '-4.50'],
+          ['2024-02-02', 'Credit card payment', '-100.00'],
+          ['2024-02-03', 'Salary', '2,000.00'],
+        ],
+        [40, 120, 400],
+      ),
+    ];
+    expect(parsePdfStatement(items, options).rows.map((r) => r.values.amount)).toEqual(['4.50', '100.00', '-2000.00']);
+  });
+
   it('reads tables that continue on later pages under a repeated header, and month-name dates', () => {
     const header = ['Date', 'Details', 'Money out', 'Money in'];
     const items = [

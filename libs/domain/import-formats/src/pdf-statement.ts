@@ -100,9 +100,9 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return refuse('The PDF has no text layer (a scanned statement?). Only text-based statements can be read; export a CSV or QIF from your bank instead.');
   }
   const lines = readLines(items);
-  const creditCard = lines.some((l) => l.cells.some((c) => /credit card/i.test(c.text)));
   const candidates: Array<{ line: Line; columns: Column[]; description: string[] }> = [];
   let columns: Column[] | null = null;
+  const tableLines = new Set<Line>();
   for (const line of lines) {
     const header = headerColumns(line);
     if (header) {
@@ -118,10 +118,16 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     if (!moneyCells.length && previous?.line.page === line.page && previous.line.y - line.y < 20 && !looksLikeDate(first.text)) {
       // A wrapped description continues the transaction above it.
       previous.description.push(...line.cells.map((c) => c.text));
+      tableLines.add(line);
       continue;
     }
-    if (looksLikeDate(first.text) && moneyCells.length) candidates.push({ line, columns, description: descriptionCells.map((c) => c.text) });
+    if (looksLikeDate(first.text) && moneyCells.length) {
+      candidates.push({ line, columns, description: descriptionCells.map((c) => c.text) });
+      tableLines.add(line);
+    }
   }
+  // The statement's own text says it is a card's; a transaction's description ("Credit card payment") does not.
+  const creditCard = lines.some((l) => !tableLines.has(l) && l.cells.some((c) => /credit card/i.test(c.text)));
   if (!candidates.length) {
     return refuse('No transaction table was found: the statement needs a header row with a Date column and Amount or Debit/Credit columns.');
   }
