@@ -96,6 +96,8 @@ describe('QIF dates', () => {
     expect(normalizeQifDate("6/ 4'20", today)).toBe('6/4/2020');
     expect(normalizeQifDate('12/31/99', today)).toBe('12/31/1999');
     expect(normalizeQifDate('1/2/26', today)).toBe('1/2/2026');
+    expect(normalizeQifDate("1/ 5' 4", today)).toBe('1/5/2004');
+    expect(parseQif("!Type:Bank\nD1/ 5' 4\nT-1\n^\n", options).rows[0]).toMatchObject({ errors: [], values: { date: '2004-01-05' } });
   });
 
   it('prefers the layout that parses most dates, US on a tie', () => {

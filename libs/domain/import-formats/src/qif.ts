@@ -84,11 +84,14 @@ function readRecords(text: string): { records: QifRecord[]; securities: Map<stri
   return { records, securities, sawHeader };
 }
 
-/** `6/ 4'20` -> `6/4/2020`: Quicken writes the year after an apostrophe, two-digit, and pads with spaces. */
+/**
+ * `6/ 4'20` -> `6/4/2020`: Quicken writes the year after an apostrophe, two-digit, and pads with spaces (`1/ 5' 4`
+ * is 2004: the padded digit is the year's last).
+ */
 export function normalizeQifDate(raw: string, today: Date): string {
   let date = raw.replace(/\s+/g, '');
   const apostrophe = /^(\d{1,2})([/.-])(\d{1,2})'(\d{1,4})$/.exec(date);
-  if (apostrophe) date = `${apostrophe[1]}${apostrophe[2]}${apostrophe[3]}${apostrophe[2]}${apostrophe[4]}`;
+  if (apostrophe) date = `${apostrophe[1]}${apostrophe[2]}${apostrophe[3]}${apostrophe[2]}${apostrophe[4].padStart(2, '0')}`;
   const shortYear = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{2})$/.exec(date);
   if (shortYear) {
     let year = 2000 + Number(shortYear[4]);
