@@ -128,6 +128,19 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it('publishes cash moved in or out of an investment account from another one as a transfer, which budgets leave out', async () => {
+    const qif = '!Type:Invst\nD03/01/2024\nNXIn\nT1000\nL[Checking]\n^\nD03/03/2024\nNDiv\nYAAPL\nT5\n^\n';
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect((await ledger()).map(({ name, amount, kind }: { name: string; amount: number; kind: string }) => ({ name, amount, kind }))).toEqual([
+      { name: 'Cash Transfer In', amount: -100000, kind: 'funds_movement' },
+      { name: 'Dividend: AAPL', amount: -500, kind: 'standard' },
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it('accepts a .qif upload', async () => {
     const res = await request(t.server)
       .post('/api/v1/imports')

@@ -193,3 +193,14 @@ describe('parseQif: row limit', () => {
     expect(parseQif(qif, { ...options, maxRows: 3 }).rows).toHaveLength(3);
   });
 });
+
+describe('parseQif: cash transfers of an investment account', () => {
+  it('marks XIn/XOut naming the other account ([Checking]) as transfers, like the bank side of them', () => {
+    const qif = '!Type:Invst\nD03/01/2024\nNXIn\nT1000\nL[Checking]\n^\nD03/02/2024\nNXOut\nT200\nL[Savings]\n^\nD03/03/2024\nNDiv\nYAAPL\nT5\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => [r.values.name, r.values.amount, r.values.transfer_account])).toEqual([
+      ['Cash Transfer In', '-1000', 'Checking'],
+      ['Cash Transfer Out', '200', 'Savings'],
+      ['Dividend: AAPL', '-5', null],
+    ]);
+  });
+});

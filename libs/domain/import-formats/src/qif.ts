@@ -265,7 +265,8 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
       category: null,
       tags: [],
       notes: record.fields.get('M') || null,
-      transfer_account: null,
+      // Cash moved from or to another account (XIn/XOut L[Checking]) is a transfer, as on the bank side of it.
+      transfer_account: categoryAndTags(record.fields.get('L')).transferTo,
     },
   };
 }
