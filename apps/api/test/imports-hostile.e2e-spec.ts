@@ -412,21 +412,23 @@ describe('imports: hostile input', () => {
     // A PATCH held in flight needs a second connection to hold it at a barrier: PostgreSQL only.
     (process.env.DATABASE_URL ? it : it.skip)('checks the rows a PATCH in flight writes before publishing, not the rows it replaces', async () => {
       const id = (await post(csvBody('date,amount,name\n2024-01-05,1,Coffee\n2024-01-06,2,Tea')).expect(201)).body.data.id;
-      const lockWaits = async () =>
-        (await t.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n;
+      // The backend waiting for `blocker`'s locks (other suites share the database: only this chain counts).
+      const waitingFor = async (blocker: number): Promise<number | undefined> =>
+        (await t.dataSource.query(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [blocker]))[0]?.pid;
       // The barrier: a PATCH writes the import's mappings after its rows; an exclusive lock on the table holds it there.
       const barrier = await t.dataSource.createQueryRunner();
       await barrier.connect();
       await barrier.startTransaction();
       await barrier.query(`LOCK TABLE import_mappings IN EXCLUSIVE MODE`);
+      const [{ pid: barrierPid }] = await barrier.query(`SELECT pg_backend_pid() AS pid`);
       let patched: Promise<request.Response> | undefined;
       let published: Promise<request.Response> | undefined;
       try {
         // Read with %d/%m/%Y, no row has a date.
         patched = request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ date_format: '%d/%m/%Y' }).then((r) => r);
-        await until('the PATCH to wait at the barrier', async () => (await lockWaits()) === 1);
+        const patchPid = await until('the PATCH to wait at the barrier', () => waitingFor(barrierPid));
         published = request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).then((r) => r);
-        await until('the publish to wait for the PATCH', async () => (await lockWaits()) === 2);
+        await until('the publish to wait for the PATCH', () => waitingFor(patchPid));
       } finally {
         await barrier.rollbackTransaction();
         await barrier.release();
