@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createImport, waitForImport } from './support/imports';
+import { createImport, newAccount, waitForImport } from './support/imports';
 import { OpenApiDocument, schemaErrors } from './support/openapi-schema';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -14,11 +14,7 @@ describe('imports: HTTP contract', () => {
   beforeAll(async () => {
     t = await startTestApp();
     h = await t.newHousehold();
-    const [row] = await t.dataSource.query(
-      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
-      [h.familyId],
-    );
-    accountId = row.id;
+    accountId = await newAccount(t, h);
   });
   afterAll(() => t.close());
 

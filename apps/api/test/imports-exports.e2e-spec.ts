@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createImport, waitForImport } from './support/imports';
+import { createImport, newAccount, publishAndWait, revertAndWait } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // Exports of other apps (Mint, Actual, YNAB) and the taxonomy files (categories, merchants, rules) end to end:
@@ -19,21 +19,6 @@ describe('imports: export layouts and taxonomy files', () => {
   async function rowErrors(h: Household, id: string): Promise<string[][]> {
     const res = await request(t.server).get(`/api/v1/imports/${id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
     return res.body.data.map((r: { errors: string[] }) => r.errors);
-  }
-  async function newAccount(h: Household, name: string, currency: string): Promise<string> {
-    const [row] = await q(
-      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', $3) RETURNING id`,
-      [h.familyId, name, currency],
-    );
-    return row.id;
-  }
-  async function publishAndWait(h: Household, body: Record<string, unknown>) {
-    const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' }).expect(201);
-    return waitForImport(t.server, h.apiKey, res.body.data.id);
-  }
-  async function revert(h: Household, id: string) {
-    await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    return waitForImport(t.server, h.apiKey, id);
   }
   const familyRecords = async (h: Household) => {
     const [row] = await q(
@@ -87,7 +72,7 @@ describe('imports: export layouts and taxonomy files', () => {
   describe('currency of rows that name their account', () => {
     it("gives a Mint row without a currency the currency of the account it names, not the family's", async () => {
       const h = await t.newHousehold(); // family currency USD
-      await newAccount(h, 'Girokonto', 'EUR');
+      await newAccount(t, h, 'Girokonto', 'EUR');
       // Mint's export has no Currency column; the second file has one, blank on one row.
       const mint = [
         'Date,Description,Original Description,Amount,Transaction Type,Category,Account Name,Labels,Notes',
@@ -95,7 +80,7 @@ describe('imports: export layouts and taxonomy files', () => {
         '01/06/2024,Diner,DINER,12.00,debit,,Amex,,',
       ].join('\n');
       const withColumn = 'Date,Description,Amount,Transaction Type,Account Name,Currency\n01/07/2024,Kiosk,2.00,debit,Girokonto,\n01/08/2024,Pub,3.00,debit,Girokonto,GBP';
-      for (const csv of [mint, withColumn]) expect((await publishAndWait(h, { type: 'MintImport', raw_file_content: csv })).status).toBe('complete');
+      for (const csv of [mint, withColumn]) expect((await publishAndWait(t, h, { type: 'MintImport', raw_file_content: csv })).status).toBe('complete');
       const rows = await q(
         `SELECT e.name, e.currency, e.amount_minor::int AS amount, a.name AS account FROM entries e JOIN accounts a ON a.id = e.account_id WHERE e.family_id = $1 ORDER BY e.date`,
         [h.familyId],
@@ -125,7 +110,7 @@ describe('imports: export layouts and taxonomy files', () => {
       const before = await categories(h);
       // A Sure categories.csv: Groceries moves under a new Food, Travel gets a colour and icon, Rent is as it was.
       const csv = 'name,color,parent_category,lucide_icon\nFood,#f97316,,utensils\nGroceries,#222222,Food,cart\nTravel,#555555,,bus\nRent,,,';
-      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: csv });
+      const imp = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: csv });
       expect(imp.status).toBe('complete');
       expect(await categories(h)).toEqual([
         { name: 'Food', color: '#f97316', icon: 'utensils', parent: null },
@@ -136,7 +121,7 @@ describe('imports: export layouts and taxonomy files', () => {
       // Changed by the user since: kept.
       await q(`UPDATE categories SET lucide_icon = 'train' WHERE family_id = $1 AND name = 'Travel'`, [h.familyId]);
 
-      expect((await revert(h, imp.id)).status).toBe('pending');
+      expect((await revertAndWait(t, h, imp.id)).status).toBe('pending');
       expect(await categories(h)).toEqual(before.map((c: { name: string }) => (c.name === 'Travel' ? { ...c, icon: 'train' } : c)));
     });
 
@@ -147,11 +132,11 @@ describe('imports: export layouts and taxonomy files', () => {
         `INSERT INTO categories (family_id, name, color, lucide_icon, parent_id) SELECT $1, 'Groceries', '#111111', 'apple', id FROM categories WHERE family_id = $1 AND name = 'Household'`,
         [h.familyId],
       );
-      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,color,parent_category,lucide_icon\nGroceries,,Food,' });
+      const imp = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,color,parent_category,lucide_icon\nGroceries,,Food,' });
       expect(imp.status).toBe('complete');
       await q(`DELETE FROM categories WHERE family_id = $1 AND name = 'Household'`, [h.familyId]);
 
-      expect((await revert(h, imp.id)).status).toBe('pending');
+      expect((await revertAndWait(t, h, imp.id)).status).toBe('pending');
       expect(await categories(h)).toEqual([{ name: 'Groceries', color: '#111111', icon: 'apple', parent: null }]);
     });
   });

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { IMPORTS_QUEUE } from '../src/imports/imports.queue';
 import { ImportsProcessor } from '../src/imports/imports.processor';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
-import { createImport, waitForImport } from './support/imports';
+import { createImport, newAccount, waitForImport } from './support/imports';
 import { startPrivateRedis, PrivateRedis } from './support/private-redis';
 import { statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
@@ -572,13 +572,6 @@ describe('imports: the queue stops while publishing (J108)', () => {
   });
 });
 
-async function newAccount(t: TestApp, h: Household): Promise<string> {
-  const [row] = await t.dataSource.query(
-    `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
-    [h.familyId],
-  );
-  return row.id;
-}
 
 /** Row counts of everything an import request could write for the family. */
 async function familyState(t: TestApp, familyId: string) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createImport, waitForImport } from './support/imports';
+import { createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 const QIF = readFileSync(join(__dirname, '../../../libs/domain/import-formats/fixtures/checking.qif'), 'utf8');
@@ -17,33 +17,18 @@ describe('imports: publishing and reverting alongside other data', () => {
   afterAll(() => t.close());
 
   const q = (sql: string, params: unknown[] = []) => t.dataSource.query(sql, params);
-  async function newAccount(h: Household, name = 'Checking', currency = 'USD'): Promise<string> {
-    const [row] = await q(
-      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', $3) RETURNING id`,
-      [h.familyId, name, currency],
-    );
-    return row.id;
-  }
-  async function publishAndWait(h: Household, body: Record<string, unknown>) {
-    const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' }).expect(201);
-    return waitForImport(t.server, h.apiKey, res.body.data.id);
-  }
-  async function revert(h: Household, id: string) {
-    await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    return waitForImport(t.server, h.apiKey, id);
-  }
 
   describe('errors', () => {
     it("shows a publisher's own message in error, and only the generic one for anything else", async () => {
       const h = await t.newHousehold();
-      const selfParent = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,A' });
+      const selfParent = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,A' });
       expect({ status: selfParent.status, error: selfParent.error }).toEqual({ status: 'failed', error: "Row 1: category 'A' cannot be its own parent" });
 
       await q(`CREATE OR REPLACE FUNCTION hearth_test_fail_merchant() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN IF NEW.family_id = '${h.familyId}' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
       await q(`CREATE TRIGGER hearth_test_fail_merchant BEFORE INSERT ON merchants FOR EACH ROW EXECUTE FUNCTION hearth_test_fail_merchant()`);
       try {
-        const internal = await publishAndWait(h, { type: 'MerchantImport', raw_file_content: 'name\nShop' });
+        const internal = await publishAndWait(t, h, { type: 'MerchantImport', raw_file_content: 'name\nShop' });
         expect(internal.status).toBe('failed');
         expect(internal.error).toMatch(/^Publishing stopped on an internal error/);
       } finally {
@@ -60,11 +45,11 @@ describe('imports: publishing and reverting alongside other data', () => {
     it('keeps the account, category and tag it created that another import uses, and removes the ones only it used', async () => {
       const h = await t.newHousehold();
       const csv = (rows: string[]) => ['date,amount,name,account,category,tags', ...rows].join('\n');
-      const a = await publishAndWait(h, { raw_file_content: csv(['2024-05-01,-1.00,A1,Savings,Food,weekly|once', '2024-05-01,-1.00,A2,Spare,Solo,']), date_col_label: 'date', amount_col_label: 'amount' });
-      const b = await publishAndWait(h, { raw_file_content: csv(['2024-05-02,-2.00,B1,Savings,Food,weekly']), date_col_label: 'date', amount_col_label: 'amount' });
+      const a = await publishAndWait(t, h, { raw_file_content: csv(['2024-05-01,-1.00,A1,Savings,Food,weekly|once', '2024-05-01,-1.00,A2,Spare,Solo,']), date_col_label: 'date', amount_col_label: 'amount' });
+      const b = await publishAndWait(t, h, { raw_file_content: csv(['2024-05-02,-2.00,B1,Savings,Food,weekly']), date_col_label: 'date', amount_col_label: 'amount' });
       expect([a.status, b.status]).toEqual(['complete', 'complete']);
 
-      expect((await revert(h, a.id)).status).toBe('pending');
+      expect((await revertAndWait(t, h, a.id)).status).toBe('pending');
       const left = await q(
         `SELECT e.name, a.name AS account, c.name AS category, (SELECT string_agg(g.name, '|') FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
            FROM entries e JOIN accounts a ON a.id = e.account_id JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id
@@ -78,12 +63,12 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it("keeps what the user's own data uses: a budget amount, a subcategory (with the parents above it), a rule, a merchant", async () => {
       const h = await t.newHousehold();
-      const account = await newAccount(h);
-      const categories = await publishAndWait(h, {
+      const account = await newAccount(t, h);
+      const categories = await publishAndWait(t, h, {
         type: 'CategoryImport',
         raw_file_content: 'name,parent_category\nBudgeted,\nTop,\nMiddle,Top\nRuled,\nUnused,',
       });
-      const merchants = await publishAndWait(h, { type: 'MerchantImport', raw_file_content: 'name\nShop\nNobody' });
+      const merchants = await publishAndWait(t, h, { type: 'MerchantImport', raw_file_content: 'name\nShop\nNobody' });
       expect([categories.status, merchants.status]).toEqual(['complete', 'complete']);
       const id = async (table: string, name: string) => (await q(`SELECT id FROM ${table} WHERE family_id = $1 AND name = $2`, [h.familyId, name]))[0].id;
       // A budget lists every category at 0 by itself; only the amount set on Budgeted is a use.
@@ -100,8 +85,8 @@ describe('imports: publishing and reverting alongside other data', () => {
         [h.familyId, account, await id('merchants', 'Shop')],
       );
 
-      await revert(h, categories.id);
-      await revert(h, merchants.id);
+      await revertAndWait(t, h, categories.id);
+      await revertAndWait(t, h, merchants.id);
       expect(await names('categories', h)).toEqual([['Budgeted', null], ['Middle', null], ['Mine', null], ['Ruled', null], ['Top', null]]);
       expect(await names('merchants', h)).toEqual([['Shop', null]]);
       const [mine] = await q(`SELECT p.name AS parent, g.name AS grandparent FROM categories c JOIN categories p ON p.id = c.parent_id JOIN categories g ON g.id = p.parent_id WHERE c.family_id = $1 AND c.name = 'Mine'`, [h.familyId]);
@@ -110,7 +95,7 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it('puts back what a row changed in the transaction it duplicated (notes, category, tags), unless changed since', async () => {
       const h = await t.newHousehold();
-      const account = await newAccount(h);
+      const account = await newAccount(t, h);
       const [coffee] = await q(`INSERT INTO categories (family_id, name) VALUES ($1, 'Coffee') RETURNING id`, [h.familyId]);
       const [mine] = await q(`INSERT INTO tags (family_id, name) VALUES ($1, 'mine') RETURNING id`, [h.familyId]);
       const enter = async (name: string) => {
@@ -123,7 +108,7 @@ describe('imports: publishing and reverting alongside other data', () => {
         return e.id;
       };
       const [kept, edited] = [await enter('Kept'), await enter('Edited')];
-      const imp = await publishAndWait(h, {
+      const imp = await publishAndWait(t, h, {
         raw_file_content: 'date,amount,name,category,tags,notes\n2024-05-01,-3.50,Kept,Food,weekly|mine,theirs\n2024-05-01,-3.50,Edited,Food,,theirs',
         account_id: account,
         date_col_label: 'date',
@@ -132,7 +117,7 @@ describe('imports: publishing and reverting alongside other data', () => {
       expect(imp.status).toBe('complete');
       await q(`UPDATE entries SET notes = 'edited later' WHERE id = $1`, [edited]);
 
-      await revert(h, imp.id);
+      await revertAndWait(t, h, imp.id);
       const state = await q(
         `SELECT e.id, e.notes, c.name AS category, (SELECT string_agg(g.name, '|' ORDER BY g.name) FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
            FROM entries e JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id WHERE e.family_id = $1 ORDER BY e.name`,
@@ -155,7 +140,7 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it('resolves again by name (or creates) the account, category and tag mapped at upload and deleted since', async () => {
       const h = await t.newHousehold();
-      const savings = await newAccount(h, 'Savings');
+      const savings = await newAccount(t, h, 'Savings');
       await q(`INSERT INTO categories (family_id, name) VALUES ($1, 'Food'), ($1, 'Fun')`, [h.familyId]);
       await q(`INSERT INTO tags (family_id, name) VALUES ($1, 'weekly')`, [h.familyId]);
       const created = await createImport(t.server, h.apiKey, {
@@ -188,11 +173,11 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it('publishes into the category of an import reverted since, created again', async () => {
       const h = await t.newHousehold();
-      const account = await newAccount(h);
+      const account = await newAccount(t, h);
       const csv = (name: string) => ({ raw_file_content: `date,amount,name,category\n2024-05-01,-1.00,${name},Food`, account_id: account, date_col_label: 'date', amount_col_label: 'amount' });
-      const a = await publishAndWait(h, csv('A'));
+      const a = await publishAndWait(t, h, csv('A'));
       const b = await createImport(t.server, h.apiKey, csv('B')).expect(201);
-      await revert(h, a.id);
+      await revertAndWait(t, h, a.id);
       expect(await publishLater(h, b.body.data.id)).toMatchObject({ status: 'complete', error: null });
       const [row] = await q(`SELECT c.name, c.import_id FROM transactions tr JOIN categories c ON c.id = tr.category_id JOIN entries e ON e.id = tr.entry_id WHERE e.family_id = $1`, [h.familyId]);
       expect(row).toEqual({ name: 'Food', import_id: b.body.data.id });
@@ -200,7 +185,7 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it("says so when the import's own account is gone", async () => {
       const h = await t.newHousehold();
-      const account = await newAccount(h);
+      const account = await newAccount(t, h);
       const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,name\n2024-05-01,-1.00,X', account_id: account, date_col_label: 'date', amount_col_label: 'amount' }).expect(201);
       await q(`DELETE FROM accounts WHERE id = $1`, [account]);
       expect(await publishLater(h, created.body.data.id)).toMatchObject({ status: 'failed', error: "The import's account no longer exists: set account_id to another account" });
@@ -210,9 +195,9 @@ describe('imports: publishing and reverting alongside other data', () => {
   describe('currency', () => {
     it("gives a row without a currency column its account's currency, and one with the column its own", async () => {
       const h = await t.newHousehold();
-      await newAccount(h, 'Euro', 'EUR');
-      const named = await publishAndWait(h, { raw_file_content: 'date,amount,name,account\n2024-05-01,-10.00,Cafe,Euro\n2024-05-02,-1.00,Bus,Dollars', date_col_label: 'date', amount_col_label: 'amount' });
-      const given = await publishAndWait(h, {
+      await newAccount(t, h, 'Euro', 'EUR');
+      const named = await publishAndWait(t, h, { raw_file_content: 'date,amount,name,account\n2024-05-01,-10.00,Cafe,Euro\n2024-05-02,-1.00,Bus,Dollars', date_col_label: 'date', amount_col_label: 'amount' });
+      const given = await publishAndWait(t, h, {
         raw_file_content: 'date,amount,name,account,currency\n2024-05-03,-5.00,Shop,Euro,GBP',
         date_col_label: 'date',
         amount_col_label: 'amount',
@@ -231,8 +216,8 @@ describe('imports: publishing and reverting alongside other data', () => {
   describe('trade currency', () => {
     it("gives a trade routed to an account by name, without a currency of its own, that account's currency", async () => {
       const h = await t.newHousehold();
-      await newAccount(h, 'Depot', 'EUR');
-      const imp = await publishAndWait(h, { type: 'TradeImport', raw_file_content: 'date,ticker,qty,price,account,currency\n2024-05-01,SAP,2,150,Depot,\n2024-05-02,AAPL,1,190,Depot,USD' });
+      await newAccount(t, h, 'Depot', 'EUR');
+      const imp = await publishAndWait(t, h, { type: 'TradeImport', raw_file_content: 'date,ticker,qty,price,account,currency\n2024-05-01,SAP,2,150,Depot,\n2024-05-02,AAPL,1,190,Depot,USD' });
       expect(imp.status).toBe('complete');
       const trades = await q(`SELECT s.ticker, t.currency, e.currency AS entry_currency FROM trades t JOIN entries e ON e.id = t.entry_id JOIN securities s ON s.id = t.security_id WHERE e.family_id = $1 ORDER BY e.date`, [h.familyId]);
       expect(trades).toEqual([
@@ -245,21 +230,21 @@ describe('imports: publishing and reverting alongside other data', () => {
   describe('QIF opening balance', () => {
     it("keeps one per account, the file's, and revert puts back the one it replaced", async () => {
       const h = await t.newHousehold();
-      const account = await newAccount(h);
+      const account = await newAccount(t, h);
       await q(
         `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Valuation', '2020-01-01', 'Opening balance', 5000, 'USD') RETURNING id)
          INSERT INTO valuations (entry_id, kind) SELECT id, 'opening_anchor' FROM e`,
         [h.familyId, account],
       );
       const anchors = () => q(`SELECT e.date::text AS date, e.amount_minor::int AS amount FROM entries e JOIN valuations v ON v.entry_id = e.id WHERE e.account_id = $1`, [account]);
-      const first = await publishAndWait(h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
-      const second = await publishAndWait(h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
+      const first = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
+      const second = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
       expect([first.status, second.status]).toEqual(['complete', 'complete']);
       expect(await anchors()).toEqual([{ date: '2023-12-31', amount: 100000 }]);
 
-      await revert(h, second.id);
+      await revertAndWait(t, h, second.id);
       expect(await anchors()).toEqual([{ date: '2023-12-31', amount: 100000 }]);
-      await revert(h, first.id);
+      await revertAndWait(t, h, first.id);
       expect(await anchors()).toEqual([{ date: '2020-01-01', amount: 5000 }]);
     });
   });
@@ -270,7 +255,7 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it('takes a name given twice as one category, later rows overriding what they give', async () => {
       const h = await t.newHousehold();
-      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,color,lucide_icon,parent_category\nFood,#111111,apple,\nFood,#222222,,\nFun,,,Food\nFun,,,' });
+      const imp = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,color,lucide_icon,parent_category\nFood,#111111,apple,\nFood,#222222,,\nFun,,,Food\nFun,,,' });
       expect({ status: imp.status, error: imp.error }).toEqual({ status: 'complete', error: null });
       expect(await categories(h)).toEqual([
         { name: 'Food', color: '#222222', icon: 'apple', parent: null },
@@ -281,7 +266,7 @@ describe('imports: publishing and reverting alongside other data', () => {
     it("keeps an existing category's colour and icon when the file gives none", async () => {
       const h = await t.newHousehold();
       await q(`INSERT INTO categories (family_id, name, color, lucide_icon) VALUES ($1, 'Food', '#123456', 'apple'), ($1, 'Fun', '#654321', 'dice')`, [h.familyId]);
-      const imp = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,color,lucide_icon\nFood,,\nFun,#222222,\nNew,,' });
+      const imp = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,color,lucide_icon\nFood,,\nFun,#222222,\nNew,,' });
       expect(imp.status).toBe('complete');
       expect(await categories(h)).toEqual([
         { name: 'Food', color: '#123456', icon: 'apple', parent: null },
@@ -292,12 +277,12 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it('refuses parents that make a cycle, within the file or through existing categories, and budgets keep working', async () => {
       const h = await t.newHousehold();
-      const cycle = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,B\nB,A' });
+      const cycle = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,B\nB,A' });
       expect({ status: cycle.status, error: cycle.error }).toEqual({ status: 'failed', error: "Row 1: category 'A' cannot have parent 'B': 'B' is itself under 'A'" });
       expect(await categories(h)).toEqual([]);
 
       await q(`WITH top AS (INSERT INTO categories (family_id, name) VALUES ($1, 'Top') RETURNING id) INSERT INTO categories (family_id, name, parent_id) SELECT $1, 'Low', id FROM top`, [h.familyId]);
-      const through = await publishAndWait(h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nNew,\nTop,Low' });
+      const through = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nNew,\nTop,Low' });
       expect({ status: through.status, error: through.error }).toEqual({ status: 'failed', error: "Row 2: category 'Top' cannot have parent 'Low': 'Low' is itself under 'Top'" });
       expect((await categories(h)).map((c: { name: string; parent: string | null }) => [c.name, c.parent])).toEqual([['Low', 'Top'], ['Top', null]]);
       await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2025-01-15' }).expect(201);
@@ -319,19 +304,19 @@ describe('imports: publishing and reverting alongside other data', () => {
 
     it('replaces the rule of the same name and resource type instead of adding one, and revert puts it back', async () => {
       const h = await t.newHousehold();
-      const first = await publishAndWait(h, { type: 'RuleImport', raw_file_content: ruleCsv([['Rides', true, 'uber'], ['Rides', false, 'lyft']]) });
+      const first = await publishAndWait(t, h, { type: 'RuleImport', raw_file_content: ruleCsv([['Rides', true, 'uber'], ['Rides', false, 'lyft']]) });
       expect(first.status).toBe('complete');
       expect(await rules(h)).toEqual([{ name: 'Rides', active: false, matches: 'lyft', imported: true }]);
 
       await q(`INSERT INTO rules (family_id, name, conditions) VALUES ($1, 'Mine', '[{"value": "own"}]')`, [h.familyId]);
-      const second = await publishAndWait(h, { type: 'RuleImport', raw_file_content: ruleCsv([['Rides', true, 'taxi'], ['Mine', true, 'theirs']]) });
+      const second = await publishAndWait(t, h, { type: 'RuleImport', raw_file_content: ruleCsv([['Rides', true, 'taxi'], ['Mine', true, 'theirs']]) });
       expect(second.status).toBe('complete');
       expect(await rules(h)).toEqual([
         { name: 'Mine', active: true, matches: 'theirs', imported: false },
         { name: 'Rides', active: true, matches: 'taxi', imported: true },
       ]);
 
-      await revert(h, second.id);
+      await revertAndWait(t, h, second.id);
       expect(await rules(h)).toEqual([
         { name: 'Mine', active: false, matches: 'own', imported: false },
         { name: 'Rides', active: false, matches: 'lyft', imported: true },
@@ -342,7 +327,7 @@ describe('imports: publishing and reverting alongside other data', () => {
   describe('names longer than the database holds', () => {
     it('are row errors that keep account, trade and QIF imports from publishing, instead of an internal error', async () => {
       const h = await t.newHousehold();
-      const account = await newAccount(h);
+      const account = await newAccount(t, h);
       const long = (n: number) => 'n'.repeat(n);
       const attempts = [
         { type: 'AccountImport', raw_file_content: `Account type,Name,Balance\nChecking,${long(201)},5`, error: `Row 1: name '${long(40)}…' is too long: account names can have at most 200 characters` },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createImport, waitForImport } from './support/imports';
+import { createImport, newAccount, waitForImport } from './support/imports';
 import { scannedPdf, statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -17,11 +17,7 @@ describe('imports: QIF', () => {
   beforeAll(async () => {
     t = await startTestApp();
     h = await t.newHousehold();
-    const [row] = await t.dataSource.query(
-      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Checking', 'Depository', 'asset', 'USD') RETURNING id`,
-      [h.familyId],
-    );
-    accountId = row.id;
+    accountId = await newAccount(t, h);
   });
   afterAll(() => t.close());
 

@@ -1,10 +1,10 @@
 import request from 'supertest';
-import { createImport, waitForImport } from './support/imports';
+import { createImport, newAccount, publishAndWait, waitForImport } from './support/imports';
 import { until } from './support/until';
 import { localDateIn } from '@hearth/domain/budget-math';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
 import type { DataSource } from 'typeorm';
-import { startTestApp, TestApp, Household } from './support/test-app';
+import { startTestApp, TestApp } from './support/test-app';
 
 /** A transaction entered by hand (USD): the entry with its transaction row, in one statement; returns the entry id. */
 async function enterByHand(dataSource: DataSource, familyId: string, accountId: string, t: { date: string; name: string; amountMinor: number }): Promise<string> {
@@ -34,23 +34,10 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
         WHERE e.family_id = $1 ORDER BY e.date, e.name`,
       [familyId],
     );
-  async function newAccount(h: Household, name = 'Checking', currency = 'USD'): Promise<string> {
-    const [row] = await t.dataSource.query(
-      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', $3) RETURNING id`,
-      [h.familyId, name, currency],
-    );
-    return row.id;
-  }
-  async function publishAndWait(h: Household, body: Record<string, unknown>) {
-    const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' });
-    expect(res.status).toBe(201);
-    expect(res.body.data.status).toBe('importing');
-    return waitForImport(t.server, h.apiKey, res.body.data.id);
-  }
 
   it('creates a TransactionImport, reports its detail, publishes it into the account and reverts it', async () => {
     const h = await t.newHousehold();
-    const accountId = await newAccount(h);
+    const accountId = await newAccount(t, h);
     const csv = [
       'Date,Amount,Description,Category,Tags,Notes',
       '2024-03-01,-45.99,Grocer,Food:Groceries,weekly|food,first',
@@ -108,9 +95,9 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it("converts each row's amount by its own currency's minor unit (JPY none, KWD three digits)", async () => {
     const h = await t.newHousehold();
-    const accountId = await newAccount(h);
+    const accountId = await newAccount(t, h);
     const csv = ['Date,Amount,Description,Currency', '2024-03-01,-1200,Ramen,JPY', '2024-03-02,-1.234,Souk,KWD', '2024-03-03,-9.99,Diner,'].join('\n');
-    const done = await publishAndWait(h, { raw_file_content: csv, account_id: accountId, currency_col_label: 'Currency', date_format: '%Y-%m-%d' });
+    const done = await publishAndWait(t, h, { raw_file_content: csv, account_id: accountId, currency_col_label: 'Currency', date_format: '%Y-%m-%d' });
     expect(done.status).toBe('complete');
     expect((await entries(h.familyId)).map((e: { name: string; amount: number; currency: string }) => [e.name, e.amount, e.currency])).toEqual([
       ['Ramen', 1200, 'JPY'],
@@ -121,7 +108,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it("refuses, in the database itself, an entry filed under another family's account", async () => {
     const mine = await t.newHousehold();
-    const theirAccount = await newAccount(await t.newHousehold());
+    const theirAccount = await newAccount(t, await t.newHousehold());
     await expect(
       t.dataSource.query(
         `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Transaction', '2024-01-01', 'Stray', 100, 'USD')`,
@@ -146,9 +133,9 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it('creates the accounts a multi-account file names, matching existing ones by name', async () => {
     const h = await t.newHousehold({ currency: 'EUR' });
-    await newAccount(h, 'Girokonto', 'EUR');
+    await newAccount(t, h, 'Girokonto', 'EUR');
     const csv = ['Datum;Betrag;Konto;Name', '15.01.2024;-1.234,56;Girokonto;Miete', '16.01.2024;20,00;Sparkonto;Zinsen'].join('\n');
-    const done = await publishAndWait(h, {
+    const done = await publishAndWait(t, h, {
       raw_file_content: csv,
       col_sep: 'semicolon',
       number_format: '1.234,56',
@@ -167,12 +154,12 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it('skips transactions that already exist instead of duplicating them', async () => {
     const h = await t.newHousehold();
-    const accountId = await newAccount(h);
+    const accountId = await newAccount(t, h);
     const csv = 'date,amount,name\n2024-05-01,-10.00,Coffee\n2024-05-01,-10.00,Coffee\n2024-05-02,-3.00,Bus';
-    const first = await publishAndWait(h, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
+    const first = await publishAndWait(t, h, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
     expect(first.status).toBe('complete');
     const overlap = 'date,amount,name,notes\n2024-05-01,-10.00,Coffee,seen\n2024-05-02,-3.00,Bus,\n2024-05-03,-7.00,Lunch,';
-    const second = await publishAndWait(h, { raw_file_content: overlap, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
+    const second = await publishAndWait(t, h, { raw_file_content: overlap, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
     expect(second.status).toBe('complete');
     const rows = await entries(h.familyId);
     expect(rows.map((r: { name: string }) => r.name)).toEqual(['Coffee', 'Coffee', 'Bus', 'Lunch']);
@@ -185,15 +172,15 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it('links a row to a matching entry made by hand, only in the import account', async () => {
     const h = await t.newHousehold();
-    const accountId = await newAccount(h);
-    const other = await newAccount(h, 'Savings');
+    const accountId = await newAccount(t, h);
+    const other = await newAccount(t, h, 'Savings');
     // A rent payment of 500 entered by hand.
     const rentByHand = (account: string, date: string) => enterByHand(t.dataSource, h.familyId, account, { date, name: 'Rent', amountMinor: 50000 });
     const rentId = await rentByHand(accountId, '2024-06-10');
     // The same transaction in another account of the family is no duplicate, and does not widen this account's span.
     await rentByHand(other, '2024-06-09');
     const csv = 'date,amount,name\n2024-06-09,-500.00,Rent\n2024-06-10,-500.00,Rent\n2024-06-11,-500.00,Rent';
-    const done = await publishAndWait(h, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
+    const done = await publishAndWait(t, h, { raw_file_content: csv, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
     expect(done.status).toBe('complete');
     const rows = await t.dataSource.query(`SELECT source_row_number AS n, duplicate_of FROM import_rows WHERE import_id = $1 ORDER BY 1`, [done.id]);
     expect(rows).toEqual([{ n: 1, duplicate_of: null }, { n: 2, duplicate_of: rentId }, { n: 3, duplicate_of: null }]);
@@ -207,7 +194,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       '01/05/2024,Whole Foods,WHOLEFDS,85.20,debit,Groceries,Chase Checking,food,',
       '01/06/2024,Paycheck,ACME PAYROLL,"3,000.00",credit,Paycheck,Chase Checking,,monthly',
     ].join('\n');
-    const done = await publishAndWait(h, { type: 'MintImport', raw_file_content: csv });
+    const done = await publishAndWait(t, h, { type: 'MintImport', raw_file_content: csv });
     expect(done.status).toBe('complete');
     expect(done.configuration).toMatchObject({ date_col_label: 'Date', account_col_label: 'Account Name', date_format: '%m/%d/%Y' });
     expect(await entries(h.familyId)).toEqual([
@@ -223,7 +210,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       'Checking,2024-02-01,Landlord,,Housing,Rent,-1500.00,0,Cleared',
       'Checking,2024-02-02,,Starting balance,,,2000.00,0,Reconciled',
     ].join('\n');
-    const done = await publishAndWait(h, { type: 'ActualImport', raw_file_content: csv });
+    const done = await publishAndWait(t, h, { type: 'ActualImport', raw_file_content: csv });
     expect(done.status).toBe('complete');
     expect(await entries(h.familyId)).toEqual([
       expect.objectContaining({ date: '2024-02-01', name: 'Landlord', amount: 150000, category: 'Rent', account: 'Checking' }),
@@ -235,7 +222,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it('takes a category with an empty side of "Parent: Leaf" for the plain name on the other side', async () => {
     const h = await t.newHousehold();
-    const accountId = await newAccount(h);
+    const accountId = await newAccount(t, h);
     const [snacks] = await t.dataSource.query(`INSERT INTO categories (family_id, name) VALUES ($1, 'Snacks') RETURNING id`, [h.familyId]);
     const csv = ['date,amount,name,category', '2024-03-01,-1,Bread,Food:', '2024-03-02,-2,Chips, : Snacks', '2024-03-03,-3,Rent,Home: Rent'].join('\n');
     const created = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_id: accountId }).expect(201);
@@ -277,7 +264,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       'Visa,,03/10/2024,Hardware Store,Home: Repairs,Home,Repairs,nails,"$1,020.50",$0.00,Cleared',
       'Visa,,03/11/2024,Refund Co,Home: Repairs,Home,Repairs,,$0.00,$20.00,Cleared',
     ].join('\n');
-    const done = await publishAndWait(h, { type: 'YnabImport', raw_file_content: csv });
+    const done = await publishAndWait(t, h, { type: 'YnabImport', raw_file_content: csv });
     expect(done.status).toBe('complete');
     expect(await entries(h.familyId)).toEqual([
       expect.objectContaining({ date: '2024-03-10', name: 'Hardware Store', amount: 102050, notes: 'nails', category: 'Repairs', account: 'Visa' }),
@@ -287,9 +274,9 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it('publishes trades, creating offline securities for unknown tickers', async () => {
     const h = await t.newHousehold();
-    const accountId = await newAccount(h, 'Brokerage');
+    const accountId = await newAccount(t, h, 'Brokerage');
     const csv = 'date,ticker,exchange_operating_mic,currency,qty,price,name\n2024-05-15,aapl,XNAS,USD,10,150.25,\n2024-05-16,MSFT,,USD,-2,400.10,Trim';
-    const done = await publishAndWait(h, { type: 'TradeImport', raw_file_content: csv, account_id: accountId });
+    const done = await publishAndWait(t, h, { type: 'TradeImport', raw_file_content: csv, account_id: accountId });
     expect(done.status).toBe('complete');
     const trades = await t.dataSource.query(
       `SELECT e.name, e.amount_minor::int AS amount, t.qty::text AS qty, t.investment_activity_label AS label, s.ticker, s.exchange_operating_mic AS mic, s.offline
@@ -334,8 +321,8 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it('keeps mapping choices when a later PATCH parses the rows again, while their value is in the rows and their record exists', async () => {
     const h = await t.newHousehold();
-    const checking = await newAccount(h);
-    const spare = await newAccount(h, 'Spare');
+    const checking = await newAccount(t, h);
+    const spare = await newAccount(t, h, 'Spare');
     const csv = 'Date,Amount,Name,Account,Category,Notes\n2024-01-01,5,Coffee,Wallet,Food,hot\n2024-01-02,6,Tea,Purse,Drinks,\n2024-01-03,7,Cake,Jar,Food,';
     const created = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_col_label: 'Account', category_col_label: 'Category' }).expect(201);
     const id = created.body.data.id;
@@ -378,7 +365,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
   it('imports categories with parents, merchants and rules', async () => {
     const h = await t.newHousehold();
     const categories = 'name,color,parent_category,lucide_icon\nFood,#f97316,,utensils\nGroceries,#407706,Food,shopping-bag\nTravel,,,plane';
-    expect((await publishAndWait(h, { type: 'CategoryImport', raw_file_content: categories })).status).toBe('complete');
+    expect((await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: categories })).status).toBe('complete');
     const cats = await t.dataSource.query(
       `SELECT c.name, c.color, c.lucide_icon AS icon, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`,
       [h.familyId],
@@ -389,12 +376,12 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       { name: 'Travel', color: '#737373', icon: 'plane', parent: null },
     ]);
     const merchants = 'name,color,website_url\nAcme,#123456,https://acme.example\nBolt,,';
-    expect((await publishAndWait(h, { type: 'MerchantImport', raw_file_content: merchants })).status).toBe('complete');
+    expect((await publishAndWait(t, h, { type: 'MerchantImport', raw_file_content: merchants })).status).toBe('complete');
     expect(await count(`SELECT count(*) FROM merchants WHERE family_id = $1`, [h.familyId])).toBe(2);
     const conditions = JSON.stringify([{ condition_type: 'transaction_name', operator: 'like', value: 'uber' }]);
     const actions = JSON.stringify([{ action_type: 'set_transaction_category', value: 'Taxi' }]);
     const rules = `name,resource_type,active,effective_date,conditions,actions\nRides,transaction,true,2024-01-01,"${conditions.replace(/"/g, '""')}","${actions.replace(/"/g, '""')}"`;
-    expect((await publishAndWait(h, { type: 'RuleImport', raw_file_content: rules })).status).toBe('complete');
+    expect((await publishAndWait(t, h, { type: 'RuleImport', raw_file_content: rules })).status).toBe('complete');
     const [rule] = await t.dataSource.query(`SELECT name, active, actions FROM rules WHERE family_id = $1`, [h.familyId]);
     const [taxi] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = 'Taxi'`, [h.familyId]);
     expect(rule).toEqual({ name: 'Rides', active: true, actions: [{ action_type: 'set_transaction_category', value: taxi.id }] });
@@ -408,7 +395,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       const h = await t.newHousehold();
       await t.dataSource.query(`UPDATE families SET timezone = $2 WHERE id = $1`, [h.familyId, timezone]);
       const localToday = localDateIn(now, timezone);
-      const accountId = await newAccount(h);
+      const accountId = await newAccount(t, h);
       for (const date of [localToday, utcToday]) {
         const res = await createImport(t.server, h.apiKey, { raw_file_content: `date,amount\n${date},1`, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' }).expect(201);
         const rows = await request(t.server).get(`/api/v1/imports/${res.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
@@ -419,7 +406,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
 
   it('lists imports newest first with filters and pagination, and shows rows with their errors', async () => {
     const h = await t.newHousehold();
-    const accountId = await newAccount(h);
+    const accountId = await newAccount(t, h);
     for (let i = 0; i < 3; i++) {
       await createImport(t.server, h.apiKey, { raw_file_content: `date,amount\n2024-01-0${i + 1},1`, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' }).expect(201);
     }

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { Server } from 'node:http';
+import type { Household, TestApp } from './test-app';
 
 /** Polls an import until it leaves importing/reverting; returns its final detail. */
 export async function waitForImport(server: Server, apiKey: string, id: string, timeoutMs = 30_000) {
@@ -14,3 +15,25 @@ export async function waitForImport(server: Server, apiKey: string, id: string, 
 
 export const createImport = (server: Server, apiKey: string, body: Record<string, unknown>) =>
   request(server).post('/api/v1/imports').set('X-Api-Key', apiKey).send(body);
+
+/** A Depository account of the household; returns its id. */
+export async function newAccount(t: TestApp, h: Household, name = 'Checking', currency = 'USD'): Promise<string> {
+  const [row] = await t.dataSource.query(
+    `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', $3) RETURNING id`,
+    [h.familyId, name, currency],
+  );
+  return row.id;
+}
+
+/** Creates an import with publish (201, importing) and waits until publishing ends; returns its final detail. */
+export async function publishAndWait(t: TestApp, h: Household, body: Record<string, unknown>) {
+  const res = await createImport(t.server, h.apiKey, { ...body, publish: 'true' });
+  expect({ status: res.status, importStatus: res.body.data?.status }).toEqual({ status: 201, importStatus: 'importing' });
+  return waitForImport(t.server, h.apiKey, res.body.data.id);
+}
+
+/** Reverts an import (202) and waits until reverting ends; returns its final detail. */
+export async function revertAndWait(t: TestApp, h: Household, id: string) {
+  await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+  return waitForImport(t.server, h.apiKey, id);
+}
