@@ -108,6 +108,15 @@ describe('imports: HTTP contract', () => {
         });
       }
     });
+
+    it('takes an empty status or type filter (a form left on "any") as no filter', async () => {
+      const other = await t.newHousehold();
+      const created = await createImport(t.server, other.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1' }).expect(201);
+      const res = await api().get('/api/v1/imports?status=&type=').set('X-Api-Key', other.apiKey);
+      expect({ status: res.status, ids: res.body.data?.map((i: { id: string }) => i.id) }).toEqual({ status: 200, ids: [created.body.data.id] });
+      const bad = await api().get('/api/v1/imports?status=%20').set('X-Api-Key', other.apiKey);
+      expect({ status: bad.status, error: bad.body.error }).toEqual({ status: 422, error: 'validation_failed' });
+    });
   });
 
 

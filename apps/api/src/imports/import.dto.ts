@@ -126,12 +126,19 @@ export class PageQuery {
   per_page?: number;
 }
 
+/** An empty filter (`?status=`, what a form's blank choice sends) means no filter. */
+const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
 export class ListImportsQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: IMPORT_STATUSES }) @IsOptional() @IsIn(IMPORT_STATUSES) status?: string;
-  @ApiPropertyOptional({ enum: IMPORT_TYPES, description: 'SureImport, which create takes for ServiceImport, filters as ServiceImport' })
+  @ApiPropertyOptional({ enum: IMPORT_STATUSES, description: 'Empty: every status' })
+  @IsOptional()
+  @Transform(blankAsAbsent)
+  @IsIn(IMPORT_STATUSES)
+  status?: string;
+  @ApiPropertyOptional({ enum: IMPORT_TYPES, description: 'Empty: every type. SureImport, which create takes for ServiceImport, filters as ServiceImport' })
   @IsOptional()
   // Create stores an alias under its own type (ServiceImport); the filter has to find it by the name it was sent as.
-  @Transform(({ value }) => (typeof value === 'string' ? unaliasImportType(value) : value))
+  @Transform(({ value }) => (typeof value === 'string' && value ? unaliasImportType(value) : blankAsAbsent({ value })))
   @IsIn(IMPORT_TYPES)
   type?: string;
 }

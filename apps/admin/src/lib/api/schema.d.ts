@@ -2495,8 +2495,9 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                /** @description Empty: every status */
                 status?: "pending" | "complete" | "importing" | "reverting" | "revert_failed" | "failed";
-                /** @description SureImport, which create takes for ServiceImport, filters as ServiceImport */
+                /** @description Empty: every type. SureImport, which create takes for ServiceImport, filters as ServiceImport */
                 type?: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport";
             };
             header?: never;
