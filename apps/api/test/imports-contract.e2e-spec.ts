@@ -38,6 +38,19 @@ describe('imports: HTTP contract', () => {
   });
 
   describe('PATCH /api/v1/imports/{id}', () => {
+    it('refuses to change the type or the file, naming the field, instead of answering 200 with nothing changed', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      const before = await stored(id);
+      const res = await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ type: 'MintImport', raw_file_content: 'date,amount\n2024-01-02,2' });
+      expect({ status: res.status, error: res.body.error, errors: res.body.errors }).toEqual({
+        status: 422,
+        error: 'validation_failed',
+        errors: ['type cannot be changed: upload the file again as a new import of that type', 'raw_file_content cannot be changed: upload the new file as a new import'],
+      });
+      expect(await stored(id)).toEqual(before);
+    });
+
     it('moves updated_at when it changes only the mappings', async () => {
       const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
       const id = created.body.data.id;

@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmpty, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import {
   AMOUNT_TYPE_STRATEGIES,
   COLUMN_SEPARATORS,
@@ -104,6 +104,13 @@ export class UpdateImportDto extends ImportConfigurationInput {
   @ValidateNested({ each: true })
   @Type(() => ImportMappingInput)
   mappings?: ImportMappingInput[];
+  // What an import is made of is fixed at upload: refused by name, rather than dropped as unknown fields are.
+  @ApiHideProperty()
+  @IsEmpty({ message: 'type cannot be changed: upload the file again as a new import of that type' })
+  type?: unknown;
+  @ApiHideProperty()
+  @IsEmpty({ message: 'raw_file_content cannot be changed: upload the new file as a new import' })
+  raw_file_content?: unknown;
 }
 
 /** Digits only: Number() would also read '0x10', '1e1' and ' 2'; anything else stays as sent and fails @IsInt. */
