@@ -190,9 +190,9 @@ describe('Budgets API', () => {
     });
 
     it('401 without credentials', async () => {
-      // The route also takes the admin app's session, so the guard words the message for that case.
+      // The route takes a key or the admin app's session: the message names both.
       const res = await request(t.server).get(`/api/v1/budgets/${budgetId}`).expect(401);
-      expect(res.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
+      expect(res.body).toEqual({ error: 'unauthorized', message: 'Send an API key in the X-Api-Key header, or sign in.' });
     });
 
     it('401 with an unknown key', async () => {

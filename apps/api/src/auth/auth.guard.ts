@@ -13,6 +13,8 @@ import { SessionsService } from './sessions.service';
 
 export type AuthenticatedRequest = Request & { principal?: Principal; sessionPrincipal?: SessionPrincipal };
 
+const KEY_OR_SESSION = 'Send an API key in the X-Api-Key header, or sign in.';
+
 /**
  * Global guard: fails closed. A route is reachable only when it is @Public(), names the scope its API key must carry
  * (@RequireScope), or asks for a browser session (@RequireSession). A route with both takes the key when X-Api-Key is
@@ -42,8 +44,11 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     if (!session) throw unauthorized();
+    const cookie = readCookie(req.header('cookie'), SESSION_COOKIE);
+    // Neither credential: an API client learns where its key goes, not only that a session is missing.
+    if (scope && cookie === undefined) throw unauthorized(KEY_OR_SESSION);
 
-    const principal = await this.sessions.authenticate(readCookie(req.header('cookie'), SESSION_COOKIE));
+    const principal = await this.sessions.authenticate(cookie);
     if (isUnsafeMethod(req.method)) {
       assertSameOrigin(req, this.config.appUrl);
       assertCsrfToken(req, this.sessions.csrfToken(principal.token));
