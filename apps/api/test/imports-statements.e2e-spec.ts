@@ -205,6 +205,34 @@ describe('imports: PDF statements', () => {
     expect({ count, total }).toEqual({ count: 45, total: expectedTotal });
   });
 
+  it('keeps every line of a description wrapped over three or more lines, in the row and in the published entry', async () => {
+    const pdf = await statementPdf({
+      title: 'Acme Bank statement',
+      headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+      columns: [40, 110, 330, 400, 480],
+      rows: [
+        ['13/02/2024', 'Card payment', '45.99', '', '954.01'],
+        ['', 'ACME SUPERSTORE', '', '', ''],
+        ['', 'LONDON GB', '', '', ''],
+        ['', 'REF 0042', '', '', ''],
+        ['14/02/2024', 'Rent', '1,200.00', '', '-245.99'],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(await rowsOf(created.body.data.id)).toEqual([
+      ['2024-02-13', 'Card payment ACME SUPERSTORE LONDON GB REF 0042', '45.99', true],
+      ['2024-02-14', 'Rent', '1200.00', true],
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect(await t.dataSource.query(`SELECT name, amount_minor::int AS amount FROM entries WHERE import_id = $1 ORDER BY date`, [created.body.data.id])).toEqual([
+      { name: 'Card payment ACME SUPERSTORE LONDON GB REF 0042', amount: 4599 },
+      { name: 'Rent', amount: 120000 },
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+  });
+
   it('reads a credit card statement with one amount column: charges out, CR payments in', async () => {
     const pdf = await statementPdf({
       title: 'Visa Credit Card Statement',

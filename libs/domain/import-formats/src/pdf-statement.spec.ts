@@ -36,6 +36,35 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('joins a description wrapped over three or more lines, however far the last line is from the first', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['03/01/2024', 'Card payment', '45.99', '', '954.01'],
+        ['', 'ACME SUPERSTORE', '', '', ''],
+        ['', 'LONDON GB', '', '', ''],
+        ['', 'REF 0042', '', '', ''],
+        ['04/01/2024', 'Rent', '1,200.00', '', '2,254.01'],
+        ['', 'March', '', '', ''],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.name, r.values.amount, r.errors])).toEqual([
+      ['Card payment ACME SUPERSTORE LONDON GB REF 0042', '45.99', []],
+      ['Rent March', '1200.00', []],
+    ]);
+  });
+
+  it('reports a description wrapped into more than an entry name holds instead of cutting it', () => {
+    const lines = Array.from({ length: 12 }, (_, i) => [i ? '' : '03/01/2024', `${String(i).padStart(2, '0')} ${'x'.repeat(42)}`, i ? '' : '45.99', '', '']);
+    const items = page([['Date', 'Description', 'Debit', 'Credit', 'Balance'], ...lines], [40, 110, 330, 400, 480]);
+    const [row] = parsePdfStatement(items, options).rows;
+    expect(row.values.name).toBe(lines.map((l) => l[1]).join(' '));
+    expect(row.errors).toEqual([expect.stringMatching(/^Row 1 \(page 1\): description '00 x+…' is too long: transaction names can have at most 500 characters$/)]);
+  });
+
   it('signs a single amount column as printed on bank statements and as charges on credit card statements', () => {
     const table = (title: string) => [
       ...page([[title]], [40], 1, 760),

@@ -100,7 +100,8 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return refuse('The PDF has no text layer (a scanned statement?). Only text-based statements can be read; export a CSV or QIF from your bank instead.');
   }
   const lines = readLines(items);
-  const candidates: Array<{ line: Line; columns: Column[]; description: string[] }> = [];
+  // `last` is the transaction's lowest line so far: its first, then each wrapped line joined to it.
+  const candidates: Array<{ line: Line; last: Line; columns: Column[]; description: string[] }> = [];
   let columns: Column[] | null = null;
   const tableLines = new Set<Line>();
   for (const line of lines) {
@@ -115,14 +116,16 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     const descriptionCells = rest.filter((c) => c.right <= money + 5 && !MONEY.test(c.text));
     const moneyCells = rest.filter((c) => !descriptionCells.includes(c));
     const previous = candidates[candidates.length - 1];
-    if (!moneyCells.length && previous?.line.page === line.page && previous.line.y - line.y < 20 && !looksLikeDate(first.text)) {
-      // A wrapped description continues the transaction above it.
+    if (!moneyCells.length && previous?.last.page === line.page && previous.last.y - line.y < 20 && !looksLikeDate(first.text)) {
+      // A wrapped description continues the transaction above it. Measured from the line above, not the first:
+      // a description wrapped over three lines or more is as far from its first line as the next row is.
       previous.description.push(...line.cells.map((c) => c.text));
+      previous.last = line;
       tableLines.add(line);
       continue;
     }
     if (looksLikeDate(first.text) && moneyCells.length) {
-      candidates.push({ line, columns, description: descriptionCells.map((c) => c.text) });
+      candidates.push({ line, last: line, columns, description: descriptionCells.map((c) => c.text) });
       tableLines.add(line);
     }
   }
