@@ -114,6 +114,13 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it('refuses a QIF trade at a negative price (I) as a row error, storing nothing', async () => {
+    const qif = '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI-100\nQ10\nT1000\n^\n';
+    const res = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(422);
+    expect(res.body).toMatchObject({ error: 'not_publishable', errors: ['1 rows are invalid', "Row 1 (line 2): price '-100' must not be negative"] });
+    expect(await ledger()).toEqual([]);
+  });
+
   it('refuses a QIF file holding transactions of several accounts instead of filing them all in the one account', async () => {
     const qif = '!Account\nNChecking\nTBank\n^\n!Type:Bank\nD01/05/2024\nT-10\nPShop\n^\n!Account\nNVisa\nTCCard\n^\n!Type:CCard\nD01/06/2024\nT-20\nPCafe\n^\n';
     const imports = () => t.dataSource.query(`SELECT id FROM imports WHERE family_id = $1 ORDER BY id`, [h.familyId]);

@@ -289,6 +289,22 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     ]);
   });
 
+  it('refuses a trade at a negative price as a row error and stores nothing; a trade at price 0 (a grant) publishes at amount 0', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(t, h, 'Brokerage');
+    const stored = () => t.dataSource.query(
+      `SELECT e.name, e.amount_minor::int AS amount, t.qty::text AS qty, t.price::text AS price FROM trades t JOIN entries e ON e.id = t.entry_id WHERE e.family_id = $1 ORDER BY e.date`,
+      [h.familyId],
+    );
+    const refused = await createImport(t.server, h.apiKey, { type: 'TradeImport', account_id: accountId, raw_file_content: 'date,ticker,qty,price\n2024-05-15,AAPL,10,-150.25', publish: 'true' }).expect(422);
+    expect(refused.body).toMatchObject({ error: 'not_publishable', errors: ['1 rows are invalid', "Row 1: price '-150.25' must not be negative"] });
+    expect(await stored()).toEqual([]);
+
+    const done = await publishAndWait(t, h, { type: 'TradeImport', raw_file_content: 'date,ticker,qty,price,name\n2024-05-15,ACME,25,0,RSU grant', account_id: accountId });
+    expect(done.status).toBe('complete');
+    expect(await stored()).toEqual([{ name: 'RSU grant', amount: 0, qty: '25.00000000', price: '0.0000000000' }]);
+  });
+
   it('imports accounts with opening balances, waiting for an unknown account type to be mapped', async () => {
     const h = await t.newHousehold();
     const csv = 'Account type,Name,Balance,Currency,Balance Date\nChecking,Main,1000.00,USD,2024-01-01\nCredit Card,Visa,250.10,USD,\nPiggy,Jar,5,USD,';

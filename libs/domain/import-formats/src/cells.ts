@@ -301,6 +301,9 @@ export const MAX_CHARS = { entryName: 500, name: 200, icon: 50, url: 500, ticker
 export const lengthError = (column: string, value: string, max: number, what: string): string | null =>
   longerThan(value, max) ? `${column} '${shownValue(value)}' is too long: ${what} can have at most ${max} characters` : null;
 
+/** `<column> '<value>' must not be negative`: a price or a fee below zero has no meaning (a sell is a negative qty). */
+export const negativeError = (column: string, value: string): string => `${column} '${shownValue(value)}' must not be negative`;
+
 /** -x for a decimal string; zero stays unsigned. */
 export const negateDecimal = (decimal: string): string =>
   /^-?0*(\.0*)?$/.test(decimal) ? decimal.replace(/^-/, '') : decimal.startsWith('-') ? decimal.slice(1) : `-${decimal}`;

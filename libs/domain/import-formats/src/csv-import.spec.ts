@@ -201,6 +201,17 @@ describe('parseImportContent: export layouts and other types', () => {
     ]);
   });
 
+  it('refuses a negative trade price as a row error naming row and column; a zero price (a grant, shares moved at no cost) is a trade', () => {
+    const csv = 'date,ticker,qty,Cost\n2024-03-01,AAPL,10,-150.25\n2024-03-02,AAPL,10,(150.25)\n2024-03-03,AAPL,10,0\n2024-03-04,AAPL,-10,-0.00';
+    const { rows } = parseImportContent(settings({ type: 'TradeImport', priceColLabel: 'Cost' }), csv, options);
+    expect(rows.map((r) => [r.values.price, r.errors])).toEqual([
+      ['-150.25', ["Row 1: Cost '-150.25' must not be negative"]],
+      ['-150.25', ["Row 2: Cost '(150.25)' must not be negative"]],
+      ['0', []],
+      ['0.00', []],
+    ]);
+  });
+
   it('refuses a trade whose qty x price would not fit an amount', () => {
     const csv = 'date,ticker,qty,price\n2024-03-01,BIG,9999999999999,999999999\n2024-03-02,OK,1000,999999999';
     const { rows } = parseImportContent(settings({ type: 'TradeImport' }), csv, options);

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
 import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -298,6 +298,8 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
       name: cell(imp.nameColLabel, ['name']) || null,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };
+    // The qty's sign says buy or sell; a price is per unit and never below 0. Zero is a trade: shares granted or moved in at no cost.
+    if (values.price?.startsWith('-')) errors.push(`Row ${row}: ${negativeError(imp.priceColLabel ?? 'price', cell(imp.priceColLabel, ['price']))}`);
     if (values.name) checkLength(values.name, MAX_CHARS.entryName, imp.nameColLabel ?? 'name', 'trade names', errors, row);
     // The trade's amount is qty x price: it must fit an amount as much as a cash row's does (13 integer digits).
     if (values.qty && values.price && Math.abs(Number(values.qty) * Number(values.price)) >= 1e13) {

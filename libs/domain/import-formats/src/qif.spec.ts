@@ -145,6 +145,19 @@ describe('parseQif: trade values the database cannot hold', () => {
   });
 });
 
+describe('parseQif: trade prices', () => {
+  it('refuses a negative stated price (I) as a row error; a zero price is a trade, and T / Q is worked out from magnitudes', () => {
+    const trade = (fields: string) => `D03/01/2024\nNBuy\nYAAPL\n${fields}^\n`;
+    const qif = `!Type:Invst\n${trade('I-100\nQ10\nT1000\n')}${trade('I0\nQ5\nT0\n')}${trade('Q5\nT0\n')}${trade('Q10\nT-1000\n')}`;
+    expect(parseQif(qif, options).rows.map((r) => [r.values.price, r.values.amount, r.errors])).toEqual([
+      ['-100', '1000', ["Row 1 (line 2): price '-100' must not be negative"]],
+      ['0', '0', []],
+      ['0', '0', []],
+      ['100', '1000', []],
+    ]);
+  });
+});
+
 describe('parseQif: date range', () => {
   it('accepts dates from 30 years ago up to today, like every import format', () => {
     const qif = '!Type:Bank\nD11/21/1996\nT-1\n^\nD11/22/1996\nT-1\n^\nD11/22/2026\nT-1\n^\nD11/23/2026\nT-1\n^\n';

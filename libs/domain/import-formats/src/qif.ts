@@ -1,4 +1,4 @@
-import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, parseDate, parseStatementAmount } from './cells';
+import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, negativeError, parseDate, parseStatementAmount } from './cells';
 import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
 // QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
@@ -223,6 +223,8 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
     if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
     if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
+    // Only a stated I can be negative (T / Q is worked out from magnitudes); zero is a trade: shares granted or moved in at no cost.
+    else if (price.startsWith('-')) errors.push(`${where}: ${negativeError('price', record.fields.get('I') ?? price)}`);
     // What trades and entries hold, as for CSV trades: a price below 10^9, an amount without T below 10^13.
     else if (Math.abs(Number(price)) >= 1e9) errors.push(`${where}: price ${price} is too large (at most 9 digits before the decimal mark)`);
     else if (total === null && qty !== null && Math.abs(Number(qty) * Number(price)) >= 1e13) {
