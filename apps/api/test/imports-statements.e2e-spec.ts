@@ -121,6 +121,41 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it("stores a QIF trade's commission (O) as its fee in minor units of the trade's currency, 0 without one", async () => {
+    const yen = await newAccount(t, h, 'Yen brokerage', 'JPY');
+    const fees = (id: string) =>
+      t.dataSource.query(
+        `SELECT e.name, e.amount_minor::int AS amount, tr.fee_minor::int AS fee, tr.currency FROM trades tr JOIN entries e ON e.id = tr.entry_id WHERE e.import_id = $1 ORDER BY e.date`,
+        [id],
+      );
+    const qif = [
+      '!Type:Invst',
+      'D03/01/2024', 'NBuy', 'YAAPL', 'I100', 'Q10', 'T1009.95', 'O9.95', '^',
+      'D03/02/2024', 'NSell', 'YAAPL', 'I110', 'Q2', 'T210.05', 'O9.95', '^',
+      'D03/03/2024', 'NBuy', 'YAAPL', 'I50', 'Q3', '^',
+      '',
+    ].join('\n');
+    const usd = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, usd.body.data.id)).status).toBe('complete');
+    expect(await fees(usd.body.data.id)).toEqual([
+      { name: 'Buy 10 AAPL', amount: 100995, fee: 995, currency: 'USD' },
+      { name: 'Sell 2 AAPL', amount: -21005, fee: 995, currency: 'USD' },
+      { name: 'Buy 3 AAPL', amount: 15000, fee: 0, currency: 'USD' },
+    ]);
+    const jpy = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: '!Type:Invst\nD03/04/2024\nNBuy\nY7203\nI3000\nQ100\nT300500\nO500\n^\n', account_id: yen, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, jpy.body.data.id)).status).toBe('complete');
+    expect(await fees(jpy.body.data.id)).toEqual([{ name: 'Buy 100 7203', amount: 300500, fee: 500, currency: 'JPY' }]);
+
+    const invalid = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: '!Type:Invst\nD03/05/2024\nNBuy\nYAAPL\nI100\nQ1\nT110\nOten\n^\n', account_id: accountId, publish: 'true' }).expect(422);
+    expect(invalid.body).toMatchObject({ error: 'not_publishable', errors: ['1 rows are invalid', "Row 1 (line 2): commission 'ten' is not a number"] });
+
+    for (const id of [usd.body.data.id, jpy.body.data.id]) {
+      await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('pending');
+    }
+    expect(await ledger()).toEqual([]);
+  });
+
   it('refuses a QIF file holding transactions of several accounts instead of filing them all in the one account', async () => {
     const qif = '!Account\nNChecking\nTBank\n^\n!Type:Bank\nD01/05/2024\nT-10\nPShop\n^\n!Account\nNVisa\nTCCard\n^\n!Type:CCard\nD01/06/2024\nT-20\nPCafe\n^\n';
     const imports = () => t.dataSource.query(`SELECT id FROM imports WHERE family_id = $1 ORDER BY id`, [h.familyId]);

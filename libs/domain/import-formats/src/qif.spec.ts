@@ -158,6 +158,21 @@ describe('parseQif: trade prices', () => {
   });
 });
 
+describe('parseQif: trade commission', () => {
+  it('reads the commission (O) as the trade fee, 0 without one, and reports one that is not a number or is negative', () => {
+    const trade = (action: string, fields: string) => `D03/01/2024\nN${action}\nYAAPL\nI100\nQ10\n${fields}^\n`;
+    const qif = `!Type:Invst\n${trade('Buy', 'T1009.95\nO9.95\n')}${trade('Sell', 'T990.05\nO9.95\n')}${trade('Buy', 'T1000\n')}${trade('Buy', 'T1000\nO1,234.50\n')}${trade('Buy', 'T1000\nOfree\n')}${trade('Buy', 'T1000\nO-5\n')}`;
+    expect(parseQif(qif, options).rows.map((r) => [r.values.fee, r.errors])).toEqual([
+      ['9.95', []],
+      ['9.95', []],
+      ['0', []],
+      ['1234.50', []],
+      [null, ["Row 5 (line 33): commission 'free' is not a number"]],
+      ['-5', ["Row 6 (line 41): commission '-5' must not be negative"]],
+    ]);
+  });
+});
+
 describe('parseQif: date range', () => {
   it('accepts dates from 30 years ago up to today, like every import format', () => {
     const qif = '!Type:Bank\nD11/21/1996\nT-1\n^\nD11/22/1996\nT-1\n^\nD11/22/2026\nT-1\n^\nD11/23/2026\nT-1\n^\n';

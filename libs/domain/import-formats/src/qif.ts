@@ -230,6 +230,11 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     else if (total === null && qty !== null && Math.abs(Number(qty) * Number(price)) >= 1e13) {
       errors.push(`${where}: qty x price (${qty} x ${price}) is too large for an amount`);
     }
+    // The commission (O) is already in T; it is kept apart as the trade's fee. A trade without one paid none.
+    const commission = record.fields.get('O');
+    const fee = commission ? parseStatementAmount(commission) : '0';
+    if (fee === null) errors.push(`${where}: commission '${commission}' is not a number`);
+    else if (fee.startsWith('-')) errors.push(`${where}: ${negativeError('commission', commission!)}`);
     const sell = SELL_ACTIONS.has(action);
     const magnitude = qty?.replace(/^-/, '') ?? null;
     return {
@@ -242,6 +247,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
         exchange_operating_mic: null,
         qty: magnitude === null ? null : sell ? negateDecimal(magnitude) : magnitude,
         price,
+        fee,
         // The cash the trade moved (T), commission included: a buy's is an outflow. Without T, qty x price.
         amount: total === null ? null : sell ? negateDecimal(total.replace(/^-/, '')) : total.replace(/^-/, ''),
         name: `${sell ? 'Sell' : 'Buy'} ${magnitude ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),

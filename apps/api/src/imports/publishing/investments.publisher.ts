@@ -24,6 +24,8 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       price: String(v.price),
       // A QIF trade's cash amount as the file states it (commission included); CSV trades have none.
       amount: str(v.amount),
+      // A QIF trade's commission (O), in the trade's currency; CSV trades state none.
+      fee: str(v.fee),
       currency,
       scale: minorUnitScale(currency),
       // A buy is money leaving the account: positive, like an expense; signage flips it for inflows_negative CSV files.
@@ -48,12 +50,12 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       rows.map((r) => r.amount)],
   );
   await tx.query(
-    `INSERT INTO trades (entry_id, security_id, qty, price, currency, investment_activity_label)
-     SELECT t.id, s.id, t.qty, t.price, t.currency, t.label
-       FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::char(3)[], $7::varchar[])
-         AS t(id, ticker, mic, qty, price, currency, label)
+    `INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency, investment_activity_label)
+     SELECT t.id, s.id, t.qty, t.price, round(COALESCE(t.fee, 0) * t.scale)::bigint, t.currency, t.label
+       FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::char(3)[], $7::varchar[], $8::numeric[], $9::numeric[])
+         AS t(id, ticker, mic, qty, price, currency, label, fee, scale)
        JOIN securities s ON s.ticker = t.ticker AND s.exchange_operating_mic = t.mic`,
     [rows.map((r) => r.entryId), rows.map((r) => r.ticker), rows.map((r) => r.mic), rows.map((r) => r.qty), rows.map((r) => r.price),
-      rows.map((r) => r.currency), rows.map((r) => r.label)],
+      rows.map((r) => r.currency), rows.map((r) => r.label), rows.map((r) => r.fee), rows.map((r) => r.scale)],
   );
 };
