@@ -210,7 +210,7 @@ export class ImportPublisher {
         GROUP BY chunk ORDER BY chunk`,
       [imp.id, after, this.config.importChunkRows],
     );
-    return chunks.map(({ size, through }, i) => ({ after: i ? chunks[i - 1].through : after, through, size }));
+    return chunks.map(({ size, through }, i) => ({ after: i ? chunks[i - 1].through : after, through, size, last: i === chunks.length - 1 }));
   }
 
   /**

@@ -48,6 +48,8 @@ export interface ImportChunk {
   after: number;
   through: number;
   size: number;
+  /** The import's last chunk: steps that need every row of the file published (a QIF's opening balance) run in it. */
+  last: boolean;
   /**
    * Runs `step` after the previous chunk's ordered step, for work that must follow file order (claiming
    * duplicates) while chunks of one publish run concurrently. Call it at most once per chunk.
