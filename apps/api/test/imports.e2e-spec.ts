@@ -420,6 +420,20 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     }
   });
 
+  it("dates an opening balance given without a balance date two years before the family's today, not UTC's", async () => {
+    const now = new Date();
+    for (const timezone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+      const h = await t.newHousehold();
+      await t.dataSource.query(`UPDATE families SET timezone = $2 WHERE id = $1`, [h.familyId, timezone]);
+      const localToday = localDateIn(now, timezone);
+      expect((await publishAndWait(t, h, { type: 'AccountImport', raw_file_content: 'Account type,Name,Balance\nChecking,Main,10.00' })).status).toBe('complete');
+      const [{ date }] = await t.dataSource.query(`SELECT date::text AS date FROM entries WHERE family_id = $1 AND entryable_type = 'Valuation'`, [h.familyId]);
+      // 29 February goes back to the 28th, as Sure's 2.years.ago does.
+      const twoYearsBack = `${Number(localToday.slice(0, 4)) - 2}${localToday.slice(4) === '-02-29' ? '-02-28' : localToday.slice(4)}`;
+      expect({ timezone, date }).toEqual({ timezone, date: twoYearsBack });
+    }
+  });
+
   it('lists imports newest first with filters and pagination, and shows rows with their errors', async () => {
     const h = await t.newHousehold();
     const accountId = await newAccount(t, h);

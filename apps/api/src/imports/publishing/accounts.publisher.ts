@@ -3,11 +3,10 @@ import { classificationOf } from './mappables';
 import { minorUnitScale } from './minor-units';
 import { RowsPublisher, str } from './publish-context';
 
-/** Without a balance date the opening balance is dated two years back, as Sure does. */
-function defaultOpeningDate(): string {
-  const d = new Date();
-  d.setUTCFullYear(d.getUTCFullYear() - 2);
-  return d.toISOString().slice(0, 10);
+/** Without a balance date the opening balance is dated two years before the family's today, as Sure does (29 February: the 28th). */
+function defaultOpeningDate(today: string): string {
+  const monthDay = today.slice(4) === '-02-29' ? '-02-28' : today.slice(4);
+  return `${Number(today.slice(0, 4)) - 2}${monthDay}`;
 }
 
 /** Each row becomes an account with its balance, plus an opening-balance valuation entry. */
@@ -25,7 +24,7 @@ export const publishAccounts: RowsPublisher = async (tx, records, ctx) => {
       balance: String(v.amount),
       scale: minorUnitScale(currency),
       currency,
-      date: str(v.date) ?? defaultOpeningDate(),
+      date: str(v.date) ?? defaultOpeningDate(ctx.familyToday),
     };
   });
   await tx.query(

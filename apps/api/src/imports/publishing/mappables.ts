@@ -62,7 +62,7 @@ async function ensureAccounts(tx: EntityManager, imp: Import, names: string[], c
  * the ids on the mappings. Runs in its own transaction before the first chunk; on a resumed publish it finds
  * everything already resolved.
  */
-export async function resolveMappables(tx: EntityManager, imp: Import, familyCurrency: string): Promise<PublishContext> {
+export async function resolveMappables(tx: EntityManager, imp: Import, familyCurrency: string, familyToday: string): Promise<PublishContext> {
   // Two deliveries of one publish job must not both create the missing records (accounts have no unique name):
   // the import row lock makes the second wait, then read the mappings the first resolved.
   await tx.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [imp.id]);
@@ -118,5 +118,5 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
     [imp.familyId, [...accounts.values(), ...(imp.accountId ? [imp.accountId] : [])]],
   );
   const accountCurrencies = new Map(currencies.map((a) => [a.id, a.currency]));
-  return { imp, familyCurrency, accounts, accountCurrencies, categories, tags, accountTypes, priorSpans: new Map() };
+  return { imp, familyCurrency, familyToday, accounts, accountCurrencies, categories, tags, accountTypes, priorSpans: new Map() };
 }

@@ -16,10 +16,12 @@ export class PublishError extends Error {}
 export const previousValues = (columns: string[], before: string, after: string): string =>
   `jsonb_build_object(${columns.map((c) => `'${c}', jsonb_build_array(${before}.${c}, ${after}.${c})`).join(', ')})`;
 
-/** What every chunk of one publish needs: the family's currency and the mapped record ids by row value. */
+/** What every chunk of one publish needs: the family's currency and today, and the mapped record ids by row value. */
 export interface PublishContext {
   imp: Import;
   familyCurrency: string;
+  /** The family's current date (YYYY-MM-DD) in its time zone, as the rows were checked against when parsed. */
+  familyToday: string;
   accounts: Map<string, string>;
   /** The currency of each account rows can go to: the import's and the mapped ones. */
   accountCurrencies: Map<string, string>;
