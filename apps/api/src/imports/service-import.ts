@@ -10,6 +10,7 @@ import {
   ParsedNdjson,
   ParsedRow,
 } from '@hearth/domain/import-formats';
+import { familyTimeZone, localDateIn } from '@hearth/domain/budget-math';
 import { ApiError } from '../common/api-error';
 import type { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
@@ -30,10 +31,12 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
     throw new ApiError(422, 'invalid_ndjson', 'Invalid NDJSON content: the first line must be a JSON object with "type" and "data" keys.');
   }
   const parsed = parseServiceNdjson(text);
-  const [{ currency }] = await tx.query(`SELECT currency FROM families WHERE id = $1`, [imp.familyId]);
+  const [{ currency, timezone }] = await tx.query(`SELECT currency, timezone FROM families WHERE id = $1`, [imp.familyId]);
+  // Opening balances without a date go two years before the family's today, as at publish for AccountImport.
+  const today = localDateIn(new Date(), familyTimeZone(timezone));
   const rows: ParsedRow[] = [];
   if (parsed.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows)) {
-    for (const record of planServiceImport(parsed, { familyCurrency: currency, today: new Date() })) {
+    for (const record of planServiceImport(parsed, { familyCurrency: currency, today })) {
       const values = { line: record.line, type: record.type, currency: record.currency, anchor_date: record.anchorDate ?? null, data: record.data };
       rows.push({ sourceRowNumber: rows.length + 1, values, errors: [] });
     }

@@ -1,4 +1,4 @@
-import { checkedText, dateFormatError, decodeBytes, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
+import { checkedText, dateFormatError, yearsBefore, decodeBytes, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -174,6 +174,15 @@ describe('parseDate', () => {
     expect(dateFormatError('%e/%m/%Y')).toBeNull();
     expect(dateFormatError('%Y-%j')).toBeNull();
     expect(dateFormatError('%Y-%m-%j')).toBe("date_format '%Y-%m-%j' uses %m and %j for the month");
+  });
+});
+
+describe('yearsBefore', () => {
+  it('keeps the day, and takes 29 February to the 28th of a common year', () => {
+    expect(yearsBefore('2026-11-24', 2)).toBe('2024-11-24');
+    expect(yearsBefore('2024-02-29', 2)).toBe('2022-02-28');
+    expect(yearsBefore('2024-02-29', 4)).toBe('2020-02-29');
+    expect(yearsBefore('2024-02-29', 30)).toBe('1994-02-28');
   });
 });
 

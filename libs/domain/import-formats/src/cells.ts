@@ -243,6 +243,13 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const daysInMonth = (year: number, month: number) =>
   month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month - 1];
 
+/** The date `years` before an ISO date (YYYY-MM-DD); 29 February goes to the 28th of a common year, not 1 March. */
+export function yearsBefore(iso: string, years: number): string {
+  const year = Number(iso.slice(0, 4)) - years;
+  const monthDay = iso.slice(4) === '-02-29' && daysInMonth(year, 2) === 28 ? '-02-28' : iso.slice(4);
+  return `${String(year).padStart(4, '0')}${monthDay}`;
+}
+
 /** The month and day of the n-th day of `year` (%j); [0, 0] when the year has no such day. */
 function monthAndDay(year: number, dayOfYear: number): [number, number] {
   let day = dayOfYear;

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, splitTags } from './cells';
+import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, splitTags, yearsBefore } from './cells';
 import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -56,16 +56,10 @@ const SUPPORTED_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 let lastRange: { today: Date; earliest: string; latest: string } | null = null;
 /** Rows may be dated from 30 years ago up to today; computed once per parse, not per row. */
 function dateRange(today: Date): { earliest: string; latest: string } {
-  if (lastRange?.today !== today) lastRange = { today, earliest: yearsBefore(today, 30), latest: isoToday(today) };
+  if (lastRange?.today !== today) lastRange = { today, earliest: yearsBefore(isoToday(today), 30), latest: isoToday(today) };
   return lastRange;
 }
 const isoToday = (today: Date) => today.toISOString().slice(0, 10);
-const yearsBefore = (today: Date, years: number) => {
-  const d = new Date(today);
-  d.setUTCFullYear(d.getUTCFullYear() - years);
-  if (d.getUTCDate() !== today.getUTCDate()) d.setUTCDate(0); // 29 February to a common year: the 28th, not 1 March
-  return d.toISOString().slice(0, 10);
-};
 
 interface Table {
   headers: string[];

@@ -1,4 +1,4 @@
-export { checkedText, decodeBytes, longerThan, normalizeHeader, parseDate, parseNumber, shownValue, splitTags } from './cells';
+export { checkedText, decodeBytes, longerThan, normalizeHeader, parseDate, parseNumber, shownValue, splitTags, yearsBefore } from './cells';
 export type { DecodeResult } from './cells';
 export { parseImportContent } from './csv-import';
 export type { CsvImportSettings, ParsedImport, ParsedRow, ParseOptions } from './csv-import';

@@ -212,7 +212,7 @@ describe('planServiceImport', () => {
       line('Budget', { id: 'b', start_date: '2024-01-01', end_date: '2024-01-31', currency: 'JPY' }),
       line('Account', { id: 'a', name: 'A', balance: '10', accountable_type: 'Depository', currency: 'EUR' }),
     ].join('\n');
-    const plan = planServiceImport(parseServiceNdjson(text), { familyCurrency: 'USD', today: new Date('2026-01-01') });
+    const plan = planServiceImport(parseServiceNdjson(text), { familyCurrency: 'USD', today: '2026-01-01' });
     expect(plan.map((p) => [p.type, p.line, p.currency])).toEqual([
       ['Account', 6, 'EUR'],
       ['Category', 4, 'USD'],
@@ -225,10 +225,11 @@ describe('planServiceImport', () => {
   });
 
   it('adds no opening anchor when the file has one, and dates it two years back without any dated record', () => {
-    const today = new Date('2026-05-10');
+    const today = '2026-05-10';
     expect(planServiceImport(parseServiceNdjson(SAMPLE), { familyCurrency: 'USD', today })[0].anchorDate).toBeNull();
     const lone = line('Account', { id: 'a', name: 'A', balance: '5', accountable_type: 'Depository' });
     expect(planServiceImport(parseServiceNdjson(lone), { familyCurrency: 'USD', today })[0].anchorDate).toBe('2024-05-10');
+    expect(planServiceImport(parseServiceNdjson(lone), { familyCurrency: 'USD', today: '2028-02-29' })[0].anchorDate).toBe('2026-02-28');
   });
 });
 

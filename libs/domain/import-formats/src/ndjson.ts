@@ -1,4 +1,5 @@
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
+import { yearsBefore } from './cells';
 
 // The service's own NDJSON format (Sure's export, reference imports.md 4): one {"type": T, "data": {...}} object per
 // line. Everything here is pure: parsing, the strict preflight and the publish plan (dependency order, resolved
@@ -623,7 +624,7 @@ const truthy = (v: unknown) => v === true || v === 'true' || v === 1 || v === '1
  * line; resolves each record's currency (record, else its account's or budget's, else the family's); and decides
  * the opening anchors Sure synthesizes for accounts with a balance and no opening_anchor valuation (4.4).
  */
-export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrency: string; today: Date }): PlannedRecord[] {
+export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrency: string; today: string }): PlannedRecord[] {
   const records = usable(parsed);
   const own = (d: Record<string, unknown>) => (isCurrencyCode(d.currency) ? d.currency : null);
   const accountCurrency = new Map<string, string>();
@@ -652,8 +653,7 @@ export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrenc
       if (!prev || r.data.date < prev) earliest.set(account, r.data.date);
     }
   }
-  const twoYearsAgo = new Date(options.today);
-  twoYearsAgo.setUTCFullYear(twoYearsAgo.getUTCFullYear() - 2);
+  const twoYearsAgo = yearsBefore(options.today, 2);
 
   const planned = records.map((r): PlannedRecord & { rank: number } => {
     const d = r.data;
@@ -667,7 +667,7 @@ export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrenc
       const skip = anchored.has(id) || truthy(d.skip_opening_balance_import) || truthy(d.authoritative_balance_history) || decimalText(d.balance) === null;
       const given = [d.opening_balance_date, d.opening_balance_on].find(isIsoDate);
       const candidates = [given, earliest.has(id) ? dayBefore(earliest.get(id)!) : undefined].filter((x): x is string => Boolean(x));
-      record.anchorDate = skip ? null : candidates.length ? candidates.sort()[0] : twoYearsAgo.toISOString().slice(0, 10);
+      record.anchorDate = skip ? null : candidates.length ? candidates.sort()[0] : twoYearsAgo;
     }
     return record;
   });

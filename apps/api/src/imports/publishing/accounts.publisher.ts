@@ -1,13 +1,9 @@
+import { yearsBefore } from '@hearth/domain/import-formats';
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { classificationOf } from './mappables';
 import { minorUnitScale } from './minor-units';
 import { RowsPublisher, str } from './publish-context';
 
-/** Without a balance date the opening balance is dated two years before the family's today, as Sure does (29 February: the 28th). */
-function defaultOpeningDate(today: string): string {
-  const monthDay = today.slice(4) === '-02-29' ? '-02-28' : today.slice(4);
-  return `${Number(today.slice(0, 4)) - 2}${monthDay}`;
-}
 
 /** Each row becomes an account with its balance, plus an opening-balance valuation entry. */
 export const publishAccounts: RowsPublisher = async (tx, records, ctx) => {
@@ -24,7 +20,7 @@ export const publishAccounts: RowsPublisher = async (tx, records, ctx) => {
       balance: String(v.amount),
       scale: minorUnitScale(currency),
       currency,
-      date: str(v.date) ?? defaultOpeningDate(ctx.familyToday),
+      date: str(v.date) ?? yearsBefore(ctx.familyToday, 2), // as Sure does without a balance date
     };
   });
   await tx.query(
