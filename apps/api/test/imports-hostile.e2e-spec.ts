@@ -415,11 +415,11 @@ describe('imports: hostile input', () => {
       // The backend waiting for `blocker`'s locks (other suites share the database: only this chain counts).
       const waitingFor = async (blocker: number): Promise<number | undefined> =>
         (await t.dataSource.query(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [blocker]))[0]?.pid;
-      // The barrier: a PATCH writes the import's mappings after its rows; an exclusive lock on the table holds it there.
+      // The barrier: a PATCH replaces the import's rows after locking the import; a lock on those rows holds it there.
       const barrier = await t.dataSource.createQueryRunner();
       await barrier.connect();
       await barrier.startTransaction();
-      await barrier.query(`LOCK TABLE import_mappings IN EXCLUSIVE MODE`);
+      await barrier.query(`SELECT 1 FROM import_rows WHERE import_id = $1 FOR UPDATE`, [id]);
       const [{ pid: barrierPid }] = await barrier.query(`SELECT pg_backend_pid() AS pid`);
       let patched: Promise<request.Response> | undefined;
       let published: Promise<request.Response> | undefined;
