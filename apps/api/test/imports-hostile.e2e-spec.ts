@@ -4,7 +4,7 @@ import request from 'supertest';
 import { IMPORTS_QUEUE } from '../src/imports/imports.queue';
 import { ImportsProcessor } from '../src/imports/imports.processor';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
-import { createImport, newAccount, waitForImport } from './support/imports';
+import { createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { startPrivateRedis, PrivateRedis } from './support/private-redis';
 import { statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
@@ -546,6 +546,25 @@ describe('imports: the queue stops while publishing (J108)', () => {
     expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
     const entries = await t.dataSource.query(`SELECT name, amount_minor::int AS amount FROM entries WHERE import_id = $1`, [id]);
     expect(entries).toEqual([{ name: 'Kept', amount: -1234 }]);
+  });
+
+  it('answers a revert with Redis down within 3 s: 500 revert_failed with import_id, the import and its entries as they were', async () => {
+    const id = (await publishAndWait(t, h, { raw_file_content: 'date,amount,name\n2024-01-02,5,Stays', account_id: accountId })).id;
+    await redis.stop();
+    try {
+      const started = Date.now();
+      const res = await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(res.body).toEqual({ error: 'revert_failed', message: 'The revert could not be queued; the import is as it was, try again', import_id: id });
+      expect(res.status).toBe(500);
+      const detail = await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(detail.body.data.status).toBe('complete');
+      const entries = await t.dataSource.query(`SELECT name FROM entries WHERE import_id = $1`, [id]);
+      expect(entries).toEqual([{ name: 'Stays' }]);
+    } finally {
+      await redis.start();
+    }
+    expect((await revertAndWait(t, h, id)).status).toBe('pending');
   });
 
   it('answers a family export with Redis down within 3 s: 500 export_failed, the export recorded as failed', async () => {

@@ -17,7 +17,8 @@ const importId = new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound()
 const IdParam = ApiParam({ name: 'id', format: 'uuid', description: 'Import id; a malformed or unknown one (or one of another family) is 404' });
 const NotFound = ApiResponse({ status: 404, type: ErrorResponseDto, description: 'record_not_found: no such import in your family' });
 const BadBody = ApiResponse({ status: 400, type: ErrorResponseDto, description: 'invalid_json or malformed_multipart: the body could not be read' });
-const QueueDown = ApiResponse({ status: 500, type: ErrorResponseWithImportIdDto, description: 'publish_failed: the import is kept but could not be queued; try again' });
+const QueueDown = (code: string) =>
+  ApiResponse({ status: 500, type: ErrorResponseWithImportIdDto, description: `${code}: the import is kept as it was but could not be queued; try again` });
 
 @ApiTags('imports')
 @Controller('imports')
@@ -39,7 +40,7 @@ export class ImportsController {
     description: 'Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId: the import is stored)',
     content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseWithImportIdDto) }] } } },
   })
-  @QueueDown
+  @QueueDown('publish_failed')
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateImportDto, @Req() req: Request & { file?: Upload }): Promise<ImportResponseDto> {
     return { data: await this.imports.create(principal, body, req.file) };
   }
@@ -98,7 +99,7 @@ export class ImportsController {
     type: ErrorResponseWithImportIdDto,
     description: 'not_publishable, max_row_count_exceeded or preflight_failed: errors says why',
   })
-  @QueueDown
+  @QueueDown('publish_failed')
   async publish(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string): Promise<ImportResponseDto> {
     return { data: await this.imports.publish(principal, id) };
   }
@@ -110,7 +111,7 @@ export class ImportsController {
   @ApiResponse({ status: 202, type: ImportResponseDto, description: 'Revert queued' })
   @NotFound
   @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'not_revertable: nothing of the import is published' })
-  @QueueDown
+  @QueueDown('revert_failed')
   async revert(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string): Promise<ImportResponseDto> {
     return { data: await this.imports.revert(principal, id) };
   }

@@ -300,9 +300,9 @@ export class ImportsService {
     } catch (err) {
       this.logger.warn({ err, importId: id }, `import could not be queued for ${name}`);
       await this.imports.transition(principal.familyId, id, [name === 'publish' ? 'importing' : 'reverting'], previous);
-      throw new ApiError(500, 'publish_failed', `Import was uploaded but could not be queued for ${name === 'publish' ? 'processing' : 'reverting'}`, {
-        import_id: id,
-      });
+      throw name === 'publish'
+        ? new ApiError(500, 'publish_failed', 'Import was uploaded but could not be queued for processing', { import_id: id })
+        : new ApiError(500, 'revert_failed', 'The revert could not be queued; the import is as it was, try again', { import_id: id });
     }
   }
 

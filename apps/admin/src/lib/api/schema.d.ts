@@ -2610,7 +2610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponseWithImportId"];
                 };
             };
-            /** @description publish_failed: the import is kept but could not be queued; try again */
+            /** @description publish_failed: the import is kept as it was but could not be queued; try again */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2868,7 +2868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseWithImportId"];
                 };
             };
-            /** @description publish_failed: the import is kept but could not be queued; try again */
+            /** @description publish_failed: the import is kept as it was but could not be queued; try again */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -2936,7 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description publish_failed: the import is kept but could not be queued; try again */
+            /** @description revert_failed: the import is kept as it was but could not be queued; try again */
             500: {
                 headers: {
                     [name: string]: unknown;
