@@ -275,6 +275,21 @@ describe('imports: PDF statements', () => {
     expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
   });
 
+  it('keeps a description that continues at the top of the next page, under the repeated header', async () => {
+    // 40 rows fit a page: the 40th transaction's second line is the first line of page 2.
+    const rows = Array.from({ length: 40 }, (_, i) => [`${String((i % 28) + 1).padStart(2, '0')}/03/2024`, `Shop ${i}`, '1.00', '', '']);
+    rows[39] = ['29/03/2024', 'Card payment', '45.99', '', ''];
+    rows.push(['', 'ACME SUPERSTORE LONDON', '', '', ''], ['30/03/2024', 'Rent', '1,200.00', '', '']);
+    const pdf = await statementPdf({ title: 'Acme Bank statement', headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'], columns: [40, 110, 330, 400, 480], rows });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(created.body.data.stats).toMatchObject({ rows_count: 41, valid_rows_count: 41 });
+    expect((await rowsOf(created.body.data.id)).slice(38)).toEqual([
+      ['2024-03-11', 'Shop 38', '1.00', true],
+      ['2024-03-29', 'Card payment ACME SUPERSTORE LONDON', '45.99', true],
+      ['2024-03-30', 'Rent', '1200.00', true],
+    ]);
+  });
+
   it('reads a credit card statement with one amount column: charges out, CR payments in', async () => {
     const pdf = await statementPdf({
       title: 'Visa Credit Card Statement',

@@ -110,6 +110,25 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('joins a description that continues at the top of the next page, under the repeated header', () => {
+    const header = ['Date', 'Description', 'Debit', 'Credit', 'Balance'];
+    const xs = [40, 110, 330, 400, 480];
+    const items = [
+      ...page([['Acme Bank statement']], [40], 1, 760),
+      ...page([header, ['23/01/2024', 'Grocer', '45.99', '', '954.01'], ['24/01/2024', 'Card payment', '12.00', '', '942.01']], xs, 1),
+      ...page([['Page 1 of 2']], [40], 1, 60),
+      ...page([['Acme Bank statement'], ['Account 12345678']], [40], 2, 760),
+      ...page([header, ['', 'ACME SUPERSTORE', '', '', ''], ['', 'LONDON GB', '', '', ''], ['25/01/2024', 'Rent', '1,200.00', '', '-257.99']], xs, 2),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-23', 'Grocer', '45.99', []],
+      ['2024-01-24', 'Card payment ACME SUPERSTORE LONDON GB', '12.00', []],
+      ['2024-01-25', 'Rent', '1200.00', []],
+    ]);
+  });
+
   it('refuses a PDF without text and one without a transaction table', () => {
     expect(parsePdfStatement([], options)).toMatchObject({ errorCode: 'unsupported_pdf', fileErrors: [expect.stringContaining('no text layer')] });
     const letter = page([['Dear customer,'], ['Your card ending 1234 was renewed on 01/02/2024.']], [40]);

@@ -103,11 +103,13 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
   // `last` is the transaction's lowest line so far: its first, then each wrapped line joined to it.
   const candidates: Array<{ line: Line; last: Line; columns: Column[]; description: string[] }> = [];
   let columns: Column[] | null = null;
+  let headerLine: Line | null = null;
   const tableLines = new Set<Line>();
   for (const line of lines) {
     const header = headerColumns(line);
     if (header) {
       columns = header;
+      headerLine = line;
       continue;
     }
     if (!columns) continue;
@@ -116,7 +118,12 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     const descriptionCells = rest.filter((c) => c.right <= money + 5 && !MONEY.test(c.text));
     const moneyCells = rest.filter((c) => !descriptionCells.includes(c));
     const previous = candidates[candidates.length - 1];
-    if (!moneyCells.length && previous?.last.page === line.page && previous.last.y - line.y < 20 && !looksLikeDate(first.text)) {
+    // The line a wrapped description continues from: the transaction's lowest line on this page or, when the
+    // transaction ended the page before, this page's repeated header (the page's title lines above it are not the
+    // description's).
+    const above =
+      previous?.last.page === line.page ? previous.last : previous?.last.page === line.page - 1 && headerLine?.page === line.page ? headerLine : null;
+    if (!moneyCells.length && above && above.y - line.y < 20 && !looksLikeDate(first.text)) {
       // A wrapped description continues the transaction above it. Measured from the line above, not the first:
       // a description wrapped over three lines or more is as far from its first line as the next row is.
       previous.description.push(...line.cells.map((c) => c.text));
