@@ -290,6 +290,24 @@ describe('imports: PDF statements', () => {
     ]);
   });
 
+  it('keeps the words of a long description that runs into the empty Debit cell of a credit row', async () => {
+    const long = 'Salary ACME Holdings Ltd payroll January 2024 REF 0042';
+    const pdf = await statementPdf({
+      title: 'Acme Bank statement',
+      headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+      columns: [40, 110, 330, 400, 480],
+      rows: [
+        ['24/01/2024', long, '', '2,500.00', '3,454.01'],
+        ['25/01/2024', 'Rent', '1,200.00', '', '2,254.01'],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(await rowsOf(created.body.data.id)).toEqual([
+      ['2024-01-24', long, '-2500.00', true],
+      ['2024-01-25', 'Rent', '1200.00', true],
+    ]);
+  });
+
   it('reads a credit card statement with one amount column: charges out, CR payments in', async () => {
     const pdf = await statementPdf({
       title: 'Visa Credit Card Statement',

@@ -129,6 +129,20 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('keeps description text that runs into the first money column, or is a number before it, in the name', () => {
+    const description = 'Salary ACME Holdings Ltd payroll January 2024 REF42'; // ends 10 units into the Debit column
+    const items = [
+      ...page([['Date', 'Description', 'Debit', 'Credit', 'Balance'], ['24/01/2024', description, '', '2,500.00', '3,454.01']], [40, 110, 330, 400, 480]),
+      ...page([['25/01/2024', 'Transfer to savings', '12345678', '100.00', '3,354.01']], [40, 110, 210, 330, 480], 1, 672),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-24', description, '-2500.00', []],
+      ['2024-01-25', 'Transfer to savings 12345678', '100.00', []],
+    ]);
+  });
+
   it('refuses a PDF without text and one without a transaction table', () => {
     expect(parsePdfStatement([], options)).toMatchObject({ errorCode: 'unsupported_pdf', fileErrors: [expect.stringContaining('no text layer')] });
     const letter = page([['Dear customer,'], ['Your card ending 1234 was renewed on 01/02/2024.']], [40]);

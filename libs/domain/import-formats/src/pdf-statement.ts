@@ -101,7 +101,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
   }
   const lines = readLines(items);
   // `last` is the transaction's lowest line so far: its first, then each wrapped line joined to it.
-  const candidates: Array<{ line: Line; last: Line; columns: Column[]; description: string[] }> = [];
+  const candidates: Array<{ line: Line; last: Line; columns: Column[]; description: string[]; money: Cell[] }> = [];
   let columns: Column[] | null = null;
   let headerLine: Line | null = null;
   const tableLines = new Set<Line>();
@@ -113,10 +113,12 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       continue;
     }
     if (!columns) continue;
-    const money = columns.length ? Math.min(...columns.map((c) => c.left)) - 5 : Infinity;
+    const moneyLeft = Math.min(...columns.map((c) => c.left)) - 10;
     const [first, ...rest] = line.cells;
-    const descriptionCells = rest.filter((c) => c.right <= money + 5 && !MONEY.test(c.text));
-    const moneyCells = rest.filter((c) => !descriptionCells.includes(c));
+    // A number that starts in the money columns is money; any other text is the description's, wherever it ends: a
+    // long description runs into an empty money cell, and a reference number stands before the money columns.
+    const moneyCells = rest.filter((c) => c.left > moneyLeft && MONEY.test(c.text));
+    const descriptionCells = rest.filter((c) => !moneyCells.includes(c));
     const previous = candidates[candidates.length - 1];
     // The line a wrapped description continues from: the transaction's lowest line on this page or, when the
     // transaction ended the page before, this page's repeated header (the page's title lines above it are not the
@@ -131,8 +133,9 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       tableLines.add(line);
       continue;
     }
-    if (looksLikeDate(first.text) && moneyCells.length) {
-      candidates.push({ line, last: line, columns, description: descriptionCells.map((c) => c.text) });
+    // A dated line with anything in the money columns is a row, reported when it holds no amount.
+    if (looksLikeDate(first.text) && rest.some((c) => c.left > moneyLeft)) {
+      candidates.push({ line, last: line, columns, description: descriptionCells.map((c) => c.text), money: moneyCells });
       tableLines.add(line);
     }
   }
@@ -145,7 +148,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return { rows: [], fileErrors: [`The statement has ${candidates.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
   const layout = detectDateLayout(candidates.map((c) => c.line.cells[0].text), DATE_LAYOUTS);
-  const rows: ParsedRow[] = candidates.map(({ line, columns: cols, description }, i) => {
+  const rows: ParsedRow[] = candidates.map(({ line, columns: cols, description, money }, i) => {
     const rowNumber = i + 1;
     const errors: string[] = [];
     const where = `Row ${rowNumber} (page ${line.page})`;
@@ -154,7 +157,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     if (!date) errors.push(`${where}: date '${line.cells[0].text}' does not match ${layout}`);
     else if (outside) errors.push(`${where}: date ${outside}`);
     let amount: string | null = null;
-    for (const cell of line.cells.slice(1).filter((c) => MONEY.test(c.text) && c.left > Math.min(...cols.map((k) => k.left)) - 10)) {
+    for (const cell of money) {
       const column = columnOf(cell, cols);
       if (column.kind === 'balance') continue;
       const marker = /\b(CR|DR)$/i.exec(cell.text)?.[1]?.toUpperCase();
