@@ -308,6 +308,30 @@ describe('imports: PDF statements', () => {
     ]);
   });
 
+  it("dates rows printed without a date with the day's first row, and reports one with no dated row above it", async () => {
+    const pdf = await statementPdf({
+      title: 'Acme Bank statement',
+      headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+      columns: [40, 110, 330, 400, 480],
+      rows: [
+        ['', 'Card fee', '2.00', '', ''],
+        ['23/01/2024', 'Grocer', '45.99', '', ''],
+        ['', 'Bakery', '3.20', '', ''],
+        ['', 'Refund', '', '7.00', ''],
+        ['24/01/2024', 'Rent', '1,200.00', '', ''],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(created.body.data.stats).toMatchObject({ rows_count: 5, valid_rows_count: 4 });
+    expect(await rowsOf(created.body.data.id)).toEqual([
+      [null, 'Card fee', '2.00', false],
+      ['2024-01-23', 'Grocer', '45.99', true],
+      ['2024-01-23', 'Bakery', '3.20', true],
+      ['2024-01-23', 'Refund', '-7.00', true],
+      ['2024-01-24', 'Rent', '1200.00', true],
+    ]);
+  });
+
   it('reads a credit card statement with one amount column: charges out, CR payments in', async () => {
     const pdf = await statementPdf({
       title: 'Visa Credit Card Statement',

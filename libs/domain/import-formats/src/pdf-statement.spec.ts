@@ -143,6 +143,58 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('dates a row printed without a date with the dated row above it in the same table, across pages', () => {
+    const header = ['Date', 'Description', 'Debit', 'Credit', 'Balance'];
+    const xs = [40, 110, 330, 400, 480];
+    const items = [
+      ...page(
+        [
+          header,
+          ['', 'Opening balance', '', '', '1,000.00'],
+          ['23/01/2024', 'Grocer', '45.99', '', ''],
+          ['', 'Bakery', '3.20', '', ''],
+          ['', 'High Street', '', '', ''],
+          ['', '', '', '7.00', '957.81'],
+        ],
+        xs,
+      ),
+      ...page([header, ['', 'Cafe', '2.50', '', ''], ['24/01/2024', 'Rent', '1,200.00', '', ''], ['', 'Totals', '1,251.69', '7.00', '-244.69']], xs, 2),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-23', 'Grocer', '45.99', []],
+      ['2024-01-23', 'Bakery High Street', '3.20', []],
+      ['2024-01-23', 'Imported item', '-7.00', []],
+      ['2024-01-23', 'Cafe', '2.50', []],
+      ['2024-01-24', 'Rent', '1200.00', []],
+    ]);
+  });
+
+  it("dates the rows under a date printed on a line of its own with that date", () => {
+    const items = page([['Date', 'Description', 'Amount'], ['23/01/2024'], ['', 'Grocer', '-45.99'], ['24/01/2024'], ['', 'Bakery', '-3.20'], ['', 'Cafe', '-2.50']], [40, 110, 400]);
+    expect(parsePdfStatement(items, options).rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-23', 'Grocer', '45.99', []],
+      ['2024-01-24', 'Bakery', '3.20', []],
+      ['2024-01-24', 'Cafe', '2.50', []],
+    ]);
+  });
+
+  it('reports a row with an amount but no date when no dated row is above it in its table', () => {
+    const items = [
+      ...page([['Date', 'Description', 'Debit', 'Credit'], ['', 'Card fee', '2.00', ''], ['23/01/2024', 'Grocer', '45.99', '']], [40, 110, 330, 400]),
+      // Another table (other columns) does not take the first one's dates.
+      ...page([['Date', 'Description', 'Amount'], ['', 'Interest', '0.50']], [40, 110, 400], 1, 600),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      [null, 'Card fee', '2.00', ['Row 1 (page 1): the row has an amount but no date, and no row above it in its table has one']],
+      ['2024-01-23', 'Grocer', '45.99', []],
+      [null, 'Interest', '-0.50', ['Row 3 (page 1): the row has an amount but no date, and no row above it in its table has one']],
+    ]);
+  });
+
   it('refuses a PDF without text and one without a transaction table', () => {
     expect(parsePdfStatement([], options)).toMatchObject({ errorCode: 'unsupported_pdf', fileErrors: [expect.stringContaining('no text layer')] });
     const letter = page([['Dear customer,'], ['Your card ending 1234 was renewed on 01/02/2024.']], [40]);

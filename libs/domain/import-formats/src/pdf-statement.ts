@@ -32,6 +32,8 @@ const HEADER_WORDS: Array<[RegExp, MoneyColumn | 'date' | 'description']> = [
 ];
 
 const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%d-%m-%Y', '%m-%d-%Y', '%d %b %Y', '%b %e, %Y', '%b %e %Y', '%d/%m/%y', '%m/%d/%y'];
+/** A dateless line that sums up the table (totals, balances carried over): not a transaction of the day above it. */
+const SUMMARY = /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^balance (?:brought|carried) (?:forward|down)\b/i;
 const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
 
 interface Cell {
@@ -100,32 +102,40 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return refuse('The PDF has no text layer (a scanned statement?). Only text-based statements can be read; export a CSV or QIF from your bank instead.');
   }
   const lines = readLines(items);
-  // `last` is the transaction's lowest line so far: its first, then each wrapped line joined to it.
-  const candidates: Array<{ line: Line; last: Line; columns: Column[]; description: string[]; money: Cell[] }> = [];
+  // `last` is the transaction's lowest line so far: its first, then each wrapped line joined to it. `date` is the
+  // text of its date cell, or of the dated row above it for a row printed without one (null when there is none).
+  const candidates: Array<{ line: Line; last: Line; columns: Column[]; date: string | null; description: string[]; money: Cell[] }> = [];
   let columns: Column[] | null = null;
   let headerLine: Line | null = null;
+  // Many statements print the date on a day's first row only: the later rows of the day take it. A header with other
+  // columns starts another table, which takes no date from this one; a header repeated on the next page does not.
+  let dayDate: string | null = null;
   const tableLines = new Set<Line>();
   for (const line of lines) {
     const header = headerColumns(line);
     if (header) {
+      if (!columns || header.map((c) => c.kind).join() !== columns.map((c) => c.kind).join()) dayDate = null;
       columns = header;
       headerLine = line;
       continue;
     }
     if (!columns) continue;
+    const table = columns;
     const moneyLeft = Math.min(...columns.map((c) => c.left)) - 10;
     const [first, ...rest] = line.cells;
+    const dated = looksLikeDate(first.text);
+    const cells = dated ? rest : line.cells;
     // A number that starts in the money columns is money; any other text is the description's, wherever it ends: a
     // long description runs into an empty money cell, and a reference number stands before the money columns.
-    const moneyCells = rest.filter((c) => c.left > moneyLeft && MONEY.test(c.text));
-    const descriptionCells = rest.filter((c) => !moneyCells.includes(c));
+    const moneyCells = cells.filter((c) => c.left > moneyLeft && MONEY.test(c.text));
+    const descriptionCells = cells.filter((c) => !moneyCells.includes(c));
     const previous = candidates[candidates.length - 1];
     // The line a wrapped description continues from: the transaction's lowest line on this page or, when the
     // transaction ended the page before, this page's repeated header (the page's title lines above it are not the
     // description's).
     const above =
       previous?.last.page === line.page ? previous.last : previous?.last.page === line.page - 1 && headerLine?.page === line.page ? headerLine : null;
-    if (!moneyCells.length && above && above.y - line.y < 20 && !looksLikeDate(first.text)) {
+    if (!moneyCells.length && above && above.y - line.y < 20 && !dated) {
       // A wrapped description continues the transaction above it. Measured from the line above, not the first:
       // a description wrapped over three lines or more is as far from its first line as the next row is.
       previous.description.push(...line.cells.map((c) => c.text));
@@ -133,9 +143,19 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       tableLines.add(line);
       continue;
     }
+    const description = descriptionCells.map((c) => c.text);
     // A dated line with anything in the money columns is a row, reported when it holds no amount.
-    if (looksLikeDate(first.text) && rest.some((c) => c.left > moneyLeft)) {
-      candidates.push({ line, last: line, columns, description: descriptionCells.map((c) => c.text), money: moneyCells });
+    if (dated && rest.some((c) => c.left > moneyLeft)) {
+      dayDate = first.text;
+      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells });
+      tableLines.add(line);
+    } else if (dated && !rest.length && headerLine?.page === line.page) {
+      // A date on a line of its own, under the header, heads the day's rows.
+      dayDate = first.text;
+    } else if (!dated && moneyCells.some((c) => columnOf(c, table).kind !== 'balance') && !SUMMARY.test(description.join(' '))) {
+      // An amount without a date is a row of the day above it, or a row error when no row above it has a date: never
+      // dropped. A line with only a balance (brought forward, carried over) is no transaction.
+      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells });
       tableLines.add(line);
     }
   }
@@ -147,14 +167,15 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
   if (candidates.length > opts.maxRows) {
     return { rows: [], fileErrors: [`The statement has ${candidates.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
-  const layout = detectDateLayout(candidates.map((c) => c.line.cells[0].text), DATE_LAYOUTS);
-  const rows: ParsedRow[] = candidates.map(({ line, columns: cols, description, money }, i) => {
+  const layout = detectDateLayout(candidates.flatMap((c) => (c.date === null ? [] : [c.date])), DATE_LAYOUTS);
+  const rows: ParsedRow[] = candidates.map(({ line, columns: cols, date: dateText, description, money }, i) => {
     const rowNumber = i + 1;
     const errors: string[] = [];
     const where = `Row ${rowNumber} (page ${line.page})`;
-    const date = parseDate(line.cells[0].text, layout);
+    const date = dateText === null ? null : parseDate(dateText, layout);
     const outside = date && outsideDateRange(date, opts.today);
-    if (!date) errors.push(`${where}: date '${line.cells[0].text}' does not match ${layout}`);
+    if (dateText === null) errors.push(`${where}: the row has an amount but no date, and no row above it in its table has one`);
+    else if (!date) errors.push(`${where}: date '${dateText}' does not match ${layout}`);
     else if (outside) errors.push(`${where}: date ${outside}`);
     let amount: string | null = null;
     for (const cell of money) {
