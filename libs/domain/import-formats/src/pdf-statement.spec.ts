@@ -158,7 +158,18 @@ describe('parsePdfStatement', () => {
         ],
         xs,
       ),
-      ...page([header, ['', 'Cafe', '2.50', '', ''], ['24/01/2024', 'Rent', '1,200.00', '', ''], ['', 'Totals', '1,251.69', '7.00', '-244.69']], xs, 2),
+      ...page(
+        [
+          header,
+          ['', 'Cafe', '2.50', '', ''],
+          ['24/01/2024', 'Rent', '1,200.00', '', ''],
+          ['', 'Totals', '1,251.69', '7.00', '-244.69'],
+          ['', 'Money out', '1,251.69', '', ''],
+          ['', 'Payments in', '', '7.00', ''],
+        ],
+        xs,
+        2,
+      ),
     ];
     const { rows, fileErrors } = parsePdfStatement(items, options);
     expect(fileErrors).toEqual([]);

@@ -32,8 +32,12 @@ const HEADER_WORDS: Array<[RegExp, MoneyColumn | 'date' | 'description']> = [
 ];
 
 const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%d-%m-%Y', '%m-%d-%Y', '%d %b %Y', '%b %e, %Y', '%b %e %Y', '%d/%m/%y', '%m/%d/%y'];
-/** A dateless line that sums up the table (totals, balances carried over): not a transaction of the day above it. */
-const SUMMARY = /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^balance (?:brought|carried) (?:forward|down)\b/i;
+/**
+ * A dateless line that sums up the table (totals, balances carried over, a "money in / money out" box under it): not
+ * a transaction of the day above it.
+ */
+const SUMMARY =
+  /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^balance (?:brought|carried) (?:forward|down)\b|^(?:money|payments?|paid) (?:in|out)\b/i;
 const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
 
 interface Cell {
