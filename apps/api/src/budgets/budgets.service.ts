@@ -3,9 +3,8 @@ import type { Logger } from 'pino';
 import {
   budgetPeriodFor,
   budgetWindow,
-  familyTimeZone,
+  familyToday,
   isWithinBudgetWindow,
-  localDateIn,
   parentBudgetAfterSubcategoryChange,
   parseIsoDate,
   summarizeBudget,
@@ -178,7 +177,7 @@ export class BudgetsService {
     const family = await this.families.findById(principal.familyId);
     if (!family) throw ApiError.notFound();
     const period = budgetPeriodFor(date, family.monthStartDay);
-    const today = localDateIn(new Date(), familyTimeZone(family.timezone));
+    const today = familyToday(family.timezone);
     const window = budgetWindow(today, family.monthStartDay, await this.budgets.oldestEntryDate(family.id));
     if (!isWithinBudgetWindow(period, window)) {
       throw new ApiError(

@@ -17,7 +17,7 @@ import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
 import { buildMappings, checkMappedValues, MappingDraft, mapsValues } from './import-mappings';
 import { ParsedImport, ParseOptions, parseImportContent, parsePdfStatement, parseQif, shownValue } from '@hearth/domain/import-formats';
-import { familyTimeZone, localDateIn } from '@hearth/domain/budget-math';
+import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
@@ -214,7 +214,7 @@ export class ImportsService {
       defaultCurrency: account?.currency ?? family.currency,
       hasAccount: account !== null,
       // Rows may be dated up to the family's today, which can be a day ahead of (or behind) UTC's.
-      today: new Date(`${localDateIn(new Date(), familyTimeZone(family.timezone))}T00:00:00Z`),
+      today: new Date(`${familyToday(family.timezone)}T00:00:00Z`),
     };
     const parsed = await this.parse(imp, content, options);
     if (parsed.fileErrors.length) {

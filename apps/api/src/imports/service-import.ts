@@ -10,7 +10,7 @@ import {
   ParsedNdjson,
   ParsedRow,
 } from '@hearth/domain/import-formats';
-import { familyTimeZone, localDateIn } from '@hearth/domain/budget-math';
+import { familyToday } from '@hearth/domain/budget-math';
 import { ApiError } from '../common/api-error';
 import type { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
@@ -33,7 +33,7 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
   const parsed = parseServiceNdjson(text);
   const [{ currency, timezone }] = await tx.query(`SELECT currency, timezone FROM families WHERE id = $1`, [imp.familyId]);
   // Opening balances without a date go two years before the family's today, as at publish for AccountImport.
-  const today = localDateIn(new Date(), familyTimeZone(timezone));
+  const today = familyToday(timezone);
   const rows: ParsedRow[] = [];
   if (parsed.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows)) {
     for (const record of planServiceImport(parsed, { familyCurrency: currency, today })) {

@@ -1,6 +1,7 @@
 import {
   budgetName,
   budgetPeriodFor,
+  familyToday,
   isBudgetInitialized,
   isCurrentBudget,
   localDateIn,
@@ -74,6 +75,15 @@ describe('localDateIn', () => {
 
   it('rejects an unknown time zone', () => {
     expect(() => localDateIn(new Date(), 'Mars/Olympus')).toThrow(RangeError);
+  });
+});
+
+describe('familyToday', () => {
+  it("is the date in the family's time zone, and UTC's without a known one", () => {
+    const now = new Date('2025-01-31T23:30:00Z');
+    expect(familyToday('Asia/Tokyo', now)).toBe('2025-02-01');
+    expect(familyToday(null, now)).toBe('2025-01-31');
+    expect(familyToday('Mars/Olympus', now)).toBe('2025-01-31');
   });
 });
 

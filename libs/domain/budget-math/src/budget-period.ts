@@ -88,6 +88,9 @@ export function localDateIn(now: Date, timeZone: string): IsoDate {
   return toIsoDate({ year: part('year'), month: part('month'), day: part('day') });
 }
 
+/** The family's today: the date it is now in its time zone (UTC when unset or unknown), a day off UTC's near midnight. */
+export const familyToday = (timezone: string | null, now = new Date()): IsoDate => localDateIn(now, familyTimeZone(timezone));
+
 /** A budget is initialized once its total budgeted spending is set, 0 included. */
 export function isBudgetInitialized(budgetedSpending: MinorUnits | null): boolean {
   return budgetedSpending !== null;

@@ -21,6 +21,7 @@ export {
   isBudgetInitialized,
   isCurrentBudget,
   familyTimeZone,
+  familyToday,
   localDateIn,
 } from './budget-period';
 export type { BudgetPeriod } from './budget-period';

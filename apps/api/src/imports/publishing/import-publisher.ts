@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ImportType } from '@hearth/contracts';
-import { familyTimeZone, localDateIn } from '@hearth/domain/budget-math';
+import { familyToday } from '@hearth/domain/budget-math';
 import { LOGGER } from '../../common/logger';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { RUNTIME } from '../../database/database.module';
@@ -138,9 +138,8 @@ export class ImportPublisher {
     if (!delivery) return;
     try {
       const [family] = await this.dataSource.query(`SELECT currency, timezone FROM families WHERE id = $1`, [familyId]);
-      // Today is the family's, a day ahead of or behind UTC's near midnight, as at upload (imports.service).
-      const familyToday = localDateIn(new Date(), familyTimeZone(family.timezone));
-      const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, family.currency, familyToday));
+      // Today is the family's, as at upload (imports.service).
+      const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone)));
       if (imp.type === 'ServiceImport') await beginServiceImportReadback(this.dataSource, imp); // verification: counts before
       // Stopped: reverted or reaped meanwhile, or a later delivery of this job took over; it finishes the import.
       if (!(await this.publishChunks(imp, delivery, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return;
