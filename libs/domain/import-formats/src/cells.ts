@@ -131,6 +131,15 @@ export interface Digits {
 }
 // Beyond 13 integer digits (ten trillion) an amount no longer fits minor units in a bigint at every precision.
 const AMOUNT_DIGITS: Digits = { integer: 13, fraction: 8 };
+/** Trade prices are stored as numeric(19,10): fractions of a cent for low-priced coins and shares. */
+export const PRICE_DIGITS: Digits = { integer: 9, fraction: 10 };
+
+/** Why a trade's qty and price cannot be stored (a price over PRICE_DIGITS, qty x price over an amount's), or null. */
+export function tradeSizeError(qty: string, price: string): string | null {
+  if (Math.abs(Number(price)) >= 10 ** PRICE_DIGITS.integer) return `price ${price} is too large (at most ${PRICE_DIGITS.integer} digits before the decimal mark)`;
+  if (Math.abs(Number(qty) * Number(price)) >= 10 ** AMOUNT_DIGITS.integer) return `qty x price (${qty} x ${price}) is too large for an amount`;
+  return null;
+}
 
 /** One of the four number formats -> "-1234.56"; parentheses or a minus sign mean negative; null when it is not a number. */
 export function parseNumber(raw: string, format: NumberFormat, limits: Digits = AMOUNT_DIGITS): string | null {

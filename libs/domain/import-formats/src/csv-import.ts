@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, splitTags, yearsBefore } from './cells';
+import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, tradeSizeError, yearsBefore } from './cells';
 import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -271,8 +271,6 @@ function requiredNumber(cellValue: string, column: string, format: NumberFormat,
   return value;
 }
 
-/** Trade prices are stored as numeric(19,10): fractions of a cent for low-priced coins and shares. */
-const PRICE_DIGITS: Digits = { integer: 9, fraction: 10 };
 
 function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
   const format = imp.numberFormat as NumberFormat;
@@ -295,10 +293,9 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
     // The qty's sign says buy or sell; a price is per unit and never below 0. Zero is a trade: shares granted or moved in at no cost.
     if (values.price?.startsWith('-')) errors.push(`Row ${row}: ${negativeError(imp.priceColLabel ?? 'price', cell(imp.priceColLabel, ['price']))}`);
     if (values.name) checkLength(values.name, MAX_CHARS.entryName, imp.nameColLabel ?? 'name', 'trade names', errors, row);
-    // The trade's amount is qty x price: it must fit an amount as much as a cash row's does (13 integer digits).
-    if (values.qty && values.price && Math.abs(Number(values.qty) * Number(values.price)) >= 1e13) {
-      errors.push(`Row ${row}: qty x price (${values.qty} x ${values.price}) is too large for an amount`);
-    }
+    // The trade's amount is qty x price: it must fit an amount as much as a cash row's does.
+    const tooLarge = values.qty && values.price && tradeSizeError(values.qty, values.price);
+    if (tooLarge) errors.push(`Row ${row}: ${tooLarge}`);
     if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
     return values;
   };

@@ -1,4 +1,4 @@
-import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, negativeError, parseDate, parseStatementAmount } from './cells';
+import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, negativeError, parseDate, parseStatementAmount, shownValue, tradeSizeError } from './cells';
 import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
 // QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
@@ -122,7 +122,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
   // The import publishes into one account: another account's transactions would be filed in it.
   const accounts = [...new Set(records.flatMap((r) => r.account ?? []))];
   if (accounts.length > 1) {
-    const named = accounts.slice(0, 5).map((a) => `'${a.length > 40 ? `${a.slice(0, 40)}…` : a}'`).join(', ');
+    const named = accounts.slice(0, 5).map((a) => `'${shownValue(a)}'`).join(', ');
     const message = `The QIF file holds transactions of ${accounts.length} accounts (${named}${accounts.length > 5 ? ', …' : ''}); export each account to its own file and import it into its account`;
     return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
   }
@@ -225,10 +225,10 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
     // Only a stated I can be negative (T / Q is worked out from magnitudes); zero is a trade: shares granted or moved in at no cost.
     else if (price.startsWith('-')) errors.push(`${where}: ${negativeError('price', record.fields.get('I') ?? price)}`);
-    // What trades and entries hold, as for CSV trades: a price below 10^9, an amount without T below 10^13.
-    else if (Math.abs(Number(price)) >= 1e9) errors.push(`${where}: price ${price} is too large (at most 9 digits before the decimal mark)`);
-    else if (total === null && qty !== null && Math.abs(Number(qty) * Number(price)) >= 1e13) {
-      errors.push(`${where}: qty x price (${qty} x ${price}) is too large for an amount`);
+    // What trades and entries hold, as for CSV trades; with T the entry's amount is T, not qty x price.
+    else {
+      const tooLarge = tradeSizeError(total === null && qty !== null ? qty : '0', price);
+      if (tooLarge) errors.push(`${where}: ${tooLarge}`);
     }
     // The commission (O) is already in T; it is kept apart as the trade's fee. A trade without one paid none.
     const commission = record.fields.get('O');
