@@ -39,7 +39,7 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   const selfParent = rows.find((r) => r.parent === r.name);
   if (selfParent) throw new PublishError(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
   // The family's own categories as they were, for revert to put back what the rows change in them.
-  const existing: Array<{ id: string; name: string; color: string; lucide_icon: string; parent_id: string | null }> = await tx.query(
+  const existing: CategoryState[] = await tx.query(
     `SELECT id, name, color, lucide_icon, parent_id FROM categories WHERE family_id = $1 AND name = ANY($2::text[]) AND import_id IS DISTINCT FROM $3`,
     [ctx.imp.familyId, rows.map((r) => r.name), ctx.imp.id],
   );
@@ -74,6 +74,9 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   if (existing.length) await recordChangedCategories(tx, ctx, existing, rows);
 };
 
+/** An existing category's name and what a row can change in it, as it was before the publish. */
+type CategoryState = { id: string; name: string; color: string; lucide_icon: string; parent_id: string | null };
+
 /**
  * Records on the row that named it each existing category the rows changed (colour, icon, parent), with its values
  * before and after (import_rows.previous), so revert puts them back and drops a placeholder parent it created.
@@ -81,7 +84,7 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
 async function recordChangedCategories(
   tx: EntityManager,
   ctx: PublishContext,
-  before: Array<{ id: string; name: string; color: string; lucide_icon: string; parent_id: string | null }>,
+  before: CategoryState[],
   rows: CategoryRow[],
 ): Promise<void> {
   const rowOf = new Map(rows.map((r) => [r.name, r.rowNumber]));
