@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
+import { addOpeningBalance, bankQifWithout, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 const QIF = readFileSync(join(__dirname, '../../../libs/domain/import-formats/fixtures/checking.qif'), 'utf8');
@@ -231,12 +231,8 @@ describe('imports: publishing and reverting alongside other data', () => {
     it("keeps one per account, the file's, and revert puts back the one it replaced", async () => {
       const h = await t.newHousehold();
       const account = await newAccount(t, h);
-      await q(
-        `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Valuation', '2020-01-01', 'Opening balance', 5000, 'USD') RETURNING id)
-         INSERT INTO valuations (entry_id, kind) SELECT id, 'opening_anchor' FROM e`,
-        [h.familyId, account],
-      );
-      const anchors = () => q(`SELECT e.date::text AS date, e.amount_minor::int AS amount FROM entries e JOIN valuations v ON v.entry_id = e.id WHERE e.account_id = $1`, [account]);
+      await addOpeningBalance(t, h, account, '2020-01-01', 5000);
+      const anchors = () => openingBalances(t, account);
       const first = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
       const second = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: QIF, account_id: account });
       expect([first.status, second.status]).toEqual(['complete', 'complete']);
@@ -248,10 +244,6 @@ describe('imports: publishing and reverting alongside other data', () => {
       expect(await anchors()).toEqual([{ date: '2020-01-01', amount: 5000 }]);
     });
 
-    /** A bank QIF without an Opening Balance record: one record per date, each a purchase of `amount`. */
-    const qifWithout = (dates: string[], amount = '-1.00') => ['!Type:Bank', ...dates.flatMap((d, i) => [`D${d}`, `T${amount}`, `PShop ${i}`, '^'])].join('\n');
-    const anchorsOf = (account: string) =>
-      q(`SELECT e.date::text AS date, e.amount_minor::int AS amount FROM entries e JOIN valuations v ON v.entry_id = e.id WHERE e.account_id = $1`, [account]);
 
     it("without one in the file, moves the account's to the day before the earliest row, keeping its amount, and revert puts its date back", async () => {
       const h = await t.newHousehold();
@@ -260,46 +252,42 @@ describe('imports: publishing and reverting alongside other data', () => {
       const [{ id: account }] = await q(`SELECT id FROM accounts WHERE family_id = $1`, [h.familyId]);
 
       // The earliest row is not the file's first.
-      const moved = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qifWithout(['03/05/2024', '02/10/2024', '07/01/2024']), account_id: account });
+      const moved = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: bankQifWithout(['03/05/2024', '02/10/2024', '07/01/2024']), account_id: account });
       expect(moved.status).toBe('complete');
-      expect(await anchorsOf(account)).toEqual([{ date: '2024-02-09', amount: 50000 }]);
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-02-09', amount: 50000 }]);
       expect((await revertAndWait(t, h, moved.id)).status).toBe('pending');
-      expect(await anchorsOf(account)).toEqual([{ date: '2024-06-01', amount: 50000 }]);
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-06-01', amount: 50000 }]);
 
       // Rows from the opening balance's own day on leave it where it is.
-      const later = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qifWithout(['06/01/2024', '06/02/2024']), account_id: account });
+      const later = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: bankQifWithout(['06/01/2024', '06/02/2024']), account_id: account });
       expect(later.status).toBe('complete');
-      expect(await anchorsOf(account)).toEqual([{ date: '2024-06-01', amount: 50000 }]);
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-06-01', amount: 50000 }]);
       await revertAndWait(t, h, later.id);
 
       // A date the user changed since the publish is theirs: revert keeps it.
-      const again = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qifWithout(['02/10/2024']), account_id: account });
-      expect(await anchorsOf(account)).toEqual([{ date: '2024-02-09', amount: 50000 }]);
+      const again = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: bankQifWithout(['02/10/2024']), account_id: account });
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-02-09', amount: 50000 }]);
       await q(`UPDATE entries SET date = '2024-01-01' WHERE account_id = $1 AND entryable_type = 'Valuation'`, [account]);
       await revertAndWait(t, h, again.id);
-      expect(await anchorsOf(account)).toEqual([{ date: '2024-01-01', amount: 50000 }]);
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-01-01', amount: 50000 }]);
     });
 
     it("moves it to before an earliest row that duplicates the account's own transaction, and revert leaves that transaction", async () => {
       const h = await t.newHousehold();
       const account = await newAccount(t, h);
-      await q(
-        `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Valuation', '2024-06-01', 'Opening balance', 5000, 'USD') RETURNING id)
-         INSERT INTO valuations (entry_id, kind) SELECT id, 'opening_anchor' FROM e`,
-        [h.familyId, account],
-      );
+      await addOpeningBalance(t, h, account, '2024-06-01', 5000);
       await q(
         `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Transaction', '2024-01-05', 'Shop 0', 100, 'USD') RETURNING id)
          INSERT INTO transactions (entry_id) SELECT id FROM e`,
         [h.familyId, account],
       );
-      const imp = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qifWithout(['01/05/2024', '03/01/2024']), account_id: account });
+      const imp = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: bankQifWithout(['01/05/2024', '03/01/2024']), account_id: account });
       expect(imp.status).toBe('complete');
       const [{ count }] = await q(`SELECT count(*)::int AS count FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [imp.id]);
       expect(count).toBe(2); // row 1 claims the transaction, row 2 records the move
-      expect(await anchorsOf(account)).toEqual([{ date: '2024-01-04', amount: 5000 }]);
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-01-04', amount: 5000 }]);
       await revertAndWait(t, h, imp.id);
-      expect(await anchorsOf(account)).toEqual([{ date: '2024-06-01', amount: 5000 }]);
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-06-01', amount: 5000 }]);
       expect(await q(`SELECT date::text AS date, name FROM entries WHERE account_id = $1 AND entryable_type = 'Transaction'`, [account])).toEqual([{ date: '2024-01-05', name: 'Shop 0' }]);
     });
   });

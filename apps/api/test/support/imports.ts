@@ -37,3 +37,20 @@ export async function revertAndWait(t: TestApp, h: Household, id: string) {
   await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
   return waitForImport(t.server, h.apiKey, id);
 }
+
+/** Gives the account an opening balance (its opening_anchor valuation), as an AccountImport or the app would. */
+export async function addOpeningBalance(t: TestApp, h: Household, accountId: string, date: string, amountMinor: number): Promise<void> {
+  await t.dataSource.query(
+    `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Valuation', $3, 'Opening balance', $4, 'USD') RETURNING id)
+     INSERT INTO valuations (entry_id, kind) SELECT id, 'opening_anchor' FROM e`,
+    [h.familyId, accountId, date, amountMinor],
+  );
+}
+
+/** The account's opening balances (date, amount in minor units). */
+export const openingBalances = (t: TestApp, accountId: string): Promise<Array<{ date: string; amount: number }>> =>
+  t.dataSource.query(`SELECT e.date::text AS date, e.amount_minor::int AS amount FROM entries e JOIN valuations v ON v.entry_id = e.id WHERE e.account_id = $1`, [accountId]);
+
+/** A bank QIF without an Opening Balance record: one record per date, each a purchase of `amount`, named Shop 0, Shop 1, ... */
+export const bankQifWithout = (dates: string[], amount = '-1.00') =>
+  ['!Type:Bank', ...dates.flatMap((d, i) => [`D${d}`, `T${amount}`, `PShop ${i}`, '^'])].join('\n');
