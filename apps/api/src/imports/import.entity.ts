@@ -61,7 +61,7 @@ export class Import {
 @Index('import_rows_duplicate_of', ['importId', 'duplicateOf'], { where: '"duplicate_of" IS NOT NULL' })
 export class ImportRow {
   @PrimaryColumn({ type: 'uuid' }) importId: string;
-  /** Kept by statement-level triggers, not a foreign key: one check per insert, not per row (ImportRowsReference). */
+  /** Kept by statement-level triggers, not a foreign key: one check per statement, not per row (StatementReferences). */
   @ManyToOne(() => Import, { createForeignKeyConstraints: false }) @JoinColumn() import?: Import;
   @PrimaryColumn({ type: 'integer' }) sourceRowNumber: number;
   @Column({ type: 'jsonb' }) values: Record<string, string | null>;

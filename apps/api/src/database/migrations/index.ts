@@ -15,5 +15,6 @@ import { ImportRowsReference1795471000000 } from './1795471000000-ImportRowsRefe
 import { PublishToken1795472000000 } from './1795472000000-PublishToken';
 import { ImportContentLz41795473000000 } from './1795473000000-ImportContentLz4';
 import { ImportRowsPrevious1795474200000 } from './1795474200000-ImportRowsPrevious';
+import { StatementReferences1795475000000 } from './1795475000000-StatementReferences';
 
-export const MIGRATIONS: Function[] = [Initial1795372826121, SignIn1795375653709, SsoLogin1795386375053, ImportBookkeeping1795387000000, BudgetReadIndexes1795388000000, FamilyExports1795388235445, SamlRequests1795433646717, DeduplicationIndex1795434000000, BudgetInputVersions1795436000000, TransactionFamilyLookup1795437000000, EntryAccountFamilyKey1795463407268, DataVersionByCaller1795470000000, ImportRowsReference1795471000000, PublishToken1795472000000, ImportContentLz41795473000000, ImportRowsPrevious1795474200000];
+export const MIGRATIONS: Function[] = [Initial1795372826121, SignIn1795375653709, SsoLogin1795386375053, ImportBookkeeping1795387000000, BudgetReadIndexes1795388000000, FamilyExports1795388235445, SamlRequests1795433646717, DeduplicationIndex1795434000000, BudgetInputVersions1795436000000, TransactionFamilyLookup1795437000000, EntryAccountFamilyKey1795463407268, DataVersionByCaller1795470000000, ImportRowsReference1795471000000, PublishToken1795472000000, ImportContentLz41795473000000, ImportRowsPrevious1795474200000, StatementReferences1795475000000];

@@ -28,7 +28,8 @@ export class Entry {
   @PrimaryUuid() id: string;
   @Column({ type: 'uuid' }) familyId: string;
   @Column({ type: 'uuid' }) accountId: string;
-  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  // References checked per statement, not per row (migration StatementReferences); deleting the account cascades.
+  @ManyToOne(() => Account, { createForeignKeyConstraints: false })
   @JoinColumn([
     { name: 'account_id', referencedColumnName: 'id' },
     { name: 'family_id', referencedColumnName: 'familyId' },
@@ -60,11 +61,12 @@ export class Entry {
 @Index('transactions_budget_covering', { synchronize: false })
 export class EntryTransaction {
   @PrimaryColumn({ type: 'uuid' }) entryId: string;
-  @OneToOne(() => Entry, { onDelete: 'CASCADE' }) @JoinColumn() entry?: Entry;
+  // These three references are checked per statement (migration StatementReferences), with the same delete rules.
+  @OneToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() entry?: Entry;
   @Index() @Column({ type: 'uuid', nullable: true }) categoryId: string | null;
-  @ManyToOne(() => Category, { onDelete: 'SET NULL' }) @JoinColumn() category?: Category;
+  @ManyToOne(() => Category, { createForeignKeyConstraints: false }) @JoinColumn() category?: Category;
   @Index('transactions_merchant_id', { where: '"merchant_id" IS NOT NULL' }) @Column({ type: 'uuid', nullable: true }) merchantId: string | null;
-  @ManyToOne(() => Merchant, { onDelete: 'SET NULL' }) @JoinColumn() merchant?: Merchant;
+  @ManyToOne(() => Merchant, { createForeignKeyConstraints: false }) @JoinColumn() merchant?: Merchant;
   @Column({ type: 'varchar', length: 30, default: 'standard' }) kind: TransactionKind;
   @Column({ type: 'varchar', length: 30, nullable: true }) investmentActivityLabel: string | null;
   /** Pending at the bank; budgets skip pending transactions. */
