@@ -92,6 +92,23 @@ describe('references checked per statement', () => {
     expect(await count(`SELECT count(*) FROM transactions WHERE entry_id = $1`, [kept])).toBe(0);
   });
 
+  it("deletes a split's parts with it, and refuses a part of no entry", async () => {
+    const h = await t.newHousehold();
+    const account = await newAccount(t, h);
+    const [{ id: parent }] = await entryIn(h.familyId, account);
+    const part = (parentId: string) =>
+      t.dataSource.query(
+        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, parent_entry_id)
+         VALUES ($1, $2, 'Transaction', '2024-01-01', 'Part', 50, 'USD', $3) RETURNING id`,
+        [h.familyId, account, parentId],
+      );
+    const [{ id: first }] = await part(parent);
+    const [{ id: nested }] = await part(first);
+    await expect(part('00000000-0000-4000-8000-000000000000')).rejects.toThrow(/violates its foreign key to "entries" \(id\)/);
+    await t.dataSource.query(`DELETE FROM entries WHERE id = $1`, [parent]);
+    expect(await count(`SELECT count(*) FROM entries WHERE id IN ($1, $2)`, [first, nested])).toBe(0);
+  });
+
   it('refuses to change a key other rows refer to', async () => {
     const h = await t.newHousehold();
     const account = await newAccount(t, h);

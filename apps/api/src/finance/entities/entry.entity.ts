@@ -47,7 +47,7 @@ export class Entry {
   // Partial indexes: most entries have neither, and every index costs on bulk import.
   @Index('entries_import_id', { where: '"import_id" IS NOT NULL' }) @Column({ type: 'uuid', nullable: true }) importId: string | null;
   @Index('entries_parent_entry_id', { where: '"parent_entry_id" IS NOT NULL' }) @Column({ type: 'uuid', nullable: true }) parentEntryId: string | null;
-  @ManyToOne(() => Entry, { onDelete: 'CASCADE' }) @JoinColumn() parentEntry?: Entry;
+  @ManyToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() parentEntry?: Entry;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }
