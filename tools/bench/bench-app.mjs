@@ -81,3 +81,16 @@ export async function importThroughApi(base, apiKey, body) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** POSTs a revert, then polls the import until it is `pending` again; returns the time taken. */
+export async function revertThroughApi(base, apiKey, id) {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/v1/imports/${id}/revert`, { method: 'POST', headers: { 'X-Api-Key': apiKey } });
+  if (res.status !== 202) throw new Error(`revert answered ${res.status}: ${await res.text()}`);
+  for (;;) {
+    const detail = (await (await fetch(`${base}/api/v1/imports/${id}`, { headers: { 'X-Api-Key': apiKey } })).json()).data;
+    if (detail.status === 'pending') return performance.now() - started;
+    if (detail.status !== 'reverting') throw new Error(`revert ended ${detail.status}: ${detail.error}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

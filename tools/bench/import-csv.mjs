@@ -7,7 +7,7 @@
 //   BENCH_HISTORY=1000000 ...                            first seed another household with that many entries: the
 //                                                        import's cost must not grow with the size of the tables
 import Papa from 'papaparse';
-import { engineName, importThroughApi, startBenchApp } from './bench-app.mjs';
+import { engineName, importThroughApi, revertThroughApi, startBenchApp } from './bench-app.mjs';
 import { seedHousehold } from './seed-household.mjs';
 
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -85,12 +85,18 @@ try {
     [again.id],
   );
   if (created !== 0 || linked !== rows) throw new Error(`re-import created ${created} entries and linked ${linked} of ${rows} rows`);
+  // Both taken back, the re-import first (it gives back what it claimed), then the import with its entries.
+  const revertAgainMs = await revertThroughApi(base, key, again.id);
+  const revertMs = await revertThroughApi(base, key, run.id);
+  const [{ left }] = await dataSource.query(`SELECT count(*)::int AS left FROM entries WHERE account_id = $1`, [accountId]);
+  if (left !== 0) throw new Error(`revert left ${left} entries`);
   console.log(`import-csv (${engineName()}): ${rows} rows, ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(2)} MB${history ? `, ${history} entries of another household already stored` : ''}`);
   console.log(`  POST /api/v1/imports answered 201 in ${(run.accepted / 1000).toFixed(2)} s (parse, validate, store rows)`);
   console.log(`  POST to complete: ${(run.total / 1000).toFixed(2)} s (${Math.round(rows / (run.total / 1000))} rows/s)`);
   console.log(`  baseline (papaparse + unnest into one table): ${(baselineMs / 1000).toFixed(2)} s`);
   console.log(`  ratio: ${(run.total / baselineMs).toFixed(2)}`);
   console.log(`  re-import of the same file (every row a duplicate, linked not inserted): ${(again.total / 1000).toFixed(2)} s, ratio ${(again.total / baselineMs).toFixed(2)}`);
+  console.log(`  revert: the re-import ${(revertAgainMs / 1000).toFixed(2)} s, then the import (${rows} entries deleted) ${(revertMs / 1000).toFixed(2)} s`);
 } finally {
   // The next run starts from the same database.
   for (const f of [family, neighbour]) if (f) await bench.deleteFamily(f.id);

@@ -109,6 +109,37 @@ describe('references checked per statement', () => {
     expect(await count(`SELECT count(*) FROM entries WHERE id IN ($1, $2)`, [first, nested])).toBe(0);
   });
 
+  it("deletes an entry's taggings, trade, valuation and transfer with it, and a tag's taggings with the tag", async () => {
+    const h = await t.newHousehold();
+    const account = await newAccount(t, h);
+    const [[{ id: spent }], [{ id: received }], [{ id: traded }], [{ id: valued }]] = await Promise.all(
+      [1, 2, 3, 4].map(() => entryIn(h.familyId, account)),
+    );
+    const tag = async (name: string) =>
+      (await t.dataSource.query(`INSERT INTO tags (family_id, name) VALUES ($1, $2) RETURNING id`, [h.familyId, name]))[0].id as string;
+    const [kept, dropped] = [await tag('Kept'), await tag('Dropped')];
+    await t.dataSource.query(`INSERT INTO taggings (tag_id, entry_id) VALUES ($1, $3), ($2, $3), ($1, $4)`, [kept, dropped, spent, received]);
+    const [{ id: security }] = await t.dataSource.query(`INSERT INTO securities (ticker) VALUES ($1) RETURNING id`, [`REF${Date.now() % 1e6}`]);
+    await t.dataSource.query(`INSERT INTO trades (entry_id, security_id, qty, price, currency) VALUES ($1, $2, 1, 100, 'USD')`, [traded, security]);
+    await t.dataSource.query(`INSERT INTO valuations (entry_id) VALUES ($1)`, [valued]);
+    await t.dataSource.query(`INSERT INTO transfers (family_id, inflow_entry_id, outflow_entry_id) VALUES ($1, $2, $3)`, [h.familyId, received, spent]);
+    await expect(t.dataSource.query(`INSERT INTO taggings (tag_id, entry_id) VALUES (gen_random_uuid(), $1)`, [valued])).rejects.toThrow(
+      /violates its foreign key to "tags"/,
+    );
+    await expect(t.dataSource.query(`INSERT INTO valuations (entry_id) VALUES (gen_random_uuid())`)).rejects.toThrow(/violates its foreign key to "entries"/);
+
+    await t.dataSource.query(`DELETE FROM tags WHERE id = $1`, [dropped]);
+    expect(await count(`SELECT count(*) FROM taggings WHERE tag_id = $1`, [dropped])).toBe(0);
+    await t.dataSource.query(`DELETE FROM entries WHERE id = ANY($1::uuid[])`, [[spent, traded, valued]]);
+    expect(
+      await t.dataSource.query(
+        `SELECT (SELECT count(*)::int FROM taggings WHERE tag_id = $1) AS taggings, (SELECT count(*)::int FROM trades WHERE entry_id = $2) AS trades,
+                (SELECT count(*)::int FROM valuations WHERE entry_id = $3) AS valuations, (SELECT count(*)::int FROM transfers WHERE inflow_entry_id = $4) AS transfers`,
+        [kept, traded, valued, received],
+      ),
+    ).toEqual([{ taggings: 1, trades: 0, valuations: 0, transfers: 0 }]); // the received entry keeps its tag
+  });
+
   it('refuses to change a key other rows refer to', async () => {
     const h = await t.newHousehold();
     const account = await newAccount(t, h);

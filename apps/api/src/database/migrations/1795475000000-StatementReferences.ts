@@ -2,11 +2,13 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { ImportRowsReference1795471000000 } from './1795471000000-ImportRowsReference';
 
 /**
- * A reference checked once per statement. A foreign key runs a lookup (and a row lock) for every row written, and
- * the hot references of the ledger cost a publish about half of its insert time: per 5,000-row chunk, 31 ms for
- * entries -> accounts, 42 ms for transactions -> entries, 31 ms for transactions -> categories, 5 ms for an always
- * NULL merchant, 7 ms for an always NULL parent entry (auto_explain, log_triggers), against 53 ms for the entries insert itself. These triggers do what
- * the keys did, set-based:
+ * References checked once per statement. A foreign key runs a lookup (and a row lock) for every row written, and a
+ * cascade one query for every row deleted:
+ * - the hot references of a publish cost about half of a chunk's insert time: per 5,000 rows, 31 ms for entries ->
+ *   accounts, 42 ms for transactions -> entries, 31 ms for transactions -> categories, 5 and 7 ms for an always NULL
+ *   merchant and parent entry (auto_explain, log_triggers), against 53 ms for the entries insert itself;
+ * - deleting entries (a revert, an account, a family) ran the cascade of each table that refers to them per entry.
+ * These triggers do what the keys did, set-based:
  * - a write must name existing rows, which it locks FOR KEY SHARE so they cannot be deleted before it commits (an
  *   update checks only the keys it changes);
  * - deleting a referenced row deletes (or sets to NULL) what refers to it;
@@ -29,6 +31,12 @@ const REFERENCES: Reference[] = [
   { table: 'transactions', columns: 'entry_id', foreignKey: 'FK_f9d5045b579bd77815fb635abca', references: 'entries', referencedColumns: 'id', onDelete: 'cascade' },
   { table: 'transactions', columns: 'category_id', foreignKey: 'FK_c9e41213ca42d50132ed7ab2b0f', references: 'categories', referencedColumns: 'id', onDelete: 'set null' },
   { table: 'transactions', columns: 'merchant_id', foreignKey: 'FK_e80829a78860eadca0d60c8e21f', references: 'merchants', referencedColumns: 'id', onDelete: 'set null' },
+  { table: 'taggings', columns: 'entry_id', foreignKey: 'FK_c86a7f1d908fd070124c33a6ad3', references: 'entries', referencedColumns: 'id', onDelete: 'cascade' },
+  { table: 'taggings', columns: 'tag_id', foreignKey: 'FK_b33c45b42abe6bec33910b71ade', references: 'tags', referencedColumns: 'id', onDelete: 'cascade' },
+  { table: 'trades', columns: 'entry_id', foreignKey: 'FK_7a704bf6d6f90e5bc7ca963c428', references: 'entries', referencedColumns: 'id', onDelete: 'cascade' },
+  { table: 'valuations', columns: 'entry_id', foreignKey: 'FK_ea2402b065837a7f22191196352', references: 'entries', referencedColumns: 'id', onDelete: 'cascade' },
+  { table: 'transfers', columns: 'inflow_entry_id', foreignKey: 'FK_a32209cd5ab194f742c9d054c21', references: 'entries', referencedColumns: 'id', onDelete: 'cascade' },
+  { table: 'transfers', columns: 'outflow_entry_id', foreignKey: 'FK_38128d9f6f62a20775e3c3894e9', references: 'entries', referencedColumns: 'id', onDelete: 'cascade' },
 ];
 
 const IMPORT_ROWS: Reference = {
@@ -57,16 +65,22 @@ async function createReference(queryRunner: QueryRunner, r: Reference): Promise<
     `CREATE TRIGGER "${name(r, 'on_delete')}" AFTER DELETE ON "${r.references}"
      REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION delete_references('${r.table}', '${r.columns}', '${r.referencedColumns}', '${r.onDelete}')`,
   );
-  const changed = r.referencedColumns.split(', ').map((c) => `OLD."${c}" IS DISTINCT FROM NEW."${c}"`).join(' OR ');
+}
+
+/** The referenced tables, each with its referenced key once. */
+const referencedKeys = (references: Reference[]) => [...new Map(references.map((r) => [r.references, r.referencedColumns]))];
+
+async function fixKey(queryRunner: QueryRunner, table: string, columns: string): Promise<void> {
+  const changed = columns.split(', ').map((c) => `OLD."${c}" IS DISTINCT FROM NEW."${c}"`).join(' OR ');
   await queryRunner.query(
-    `CREATE TRIGGER "${name(r, 'key_fixed')}" BEFORE UPDATE OF ${quoted(r.referencedColumns)} ON "${r.references}"
+    `CREATE TRIGGER "${table}_key_fixed" BEFORE UPDATE OF ${quoted(columns)} ON "${table}"
      FOR EACH ROW WHEN (${changed}) EXECUTE FUNCTION refuse_key_change()`,
   );
 }
 
 async function dropReference(queryRunner: QueryRunner, r: Reference): Promise<void> {
   for (const what of ['insert', 'update']) await queryRunner.query(`DROP TRIGGER "${name(r, what)}" ON "${r.table}"`);
-  for (const what of ['on_delete', 'key_fixed']) await queryRunner.query(`DROP TRIGGER "${name(r, what)}" ON "${r.references}"`);
+  await queryRunner.query(`DROP TRIGGER "${name(r, 'on_delete')}" ON "${r.references}"`);
 }
 
 const foreignKey = (r: Reference) =>
@@ -128,9 +142,11 @@ export class StatementReferences1795475000000 implements MigrationInterface {
       await queryRunner.query(`ALTER TABLE "${r.table}" DROP CONSTRAINT "${r.foreignKey}"`);
       await createReference(queryRunner, r);
     }
+    for (const [table, columns] of referencedKeys([IMPORT_ROWS, ...REFERENCES])) await fixKey(queryRunner, table, columns);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    for (const [table] of referencedKeys([IMPORT_ROWS, ...REFERENCES])) await queryRunner.query(`DROP TRIGGER "${table}_key_fixed" ON "${table}"`);
     for (const r of REFERENCES) {
       await dropReference(queryRunner, r);
       await queryRunner.query(foreignKey(r));

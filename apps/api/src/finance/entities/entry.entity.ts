@@ -58,8 +58,8 @@ export class Entry {
   'transactions_kind_valid',
   `"kind" IN ('standard', 'funds_movement', 'cc_payment', 'loan_payment', 'one_time', 'investment_contribution')`,
 )
-@Index('transactions_budget_covering', { synchronize: false })
 export class EntryTransaction {
+  /** The key INCLUDEs category_id, kind, pending and investment_activity_label for budgets (TransactionsCoveringKey). */
   @PrimaryColumn({ type: 'uuid' }) entryId: string;
   // These three references are checked per statement (migration StatementReferences), with the same delete rules.
   @OneToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() entry?: Entry;
@@ -80,9 +80,10 @@ export class EntryTransaction {
 @Entity('taggings')
 export class Tagging {
   @PrimaryColumn({ type: 'uuid' }) tagId: string;
-  @ManyToOne(() => Tag, { onDelete: 'CASCADE' }) @JoinColumn() tag?: Tag;
+  // Both references are checked per statement (migration StatementReferences); deleting either side cascades.
+  @ManyToOne(() => Tag, { createForeignKeyConstraints: false }) @JoinColumn() tag?: Tag;
   @Index() @PrimaryColumn({ type: 'uuid' }) entryId: string;
-  @ManyToOne(() => Entry, { onDelete: 'CASCADE' }) @JoinColumn() entry?: Entry;
+  @ManyToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() entry?: Entry;
   @CreatedAt() createdAt: Date;
 }
 
@@ -106,7 +107,8 @@ export class Security {
 @Entity('trades')
 export class Trade {
   @PrimaryColumn({ type: 'uuid' }) entryId: string;
-  @OneToOne(() => Entry, { onDelete: 'CASCADE' }) @JoinColumn() entry?: Entry;
+  // Checked per statement (migration StatementReferences); deleting the entry cascades.
+  @OneToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() entry?: Entry;
   @Index() @Column({ type: 'uuid' }) securityId: string;
   @ManyToOne(() => Security, { onDelete: 'RESTRICT' }) @JoinColumn() security?: Security;
   /** Signed: buy positive, sell negative. Decimal strings keep full precision. */
@@ -120,7 +122,8 @@ export class Trade {
 @Entity('valuations')
 export class Valuation {
   @PrimaryColumn({ type: 'uuid' }) entryId: string;
-  @OneToOne(() => Entry, { onDelete: 'CASCADE' }) @JoinColumn() entry?: Entry;
+  // Checked per statement (migration StatementReferences); deleting the entry cascades.
+  @OneToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() entry?: Entry;
   @Column({ type: 'varchar', length: 20, default: 'reconciliation' }) kind: string;
 }
 
@@ -129,10 +132,11 @@ export class Transfer {
   @PrimaryUuid() id: string;
   @Index() @Column({ type: 'uuid' }) familyId: string;
   @ManyToOne(() => Family, { onDelete: 'CASCADE' }) @JoinColumn() family?: Family;
+  // Both entries are checked per statement (migration StatementReferences); deleting either deletes the transfer.
   @Index({ unique: true }) @Column({ type: 'uuid' }) inflowEntryId: string;
-  @ManyToOne(() => Entry, { onDelete: 'CASCADE' }) @JoinColumn() inflowEntry?: Entry;
+  @ManyToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() inflowEntry?: Entry;
   @Index({ unique: true }) @Column({ type: 'uuid' }) outflowEntryId: string;
-  @ManyToOne(() => Entry, { onDelete: 'CASCADE' }) @JoinColumn() outflowEntry?: Entry;
+  @ManyToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() outflowEntry?: Entry;
   @Column({ type: 'varchar', length: 20, default: 'pending' }) status: 'pending' | 'confirmed';
   @Column({ type: 'text', nullable: true }) notes: string | null;
   @Index() @Column({ type: 'uuid', nullable: true }) importId: string | null;
