@@ -82,6 +82,27 @@ describe('parsePdfStatement', () => {
     expect(parsePdfStatement(table('Credit Card statement'), options).rows.map((r) => r.values.amount)).toEqual(['-4.50', '12.00', '-100.00']);
   });
 
+  it('signs an amount by a CR or DR printed as its own item after it, and keeps the marker out of the name', () => {
+    const table = (title: string) => [
+      ...page([[title]], [40], 1, 760),
+      ...page(
+        [
+          ['Date', 'Description', 'Amount', '', 'Balance'],
+          ['2024-02-01', 'Coffee', '4.50', 'DR', '95.50'],
+          ['2024-02-02', 'Payment received', '100.00', 'CR', '4.50', 'CR'],
+        ],
+        [40, 120, 400, 432, 480, 512],
+      ),
+    ];
+    const read = (title: string) => parsePdfStatement(table(title), options).rows.map((r) => [r.values.name, r.values.amount, r.errors]);
+    const expected = [
+      ['Coffee', '4.50', []],
+      ['Payment received', '-100.00', []],
+    ];
+    expect(read('Checking statement')).toEqual(expected);
+    expect(read('Credit Card statement')).toEqual(expected);
+  });
+
   it('does not take a bank statement for a credit card statement because a transaction is a credit card payment', () => {
     const items = [
       ...page([['Checking statement']], [40], 1, 760),

@@ -89,6 +89,25 @@ function headerColumns(line: Line): Column[] | null {
   return hasMoney ? columns : null;
 }
 
+/**
+ * A line's money (numbers that start in the money columns) and description (any other text, wherever it ends: a long
+ * description runs into an empty money cell, and a reference number stands before the money columns). A CR or DR
+ * printed as its own item right after a number marks that number, as in `125.00 CR`; the number's edges still say
+ * its column.
+ */
+function splitMoney(cells: Cell[], moneyLeft: number): { money: Cell[]; description: Cell[] } {
+  const money: Cell[] = [];
+  const description: Cell[] = [];
+  for (const [i, cell] of cells.entries()) {
+    const before = money[money.length - 1];
+    const marked = before && before === cells[i - 1] && /^(CR|DR)$/i.test(cell.text) ? `${before.text} ${cell.text}` : null;
+    if (cell.left > moneyLeft && MONEY.test(cell.text)) money.push(cell);
+    else if (marked && MONEY.test(marked)) money[money.length - 1] = { ...before, text: marked };
+    else description.push(cell);
+  }
+  return { money, description };
+}
+
 /** The column a number belongs to: the one its left or right edge lines up with best (amounts are often right-aligned). */
 function columnOf(cell: Cell, columns: Column[]): Column {
   const distance = (c: Column) => Math.min(Math.abs(cell.left - c.left), Math.abs(cell.right - c.right), Math.abs((cell.left + cell.right) / 2 - (c.left + c.right) / 2));
@@ -128,11 +147,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     const moneyLeft = Math.min(...columns.map((c) => c.left)) - 10;
     const [first, ...rest] = line.cells;
     const dated = looksLikeDate(first.text);
-    const cells = dated ? rest : line.cells;
-    // A number that starts in the money columns is money; any other text is the description's, wherever it ends: a
-    // long description runs into an empty money cell, and a reference number stands before the money columns.
-    const moneyCells = cells.filter((c) => c.left > moneyLeft && MONEY.test(c.text));
-    const descriptionCells = cells.filter((c) => !moneyCells.includes(c));
+    const { money: moneyCells, description: descriptionCells } = splitMoney(dated ? rest : line.cells, moneyLeft);
     const previous = candidates[candidates.length - 1];
     // The line a wrapped description continues from: the transaction's lowest line on this page or, when the
     // transaction ended the page before, this page's repeated header (the page's title lines above it are not the
