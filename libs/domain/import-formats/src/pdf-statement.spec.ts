@@ -203,6 +203,32 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('reads a dated line whose amount is printed on its wrapped line below as one row, whose date the next rows take', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['03/01/2024', 'Card payment ACME', '', '', ''],
+        ['', 'SUPERSTORE LONDON', '45.99', '', '954.01'],
+        ['', 'REF 0042', '', '', ''],
+        ['', 'Bakery', '3.20', '', '950.81'],
+        ['04/01/2024', 'Salary', '', '', ''],
+        ['', 'ACME Ltd', '', '2,500.00', '3,450.81'],
+        // A dated line without an amount on it or under it is a note, not a transaction.
+        ['24/01/2024', 'Your overdraft limit is now 500.00', '', '', ''],
+        ['25/01/2024', 'Rent', '1,200.00', '', '2,250.81'],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-03', 'Card payment ACME SUPERSTORE LONDON REF 0042', '45.99', []],
+      ['2024-01-03', 'Bakery', '3.20', []],
+      ['2024-01-04', 'Salary ACME Ltd', '-2500.00', []],
+      ['2024-01-25', 'Rent', '1200.00', []],
+    ]);
+  });
+
   it("dates the rows under a date printed on a line of its own with that date", () => {
     const items = page([['Date', 'Description', 'Amount'], ['23/01/2024'], ['', 'Grocer', '-45.99'], ['24/01/2024'], ['', 'Bakery', '-3.20'], ['', 'Cafe', '-2.50']], [40, 110, 400]);
     expect(parsePdfStatement(items, options).rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([

@@ -127,7 +127,8 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
   const lines = readLines(items);
   // `last` is the transaction's lowest line so far: its first, then each wrapped line joined to it. `date` is the
   // text of its date cell, or of the dated row above it for a row printed without one (null when there is none).
-  const candidates: Array<{ line: Line; last: Line; columns: Column[]; date: string | null; description: string[]; money: Cell[] }> = [];
+  // `awaitingAmount`: a dated line with nothing in the money columns, whose amount may be printed on a wrapped line.
+  const candidates: Array<{ line: Line; last: Line; columns: Column[]; date: string | null; description: string[]; money: Cell[]; awaitingAmount: boolean }> = [];
   let columns: Column[] | null = null;
   let headerLine: Line | null = null;
   // Many statements print the date on a day's first row only: the later rows of the day take it. A header with other
@@ -148,46 +149,63 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     const [first, ...rest] = line.cells;
     const dated = looksLikeDate(first.text);
     const { money: moneyCells, description: descriptionCells } = splitMoney(dated ? rest : line.cells, moneyLeft);
+    const hasAmount = moneyCells.some((c) => columnOf(c, table).kind !== 'balance');
+    const description = descriptionCells.map((c) => c.text);
+    const summary = SUMMARY.test(description.join(' '));
     const previous = candidates[candidates.length - 1];
     // The line a wrapped description continues from: the transaction's lowest line on this page or, when the
     // transaction ended the page before, this page's repeated header (the page's title lines above it are not the
-    // description's).
+    // description's). Measured from the line above, not the first: a description wrapped over three lines or more
+    // is as far from its first line as the next row is.
     const above =
       previous?.last.page === line.page ? previous.last : previous?.last.page === line.page - 1 && headerLine?.page === line.page ? headerLine : null;
-    if (!moneyCells.length && above && above.y - line.y < 20 && !dated) {
-      // A wrapped description continues the transaction above it. Measured from the line above, not the first:
-      // a description wrapped over three lines or more is as far from its first line as the next row is.
+    const wrapped = !dated && above !== null && above.y - line.y < 20;
+    if (wrapped && !moneyCells.length) {
       previous.description.push(...line.cells.map((c) => c.text));
       previous.last = line;
       tableLines.add(line);
       continue;
     }
-    const description = descriptionCells.map((c) => c.text);
-    // A dated line with anything in the money columns is a row, reported when it holds no amount.
-    if (dated && rest.some((c) => c.left > moneyLeft)) {
+    if (wrapped && previous.awaitingAmount && hasAmount && !summary) {
+      // The amount of a dated line printed on its wrapped line below it: one row, described by both.
+      previous.description.push(...description);
+      previous.money = moneyCells;
+      previous.columns = table;
+      previous.last = line;
+      previous.awaitingAmount = false;
+      tableLines.add(line);
+      continue;
+    }
+    // A dated line with anything in the money columns is a row, reported when it holds no amount. One with a
+    // description only, under the header, waits for its amount on a wrapped line below it.
+    const inMoneyColumns = rest.some((c) => c.left > moneyLeft);
+    if (dated && (inMoneyColumns || (rest.length && headerLine?.page === line.page))) {
       dayDate = first.text;
-      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells });
+      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: !inMoneyColumns });
       tableLines.add(line);
     } else if (dated && !rest.length && headerLine?.page === line.page) {
       // A date on a line of its own, under the header, heads the day's rows.
       dayDate = first.text;
-    } else if (!dated && moneyCells.some((c) => columnOf(c, table).kind !== 'balance') && !SUMMARY.test(description.join(' '))) {
+    } else if (!dated && hasAmount && !summary) {
       // An amount without a date is a row of the day above it, or a row error when no row above it has a date: never
       // dropped. A line with only a balance (brought forward, carried over) is no transaction.
-      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells });
+      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: false });
       tableLines.add(line);
     }
   }
+  // A dated line whose wrapped lines hold no amount either is a note (a day heading, a message), not a transaction.
+  // No money is lost with it: an amount on any line of the table is a row.
+  const transactions = candidates.filter((c) => !c.awaitingAmount);
   // The statement's own text says it is a card's; a transaction's description ("Credit card payment") does not.
   const creditCard = lines.some((l) => !tableLines.has(l) && l.cells.some((c) => /credit card/i.test(c.text)));
-  if (!candidates.length) {
+  if (!transactions.length) {
     return refuse('No transaction table was found: the statement needs a header row with a Date column and Amount or Debit/Credit columns.');
   }
-  if (candidates.length > opts.maxRows) {
-    return { rows: [], fileErrors: [`The statement has ${candidates.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
+  if (transactions.length > opts.maxRows) {
+    return { rows: [], fileErrors: [`The statement has ${transactions.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
-  const layout = detectDateLayout(candidates.flatMap((c) => (c.date === null ? [] : [c.date])), DATE_LAYOUTS);
-  const rows: ParsedRow[] = candidates.map(({ line, columns: cols, date: dateText, description, money }, i) => {
+  const layout = detectDateLayout(transactions.flatMap((c) => (c.date === null ? [] : [c.date])), DATE_LAYOUTS);
+  const rows: ParsedRow[] = transactions.map(({ line, columns: cols, date: dateText, description, money }, i) => {
     const rowNumber = i + 1;
     const errors: string[] = [];
     const where = `Row ${rowNumber} (page ${line.page})`;
