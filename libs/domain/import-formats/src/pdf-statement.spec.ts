@@ -238,6 +238,28 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('skips a dated balance brought forward or opening balance line, whose date the undated rows under it take', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Paid out', 'Paid in', 'Balance'],
+        ['01 Jan 2024', 'Balance brought forward', '', '', '1,000.00'],
+        ['', 'Grocer', '45.99', '', '954.01'],
+        ['02 Jan 2024', 'Opening balance', '', '', '954.01'],
+        // With an amount, a dated line is a transaction whatever it says; with only a balance, a transaction we cannot read.
+        ['03 Jan 2024', 'Opening balance', '', '500.00', '1,454.01'],
+        ['04 Jan 2024', 'Cafe', '', '', '1,451.51'],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-01', 'Grocer', '45.99', []],
+      ['2024-01-03', 'Opening balance', '-500.00', []],
+      ['2024-01-04', 'Cafe', null, ['Row 3 (page 1): no amount was found in the debit, credit or amount columns']],
+    ]);
+  });
+
   it('reports a row with an amount but no date when no dated row is above it in its table', () => {
     const items = [
       ...page([['Date', 'Description', 'Debit', 'Credit'], ['', 'Card fee', '2.00', ''], ['23/01/2024', 'Grocer', '45.99', '']], [40, 110, 330, 400]),

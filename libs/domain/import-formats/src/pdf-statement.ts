@@ -33,8 +33,8 @@ const HEADER_WORDS: Array<[RegExp, MoneyColumn | 'date' | 'description']> = [
 
 const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%d-%m-%Y', '%m-%d-%Y', '%d %b %Y', '%b %e, %Y', '%b %e %Y', '%d/%m/%y', '%m/%d/%y'];
 /**
- * A dateless line that sums up the table (totals, balances carried over, a "money in / money out" box under it): not
- * a transaction of the day above it.
+ * A line that sums up the table (totals, balances brought or carried forward, a "money in / money out" box under it):
+ * without a date, not a transaction of the day above it; with one, no transaction either unless it has an amount.
  */
 const SUMMARY =
   /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^balance (?:brought|carried) (?:forward|down)\b|^(?:money|payments?|paid) (?:in|out)\b/i;
@@ -176,10 +176,13 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       tableLines.add(line);
       continue;
     }
-    // A dated line with anything in the money columns is a row, reported when it holds no amount. One with a
-    // description only, under the header, waits for its amount on a wrapped line below it.
     const inMoneyColumns = rest.some((c) => c.left > moneyLeft);
-    if (dated && (inMoneyColumns || (rest.length && headerLine?.page === line.page))) {
+    if (dated && summary && !hasAmount) {
+      // A dated balance line (brought forward, opening balance) is no transaction, but its date heads the day's rows.
+      dayDate = first.text;
+    } else if (dated && (inMoneyColumns || (rest.length && headerLine?.page === line.page))) {
+      // A dated line with anything in the money columns is a row, reported when it holds no amount. One with a
+      // description only, under the header, waits for its amount on a wrapped line below it.
       dayDate = first.text;
       candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: !inMoneyColumns });
       tableLines.add(line);
