@@ -260,6 +260,39 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('takes no date from the rows above for an amount under the end of the table: skips a summary, reports the rest', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['24/01/2024', 'Grocer', '45.99', '', '954.01'],
+        ['', 'Bakery', '3.20', '', '950.81'],
+        [],
+        // After a gap, a dated line starts the table again.
+        ['25/01/2024', 'Rent', '1,200.00', '', '-249.19'],
+        ['', 'Cafe', '2.50', '', '-251.69'],
+        ['', 'Total debits', '1,251.69', '', ''],
+        ['', 'Fees charged this period', '12.00', '', ''],
+        [],
+        ['', 'Interest paid', '', '3.21', ''],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-24', 'Grocer', '45.99', []],
+      ['2024-01-24', 'Bakery', '3.20', []],
+      ['2024-01-25', 'Rent', '1200.00', []],
+      ['2024-01-25', 'Cafe', '2.50', []],
+      [
+        null,
+        'Interest paid',
+        '-3.21',
+        ['Row 5 (page 1): the row has an amount but no date, and stands under the end of the table (after a gap or a total line), so it takes no date from the rows above it'],
+      ],
+    ]);
+  });
+
   it('reports a row with an amount but no date when no dated row is above it in its table', () => {
     const items = [
       ...page([['Date', 'Description', 'Debit', 'Credit'], ['', 'Card fee', '2.00', ''], ['23/01/2024', 'Grocer', '45.99', '']], [40, 110, 330, 400]),

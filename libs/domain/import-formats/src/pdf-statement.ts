@@ -38,6 +38,13 @@ const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%d-%m-%Y'
  */
 const SUMMARY =
   /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^balance (?:brought|carried) (?:forward|down)\b|^(?:money|payments?|paid) (?:in|out)\b/i;
+/**
+ * How a line under the end of the table sums up the period (fees or interest charged, a summary box). Only there: in
+ * the table, "Interest charged" is a transaction.
+ */
+const PERIOD_SUMMARY = /\bsummary\b|^(?:fees?|interest|charges?) charged\b|\b(?:this|the) (?:period|statement)\b/i;
+/** Most units from one line of a table to the next (a wrapped line, the next row): further down is a gap. */
+const LINE_STEP = 20;
 const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
 
 interface Cell {
@@ -56,6 +63,22 @@ interface Column {
   kind: MoneyColumn;
   left: number;
   right: number;
+}
+
+/** A transaction read from the table, before its cells are checked. */
+interface Candidate {
+  line: Line;
+  /** The transaction's lowest line so far: its first, then each wrapped line joined to it. */
+  last: Line;
+  columns: Column[];
+  /** The text of its date cell, or of the dated row above it for a row printed without one (null when there is none). */
+  date: string | null;
+  description: string[];
+  money: Cell[];
+  /** A dated line with nothing in the money columns, whose amount may be printed on a wrapped line below it. */
+  awaitingAmount: boolean;
+  /** An undated amount under the end of the table, which takes no date from the rows above it. */
+  apart: boolean;
 }
 
 /** Items on one baseline (within 2.5 units) form a line; touching items on a line merge into one cell. */
@@ -125,22 +148,22 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return refuse('The PDF has no text layer (a scanned statement?). Only text-based statements can be read; export a CSV or QIF from your bank instead.');
   }
   const lines = readLines(items);
-  // `last` is the transaction's lowest line so far: its first, then each wrapped line joined to it. `date` is the
-  // text of its date cell, or of the dated row above it for a row printed without one (null when there is none).
-  // `awaitingAmount`: a dated line with nothing in the money columns, whose amount may be printed on a wrapped line.
-  const candidates: Array<{ line: Line; last: Line; columns: Column[]; date: string | null; description: string[]; money: Cell[]; awaitingAmount: boolean }> = [];
+  const candidates: Candidate[] = [];
   let columns: Column[] | null = null;
   let headerLine: Line | null = null;
   // Many statements print the date on a day's first row only: the later rows of the day take it. A header with other
   // columns starts another table, which takes no date from this one; a header repeated on the next page does not.
   let dayDate: string | null = null;
   const tableLines = new Set<Line>();
+  // The table's lowest line so far: its header, a dated line or a row's. A summary line is not the table's.
+  let tableBottom: Line | null = null;
   for (const line of lines) {
     const header = headerColumns(line);
     if (header) {
       if (!columns || header.map((c) => c.kind).join() !== columns.map((c) => c.kind).join()) dayDate = null;
       columns = header;
       headerLine = line;
+      tableBottom = line;
       continue;
     }
     if (!columns) continue;
@@ -159,11 +182,12 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     // is as far from its first line as the next row is.
     const above =
       previous?.last.page === line.page ? previous.last : previous?.last.page === line.page - 1 && headerLine?.page === line.page ? headerLine : null;
-    const wrapped = !dated && above !== null && above.y - line.y < 20;
+    const wrapped = !dated && above !== null && above.y - line.y < LINE_STEP;
     if (wrapped && !moneyCells.length) {
       previous.description.push(...line.cells.map((c) => c.text));
       previous.last = line;
       tableLines.add(line);
+      if (!previous.apart) tableBottom = line;
       continue;
     }
     if (wrapped && previous.awaitingAmount && hasAmount && !summary) {
@@ -174,6 +198,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       previous.last = line;
       previous.awaitingAmount = false;
       tableLines.add(line);
+      tableBottom = line;
       continue;
     }
     const inMoneyColumns = rest.some((c) => c.left > moneyLeft);
@@ -184,16 +209,27 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       // A dated line with anything in the money columns is a row, reported when it holds no amount. One with a
       // description only, under the header, waits for its amount on a wrapped line below it.
       dayDate = first.text;
-      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: !inMoneyColumns });
+      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: !inMoneyColumns, apart: false });
       tableLines.add(line);
+      tableBottom = line;
     } else if (dated && !rest.length && headerLine?.page === line.page) {
       // A date on a line of its own, under the header, heads the day's rows.
       dayDate = first.text;
+      tableBottom = line;
     } else if (!dated && hasAmount && !summary) {
       // An amount without a date is a row of the day above it, or a row error when no row above it has a date: never
-      // dropped. A line with only a balance (brought forward, carried over) is no transaction.
-      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: false });
-      tableLines.add(line);
+      // dropped. A line with only a balance (brought forward, carried over) is no transaction. Under the end of the
+      // table (a gap: more than a line step under its lowest line on the page; a total line, skipped, leaves one),
+      // statements print fees, interest or a summary box, and a transaction there may be one whose date was left out:
+      // such an amount takes no date from the rows above it. It is skipped when it says it sums up the period, and is
+      // a row error otherwise, since inventing or dropping a transaction is worse than a statement to check. A dated
+      // line or a header starts the table again.
+      const apart = tableBottom?.page === line.page && tableBottom !== headerLine && tableBottom.y - line.y > LINE_STEP;
+      if (!apart || !PERIOD_SUMMARY.test(description.join(' '))) {
+        candidates.push({ line, last: line, columns: table, date: apart ? null : dayDate, description, money: moneyCells, awaitingAmount: false, apart });
+        tableLines.add(line);
+        if (!apart) tableBottom = line;
+      }
     }
   }
   // A dated line whose wrapped lines hold no amount either is a note (a day heading, a message), not a transaction.
@@ -208,13 +244,14 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return { rows: [], fileErrors: [`The statement has ${transactions.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
   const layout = detectDateLayout(transactions.flatMap((c) => (c.date === null ? [] : [c.date])), DATE_LAYOUTS);
-  const rows: ParsedRow[] = transactions.map(({ line, columns: cols, date: dateText, description, money }, i) => {
+  const rows: ParsedRow[] = transactions.map(({ line, columns: cols, date: dateText, description, money, apart }, i) => {
     const rowNumber = i + 1;
     const errors: string[] = [];
     const where = `Row ${rowNumber} (page ${line.page})`;
     const date = dateText === null ? null : parseDate(dateText, layout);
     const outside = date && outsideDateRange(date, opts.today);
-    if (dateText === null) errors.push(`${where}: the row has an amount but no date, and no row above it in its table has one`);
+    if (apart) errors.push(`${where}: the row has an amount but no date, and stands under the end of the table (after a gap or a total line), so it takes no date from the rows above it`);
+    else if (dateText === null) errors.push(`${where}: the row has an amount but no date, and no row above it in its table has one`);
     else if (!date) errors.push(`${where}: date '${dateText}' does not match ${layout}`);
     else if (outside) errors.push(`${where}: date ${outside}`);
     let amount: string | null = null;
