@@ -370,6 +370,45 @@ describe('imports: PDF statements', () => {
     ]);
   });
 
+  it('publishes a statement with CR/DR markers as their own items, a dated balance brought forward, a wrapped amount and a summary', async () => {
+    // Column 5 (x 440) holds the marker, a few units right of the amount it signs.
+    const pdf = await statementPdf({
+      title: 'Acme Bank statement',
+      headers: ['Date', 'Description', 'Amount', 'Balance'],
+      columns: [40, 110, 400, 480, 440],
+      rows: [
+        ['13/02/2024', 'Balance brought forward', '', '1,000.00'],
+        ['', 'Card payment Grocer', '45.99', '954.01', 'DR'],
+        ['14/02/2024', 'Salary ACME Ltd', '2,500.00', '3,454.01', 'CR'],
+        ['15/02/2024', 'Transfer to savings', '', ''],
+        ['', 'ACCOUNT 87654321', '-200.00', '3,254.01'],
+        [],
+        ['', 'Interest charged this period', '1.20', ''],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(created.body.data.stats).toMatchObject({ rows_count: 3, valid_rows_count: 3 });
+    expect(await rowsOf(created.body.data.id)).toEqual([
+      ['2024-02-13', 'Card payment Grocer', '45.99', true],
+      ['2024-02-14', 'Salary ACME Ltd', '-2500.00', true],
+      ['2024-02-15', 'Transfer to savings ACCOUNT 87654321', '200.00', true],
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect(
+      await t.dataSource.query(`SELECT date::text AS date, name, amount_minor::int AS amount FROM entries WHERE import_id = $1 AND account_id = $2 ORDER BY date`, [
+        created.body.data.id,
+        accountId,
+      ]),
+    ).toEqual([
+      { date: '2024-02-13', name: 'Card payment Grocer', amount: 4599 },
+      { date: '2024-02-14', name: 'Salary ACME Ltd', amount: -250000 },
+      { date: '2024-02-15', name: 'Transfer to savings ACCOUNT 87654321', amount: 20000 },
+    ]);
+    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+  });
+
   it('refuses scanned PDFs, files that are not PDFs, and inline content, storing nothing', async () => {
     const before = await t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE family_id = $1`, [h.familyId]);
     const scanned = await uploadPdf(await scannedPdf());
