@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createImport, waitForImport } from './support/imports';
+import { createImport, newAccount, publishAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // ServiceImport (the service's own NDJSON) and family export through the HTTP API on the real database and queue:
@@ -289,6 +289,35 @@ describe('ServiceImport and family export', () => {
       expect([...new Set(types)]).toEqual(['Account', 'Category', 'Tag', 'Merchant', 'Transaction', 'Transfer', 'Trade', 'Valuation', 'Budget', 'BudgetCategory', 'Rule']);
       const electricity = exportA.split('\n').map((l) => JSON.parse(l)).find((r) => r.type === 'Transaction' && r.data.name === 'Electricity January');
       expect(electricity.data).toMatchObject({ amount: '84.20', currency: 'EUR', date: '2025-01-05', notes: 'meter 4411' });
+    });
+
+    it("carries each trade's fee through export and import, in the trade's currency", async () => {
+      const a = await t.newHousehold();
+      const b = await t.newHousehold();
+      const fees = (familyId: string) =>
+        t.dataSource.query(
+          `SELECT e.name, tr.fee_minor::int AS fee, tr.currency FROM trades tr JOIN entries e ON e.id = tr.entry_id WHERE e.family_id = $1 ORDER BY e.date`,
+          [familyId],
+        );
+      // A's trades come from QIF files (the commission O is the fee), so this test does not lean on the NDJSON reader.
+      const trades = [
+        [await newAccount(t, a, 'Brokerage'), '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1009.95\nO9.95\n^\nD03/02/2024\nNSell\nYAAPL\nI110\nQ2\nT210.05\nO9.95\n^\nD03/03/2024\nNBuy\nYAAPL\nI50\nQ3\n^\n'],
+        [await newAccount(t, a, 'Yen brokerage', 'JPY'), '!Type:Invst\nD03/04/2024\nNBuy\nY7203\nI3000\nQ100\nT300500\nO500\n^\n'],
+      ];
+      for (const [accountId, qif] of trades) expect((await publishAndWait(t, a, { type: 'QifImport', raw_file_content: qif, account_id: accountId })).status).toBe('complete');
+      const expected = [
+        { name: 'Buy 10 AAPL', fee: 995, currency: 'USD' },
+        { name: 'Sell 2 AAPL', fee: 995, currency: 'USD' },
+        { name: 'Buy 3 AAPL', fee: 0, currency: 'USD' },
+        { name: 'Buy 100 7203', fee: 500, currency: 'JPY' },
+      ];
+      expect(await fees(a.familyId)).toEqual(expected);
+
+      const exported = await exportFamily(a);
+      const written = exported.split('\n').map((l) => JSON.parse(l)).filter((r) => r.type === 'Trade').map((r) => [r.data.name, r.data.fee]);
+      expect(written).toEqual([['Buy 10 AAPL', '9.95'], ['Sell 2 AAPL', '9.95'], ['Buy 3 AAPL', '0.00'], ['Buy 100 7203', '500']]);
+      expect((await importAndWait(b, exported)).status).toBe('complete');
+      expect(await fees(b.familyId)).toEqual(expected);
     });
 
     it('is family-scoped and needs the right scope', async () => {

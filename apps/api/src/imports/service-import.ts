@@ -81,7 +81,9 @@ async function existingNames(manager: EntityManager | DataSource, imp: Import, p
 
 export async function preflightServiceImport(manager: EntityManager | DataSource, imp: Import, text: string): Promise<PreflightResult> {
   const parsed = parseServiceNdjson(text);
-  return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed));
+  // Amounts are checked in the currency each record publishes in, the family's when neither it nor its account names one.
+  const [{ currency }] = await manager.query(`SELECT currency FROM families WHERE id = $1`, [imp.familyId]);
+  return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed), { familyCurrency: currency });
 }
 
 /**

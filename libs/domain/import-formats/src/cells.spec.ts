@@ -1,4 +1,4 @@
-import { checkedText, dateFormatError, yearsBefore, decodeBytes, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
+import { checkedText, dateFormatError, yearsBefore, decodeBytes, minorUnitError, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -199,5 +199,14 @@ describe('normalizeHeader', () => {
   it('compares headers loosely as Sure does', () => {
     expect(normalizeHeader(' Account type* ')).toBe('account_type');
     expect(normalizeHeader('Exchange-Operating MIC')).toBe('exchange_operating_mic');
+  });
+});
+
+describe('minorUnitError', () => {
+  it("refuses an amount finer than the currency's minor unit; trailing zeros are not finer", () => {
+    expect(['1.99', '1.990', '-3', '0.10'].map((v) => minorUnitError('fee', v, 'USD'))).toEqual([null, null, null, null]);
+    expect(minorUnitError('fee', '1.005', 'USD')).toBe("fee '1.005' is finer than the USD minor unit: USD amounts have 2 decimals");
+    expect([minorUnitError('fee', '500.00', 'JPY'), minorUnitError('fee', '0.5', 'JPY')]).toEqual([null, "fee '0.5' is finer than the JPY minor unit: JPY amounts have 0 decimals"]);
+    expect([minorUnitError('fee', '1.005', 'KWD'), minorUnitError('fee', '1.0005', 'KWD')]).toEqual([null, "fee '1.0005' is finer than the KWD minor unit: KWD amounts have 3 decimals"]);
   });
 });

@@ -1,4 +1,5 @@
 import type { NumberFormat } from '@hearth/contracts';
+import { minorUnitDigits } from '@hearth/domain/money';
 
 // Cell-level parsing shared by the CSV import types: text encodings, numbers, dates, tag lists, header names.
 
@@ -319,6 +320,16 @@ export const lengthError = (column: string, value: string, max: number, what: st
 
 /** `<column> '<value>' must not be negative`: a price or a fee below zero has no meaning (a sell is a negative qty). */
 export const negativeError = (column: string, value: string): string => `${column} '${shownValue(value)}' must not be negative`;
+
+/**
+ * `<column> '<value>' is finer than the <currency> minor unit: ...` when a decimal string has more significant
+ * decimals than the currency (1.005 USD): stored in minor units it would be rounded. Trailing zeros are not finer.
+ */
+export function minorUnitError(column: string, decimal: string, currency: string): string | null {
+  const digits = minorUnitDigits(currency);
+  const significant = (decimal.split('.')[1] ?? '').replace(/0+$/, '').length;
+  return significant > digits ? `${column} '${shownValue(decimal)}' is finer than the ${currency} minor unit: ${currency} amounts have ${digits} decimals` : null;
+}
 
 /** -x for a decimal string; zero stays unsigned. */
 export const negateDecimal = (decimal: string): string =>

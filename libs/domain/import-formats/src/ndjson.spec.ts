@@ -13,7 +13,7 @@ import {
 
 const line = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
 const none = (): ExistingFamilyNames => ({ categories: new Set(), tags: new Set(), merchants: new Set(), budgetPeriods: new Set() });
-const preflight = (text: string, existing = none()) => preflightServiceNdjson(parseServiceNdjson(text), existing);
+const preflight = (text: string, existing = none()) => preflightServiceNdjson(parseServiceNdjson(text), existing, { familyCurrency: 'USD' });
 const codes = (text: string, existing = none()) => preflight(text, existing).errors.map((e) => e.code);
 
 // The illustrative file of reference imports.md 4.11.
@@ -131,7 +131,7 @@ describe('preflightServiceNdjson', () => {
     const account = (balance: unknown) => line('Account', { id: `${typeof balance}${String(balance)}`, name: `A${typeof balance}${String(balance)}`, balance, accountable_type: 'Depository' });
     expect(codes([account('100'), account(100), account('-0')].join('\n'))).toEqual([]);
     const parsed = parseServiceNdjson('{"type":"Account","data":{"id":"x","name":"X","balance":1e400,"accountable_type":"Depository"}}');
-    expect(preflightServiceNdjson(parsed, none()).errors.map((e) => e.code)).toEqual(['invalid_amount']);
+    expect(preflightServiceNdjson(parsed, none(), { familyCurrency: 'USD' }).errors.map((e) => e.code)).toEqual(['invalid_amount']);
     expect(codes(account(null))).toEqual(['missing_required_fields']);
   });
 
@@ -195,6 +195,25 @@ describe('preflightServiceNdjson', () => {
       .map((type, i) => line('Account', { id: `a${i}`, name: `A${i}`, balance: '0', accountable_type: type, accountable: { subtype: 'checking' } }))
       .join('\n');
     expect(codes(text)).toEqual(['invalid_accountable_type', 'invalid_accountable_type', 'invalid_accountable_type']);
+  });
+
+  it("reads a trade's optional fee in the trade's currency: not negative, not finer than its minor unit", () => {
+    const trade = (fee: unknown, extra: Record<string, unknown> = {}) =>
+      line('Trade', { account_id: 'a', date: '2025-01-15', amount: '10', qty: '1', price: '10', ticker: 'X', ...(fee === undefined ? {} : { fee }), ...extra });
+    const file = (...trades: string[]) => [line('Account', { id: 'a', name: 'A', balance: '0', accountable_type: 'Investment', currency: 'JPY' }), ...trades].join('\n');
+    // Without a fee (files of older exports, Sure's) or with one in the account's, the family's or its own currency.
+    expect(codes(file(trade(undefined), trade('0'), trade(500), trade('500.00'), trade('9.95', { currency: 'USD' }), trade('-0')))).toEqual([]);
+    expect(codes([line('Trade', { account_id: 'b', date: '2025-01-15', amount: '1', qty: '1', price: '1', ticker: 'X', fee: '0.01' }), line('Account', { id: 'b', name: 'B', balance: '0', accountable_type: 'Investment' })].join('\n'))).toEqual([]);
+    expect(preflight(file(trade('-5'), trade('1.5'), trade('9.955', { currency: 'USD' }), trade('ten'))).errors.map((e) => e.message)).toEqual([
+      "Line 2 Trade fee '-5' must not be negative.",
+      "Line 3 Trade fee '1.5' is finer than the JPY minor unit: JPY amounts have 0 decimals.",
+      "Line 4 Trade fee '9.955' is finer than the USD minor unit: USD amounts have 2 decimals.",
+      'Line 5 Trade fee must be a decimal number, got "ten".',
+    ]);
+    expect(preflightServiceNdjson(parseServiceNdjson(line('Trade', { account_id: 'a', date: '2025-01-15', amount: '1', qty: '1', price: '1', ticker: 'X', fee: '0.5' })), none(), { familyCurrency: 'JPY' }).errors.map((e) => e.message)).toEqual([
+      'Line 1 Trade references missing account_id "a".',
+      "Line 1 Trade fee '0.5' is finer than the JPY minor unit: JPY amounts have 0 decimals.",
+    ]);
   });
 
   it('formats the stored error text like Sure', () => {

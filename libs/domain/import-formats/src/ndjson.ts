@@ -1,5 +1,5 @@
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
-import { yearsBefore } from './cells';
+import { minorUnitError, negativeError, yearsBefore } from './cells';
 
 // The service's own NDJSON format (Sure's export, reference imports.md 4): one {"type": T, "data": {...}} object per
 // line. Everything here is pure: parsing, the strict preflight and the publish plan (dependency order, resolved
@@ -295,6 +295,8 @@ const FIELDS: Record<ServiceRecordType, Record<string, FieldRule>> = {
     currency: { kind: 'currency' },
     exchange_operating_mic: { kind: 'string', max: 10 },
     name: { kind: 'string', max: 500 },
+    // Optional: files without it (older exports, Sure's) paid none. Checked further by tradeFeeError.
+    fee: AMOUNT,
   },
   Holding: {
     account_id: { kind: 'id', required: true, ref: 'accounts' },
@@ -400,6 +402,33 @@ function seenAt(map: Map<string, string[]>, id: string, where: string): void {
   else map.set(id, [where]);
 }
 
+/**
+ * Each record's currency: its own, else its account's or budget's in the file, else the family's. Preflight checks
+ * amounts in it; the plan stores it with the record for publishing.
+ */
+function recordCurrencies(records: Records, familyCurrency: string): (data: Record<string, unknown>) => string {
+  const own = (d: Record<string, unknown>) => (isCurrencyCode(d.currency) ? d.currency : null);
+  const accounts = new Map<string, string>();
+  const budgets = new Map<string, string>();
+  for (const r of records) {
+    const id = sourceId(r.data.id);
+    if (id && r.type === 'Account') accounts.set(id, own(r.data) ?? familyCurrency);
+    if (id && r.type === 'Budget') budgets.set(id, own(r.data) ?? familyCurrency);
+  }
+  return (d) => own(d) ?? accounts.get(sourceId(d.account_id) ?? '') ?? budgets.get(sourceId(d.budget_id) ?? '') ?? familyCurrency;
+}
+
+/**
+ * Why a trade's fee cannot be stored as it is (negative; finer than its currency's minor unit, which trades.fee_minor
+ * would round), or null. A fee that is absent or not a decimal is left to the field rules.
+ */
+function tradeFeeError(fee: unknown, currency: string): string | null {
+  const text = isBlank(fee) ? null : decimalText(fee);
+  if (text === null) return null;
+  if (text.startsWith('-') && /[1-9]/.test(text)) return negativeError('fee', text);
+  return minorUnitError('fee', text, currency);
+}
+
 /** The family's existing records a ServiceImport must not collide with. */
 export interface ExistingFamilyNames {
   categories: Set<string>;
@@ -423,11 +452,12 @@ const usable = (parsed: ParsedNdjson): Records =>
  * Sure's strict preflight (reference imports.md 4.5) plus the checks its lenient parsing lacked: ISO dates, plain
  * decimals within the columns' range, ISO currency codes, string lengths, category cycles, budget periods.
  */
-export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingFamilyNames): PreflightResult {
+export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingFamilyNames, options: { familyCurrency: string }): PreflightResult {
   const errors: NdjsonIssue[] = [...parsed.issues];
   const warnings: NdjsonIssue[] = [];
   if (parsed.rowsCount === 0) errors.push({ code: 'no_data_rows', message: 'No data rows were found.' });
   const records = usable(parsed);
+  const currencyOf = recordCurrencies(records, options.familyCurrency);
   const err = (line: number, code: string, message: string) => errors.push({ code, message: `Line ${line} ${message}`, line });
 
   // Source ids, split-line ids included, and where each was first seen.
@@ -523,6 +553,10 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
       }
     }
     if (r.type === 'Category' && sourceId(d.parent_id) && sourceId(d.id)) parentOf.set(sourceId(d.id)!, sourceId(d.parent_id)!);
+    if (r.type === 'Trade') {
+      const feeError = tradeFeeError(d.fee, currencyOf(d));
+      if (feeError) err(r.line, 'invalid_amount', `Trade ${feeError}.`);
+    }
     if (r.type === 'Transaction' && d.split_lines !== undefined && d.split_lines !== null) {
       if (!Array.isArray(d.split_lines)) err(r.line, 'invalid_split_lines', 'Transaction split_lines must be an array.');
       else if (d.split_lines.length) {
@@ -626,16 +660,11 @@ const truthy = (v: unknown) => v === true || v === 'true' || v === 1 || v === '1
  */
 export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrency: string; today: string }): PlannedRecord[] {
   const records = usable(parsed);
-  const own = (d: Record<string, unknown>) => (isCurrencyCode(d.currency) ? d.currency : null);
-  const accountCurrency = new Map<string, string>();
-  const budgetCurrency = new Map<string, string>();
+  const currencyOf = recordCurrencies(records, options.familyCurrency);
   const categoryParent = new Map<string, string>();
   for (const r of records) {
     const id = sourceId(r.data.id);
-    if (!id) continue;
-    if (r.type === 'Account') accountCurrency.set(id, own(r.data) ?? options.familyCurrency);
-    if (r.type === 'Budget') budgetCurrency.set(id, own(r.data) ?? options.familyCurrency);
-    if (r.type === 'Category' && sourceId(r.data.parent_id)) categoryParent.set(id, sourceId(r.data.parent_id)!);
+    if (id && r.type === 'Category' && sourceId(r.data.parent_id)) categoryParent.set(id, sourceId(r.data.parent_id)!);
   }
   const depth = (id: string | null) => {
     let n = 0;
@@ -658,10 +687,7 @@ export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrenc
   const planned = records.map((r): PlannedRecord & { rank: number } => {
     const d = r.data;
     const rank = SERVICE_RECORD_TYPES.indexOf(r.type) * 10_000 + (r.type === 'Category' ? depth(sourceId(d.id)) : 0);
-    const fromAccount = accountCurrency.get(sourceId(d.account_id) ?? '');
-    const fromBudget = budgetCurrency.get(sourceId(d.budget_id) ?? '');
-    const currency = own(d) ?? fromAccount ?? fromBudget ?? options.familyCurrency;
-    const record: PlannedRecord & { rank: number } = { line: r.line, type: r.type, data: d, currency, rank };
+    const record: PlannedRecord & { rank: number } = { line: r.line, type: r.type, data: d, currency: currencyOf(d), rank };
     if (r.type === 'Account') {
       const id = sourceId(d.id)!;
       const skip = anchored.has(id) || truthy(d.skip_opening_balance_import) || truthy(d.authoritative_balance_history) || decimalText(d.balance) === null;

@@ -186,7 +186,10 @@ const transfers: Handler = async (tx, rows, ctx) => {
   );
 };
 
-/** Trades: securities found by (ticker, MIC) or created offline; the entry amount is the file's, not recomputed. */
+/**
+ * Trades: securities found by (ticker, MIC) or created offline; the entry amount is the file's, not recomputed, and
+ * the fee (already in that amount) is kept apart, 0 when the file states none.
+ */
 const trades: Handler = async (tx, rows, ctx) => {
   const account = idOf(ctx, 'accounts');
   const list = rows.map((r) => {
@@ -195,7 +198,7 @@ const trades: Handler = async (tx, rows, ctx) => {
     const qty = String(d.qty).trim();
     return {
       id: targetId(ctx.imp.id, 'line', String(r.line)), accountId: account(d.account_id)!, date: String(d.date), currency: r.currency,
-      amount: minor(d.amount, r.currency)!, ticker, mic: (text(d.exchange_operating_mic) ?? '').toUpperCase(), securityName: text(d.security_name),
+      amount: minor(d.amount, r.currency)!, fee: minor(d.fee, r.currency) ?? '0', ticker, mic: (text(d.exchange_operating_mic) ?? '').toUpperCase(), securityName: text(d.security_name),
       qty, price: String(d.price).trim(), name: text(d.name) ?? `${qty.startsWith('-') ? 'Sell' : 'Buy'} ${ticker}`,
       label: qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy',
     };
@@ -207,10 +210,12 @@ const trades: Handler = async (tx, rows, ctx) => {
   );
   await insertEntries(tx, ctx, 'Trade', list.map((t) => ({ id: t.id, accountId: t.accountId, date: t.date, name: t.name, amount: t.amount, currency: t.currency })));
   await tx.query(
-    `INSERT INTO trades (entry_id, security_id, qty, price, currency, investment_activity_label)
-     SELECT x.id, s.id, x.q, x.p, x.c, x.l FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::char(3)[], $7::varchar[]) AS x(id, t, m, q, p, c, l)
+    `INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency, investment_activity_label)
+     SELECT x.id, s.id, x.q, x.p, x.f, x.c, x.l
+       FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::bigint[], $7::char(3)[], $8::varchar[]) AS x(id, t, m, q, p, f, c, l)
        JOIN securities s ON s.ticker = x.t AND s.exchange_operating_mic = x.m`,
-    [list.map((t) => t.id), list.map((t) => t.ticker), list.map((t) => t.mic), list.map((t) => t.qty), list.map((t) => t.price), list.map((t) => t.currency), list.map((t) => t.label)],
+    [list.map((t) => t.id), list.map((t) => t.ticker), list.map((t) => t.mic), list.map((t) => t.qty), list.map((t) => t.price), list.map((t) => t.fee),
+      list.map((t) => t.currency), list.map((t) => t.label)],
   );
 };
 
