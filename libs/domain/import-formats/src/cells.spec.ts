@@ -1,4 +1,4 @@
-import { checkedText, dateFormatError, yearsBefore, decodeBytes, minorUnitError, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
+import { checkedText, dateFormatError, yearsBefore, decodeBytes, exceedsProduct, minorUnitError, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -208,5 +208,12 @@ describe('minorUnitError', () => {
     expect(minorUnitError('fee', '1.005', 'USD')).toBe("fee '1.005' is finer than the USD minor unit: USD amounts have 2 decimals");
     expect([minorUnitError('fee', '500.00', 'JPY'), minorUnitError('fee', '0.5', 'JPY')]).toEqual([null, "fee '0.5' is finer than the JPY minor unit: JPY amounts have 0 decimals"]);
     expect([minorUnitError('fee', '1.005', 'KWD'), minorUnitError('fee', '1.0005', 'KWD')]).toEqual([null, "fee '1.0005' is finer than the KWD minor unit: KWD amounts have 3 decimals"]);
+  });
+});
+
+describe('exceedsProduct', () => {
+  it('compares a decimal with a product of decimals exactly, by magnitude', () => {
+    expect([exceedsProduct('2.1', ['0.7', '3']), exceedsProduct('2.11', ['0.7', '3']), exceedsProduct('-2.1', ['-0.7', '3'])]).toEqual([false, true, false]);
+    expect([exceedsProduct('10', ['10']), exceedsProduct('10.00', ['9.999']), exceedsProduct('0', ['0'])]).toEqual([false, true, false]);
   });
 });

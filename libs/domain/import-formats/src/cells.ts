@@ -1,5 +1,5 @@
 import type { NumberFormat } from '@hearth/contracts';
-import { minorUnitDigits } from '@hearth/domain/money';
+import { minorUnitDigits, parseDecimal } from '@hearth/domain/money';
 
 // Cell-level parsing shared by the CSV import types: text encodings, numbers, dates, tag lists, header names.
 
@@ -140,6 +140,14 @@ export function tradeSizeError(qty: string, price: string): string | null {
   if (Math.abs(Number(price)) >= 10 ** PRICE_DIGITS.integer) return `price ${price} is too large (at most ${PRICE_DIGITS.integer} digits before the decimal mark)`;
   if (Math.abs(Number(qty) * Number(price)) >= 10 ** AMOUNT_DIGITS.integer) return `qty x price (${qty} x ${price}) is too large for an amount`;
   return null;
+}
+
+/** Whether a decimal string is more than the product of others, all taken as magnitudes; exact (0.7 x 3 is 2.1, not 2.0999…). */
+export function exceedsProduct(value: string, factors: string[]): boolean {
+  const magnitude = (text: string) => parseDecimal(text.replace(/^-/, ''))!;
+  const v = magnitude(value);
+  const product = factors.map(magnitude).reduce((p, f) => ({ unscaled: p.unscaled * f.unscaled, scale: p.scale + f.scale }), { unscaled: 1n, scale: 0 });
+  return v.unscaled * 10n ** BigInt(product.scale) > product.unscaled * 10n ** BigInt(v.scale);
 }
 
 /** One of the four number formats -> "-1234.56"; parentheses or a minus sign mean negative; null when it is not a number. */

@@ -161,7 +161,7 @@ describe('parseQif: trade prices', () => {
 describe('parseQif: trade commission', () => {
   it('reads the commission (O) as the trade fee, 0 without one, and reports one that is not a number or is negative', () => {
     const trade = (action: string, fields: string) => `D03/01/2024\nN${action}\nYAAPL\nI100\nQ10\n${fields}^\n`;
-    const qif = `!Type:Invst\n${trade('Buy', 'T1009.95\nO9.95\n')}${trade('Sell', 'T990.05\nO9.95\n')}${trade('Buy', 'T1000\n')}${trade('Buy', 'T1000\nO1,234.50\n')}${trade('Buy', 'T1000\nOfree\n')}${trade('Buy', 'T1000\nO-5\n')}`;
+    const qif = `!Type:Invst\n${trade('Buy', 'T1009.95\nO9.95\n')}${trade('Sell', 'T990.05\nO9.95\n')}${trade('Buy', 'T1000\n')}${trade('Buy', 'T2,234.50\nO1,234.50\n')}${trade('Buy', 'T1000\nOfree\n')}${trade('Buy', 'T1000\nO-5\n')}`;
     expect(parseQif(qif, options).rows.map((r) => [r.values.fee, r.errors])).toEqual([
       ['9.95', []],
       ['9.95', []],
@@ -169,6 +169,30 @@ describe('parseQif: trade commission', () => {
       ['1234.50', []],
       [null, ["Row 5 (line 33): commission 'free' is not a number"]],
       ['-5', ["Row 6 (line 41): commission '-5' must not be negative"]],
+    ]);
+  });
+});
+
+describe('parseQif: commission larger than the trade', () => {
+  it("reports a commission (O) beyond a buy's total (T) or a sell's qty x price, exactly, when both O and T are stated", () => {
+    const trade = (action: string, fields: string) => `D03/01/2024\nN${action}\nYAAPL\n${fields}^\n`;
+    const qif = `!Type:Invst\n${[
+      trade('Buy', 'I100\nQ1\nT15\nO20\n'),
+      trade('Buy', 'I0\nQ5\nT10\nO10\n'),
+      trade('Buy', 'I100\nQ1\nT-15\nO15.01\n'),
+      trade('Buy', 'I100\nQ1\nO200\n'),
+      trade('Sell', 'I10\nQ2\nT5\nO25\n'),
+      trade('Sell', 'I0.7\nQ3\nT0\nO2.1\n'),
+      trade('Sell', 'Q2\nT5\nO25\n'),
+    ].join('')}`;
+    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([
+      ['Row 1 (line 2): commission 20 (O) is more than the total 15 (T), which includes it'],
+      [],
+      ['Row 3 (line 18): commission 15.01 (O) is more than the total 15 (T), which includes it'],
+      [],
+      ['Row 5 (line 33): commission 25 (O) is more than qty x price (2 x 10), from which it is taken to give the total 5 (T)'],
+      [],
+      [],
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, negativeError, parseDate, parseStatementAmount, shownValue, tradeSizeError } from './cells';
+import { detectDateLayout, exceedsProduct, lengthError, MAX_CHARS, negateDecimal, negativeError, parseDate, parseStatementAmount, shownValue, tradeSizeError } from './cells';
 import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
 // QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
@@ -207,6 +207,16 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
 /** Why a name cannot be stored (longer than an entry's name holds), or null. */
 const nameProblem = (name: string): string | null => lengthError('name', name, MAX_CHARS.entryName, 'transaction names');
 
+/**
+ * Why a commission (O) cannot be part of the trade's total (T), or null: a buy's T is qty x price + O, so O is at most
+ * T; a sell's is qty x price - O, so O is at most qty x price, known from a stated I only (T / Q already lacks O).
+ */
+function commissionError(fee: string, cash: string, sell: boolean, qty: string | null, statedPrice: string | null): string | null {
+  if (!sell) return exceedsProduct(fee, [cash]) ? `commission ${fee} (O) is more than the total ${cash} (T), which includes it` : null;
+  if (qty === null || statedPrice === null || !exceedsProduct(fee, [qty, statedPrice])) return null;
+  return `commission ${fee} (O) is more than qty x price (${qty.replace(/^-/, '')} x ${statedPrice}), from which it is taken to give the total ${cash} (T)`;
+}
+
 function investmentRow(record: QifRecord, rowNumber: number, base: Record<string, unknown>, securities: Map<string, string>, errors: string[]): ParsedRow {
   const action = (record.fields.get('N') ?? '').toLowerCase();
   const securityName = record.fields.get('Y') ?? '';
@@ -215,7 +225,8 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
   if (BUY_ACTIONS.has(action) || SELL_ACTIONS.has(action)) {
     const qty = parseStatementAmount(record.fields.get('Q'));
     const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
-    let price = parseStatementAmount(record.fields.get('I'));
+    const statedPrice = parseStatementAmount(record.fields.get('I'));
+    let price = statedPrice;
     if (price === null && qty !== null && total !== null && Number(qty) !== 0) price = (Math.abs(Number(total)) / Math.abs(Number(qty))).toFixed(8).replace(/\.?0+$/, '');
     if (!ticker) errors.push(`${where}: the trade names no security (Y)`);
     // Without a !Type:Security list the security's name stands for its ticker, and a ticker holds 30 characters.
@@ -233,9 +244,14 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     // The commission (O) is already in T; it is kept apart as the trade's fee. A trade without one paid none.
     const commission = record.fields.get('O');
     const fee = commission ? parseStatementAmount(commission) : '0';
+    const sell = SELL_ACTIONS.has(action);
+    const cash = total?.replace(/^-/, '') ?? null;
     if (fee === null) errors.push(`${where}: commission '${commission}' is not a number`);
     else if (fee.startsWith('-')) errors.push(`${where}: ${negativeError('commission', commission!)}`);
-    const sell = SELL_ACTIONS.has(action);
+    else if (commission && cash !== null) {
+      const tooLarge = commissionError(fee, cash, sell, qty, statedPrice);
+      if (tooLarge) errors.push(`${where}: ${tooLarge}`);
+    }
     const magnitude = qty?.replace(/^-/, '') ?? null;
     return {
       sourceRowNumber: rowNumber,
@@ -249,7 +265,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
         price,
         fee,
         // The cash the trade moved (T), commission included: a buy's is an outflow. Without T, qty x price.
-        amount: total === null ? null : sell ? negateDecimal(total.replace(/^-/, '')) : total.replace(/^-/, ''),
+        amount: cash === null ? null : sell ? negateDecimal(cash) : cash,
         name: `${sell ? 'Sell' : 'Buy'} ${magnitude ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
       },
     };

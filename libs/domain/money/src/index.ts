@@ -1,7 +1,7 @@
 export { MoneyError } from './money-error';
 export type { MoneyErrorCode } from './money-error';
 export { assertCurrencyCode, isCurrencyCode, minorUnitDigits } from './currency';
-export { divideRoundingHalfAwayFromZero } from './decimal';
+export { divideRoundingHalfAwayFromZero, parseDecimal } from './decimal';
 export { convertAmount, formatDecimal, parseAmount, toCents } from './amounts';
 export { convertedSumToMinorUnits } from './converted-sum';
 export type { MinorUnits } from './amounts';
