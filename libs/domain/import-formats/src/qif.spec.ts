@@ -173,6 +173,25 @@ describe('parseQif: trade commission', () => {
   });
 });
 
+describe('parseQif: commission finer than the currency', () => {
+  it("refuses a commission (O) with more decimals than the import's currency has, which its fee would round; trailing zeros are fine", () => {
+    const trade = (commission: string) => `D03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1010\nO${commission}\n^\n`;
+    const qif = `!Type:Invst\n${['1.005', '9.950', '500.5', '500.00'].map(trade).join('')}`;
+    expect(parseQif(qif, options).rows.map((r) => [r.values.fee, r.errors])).toEqual([
+      ['1.005', ["Row 1 (line 2): commission '1.005' is finer than the USD minor unit: USD amounts have 2 decimals"]],
+      ['9.950', []],
+      ['500.5', []],
+      ['500.00', []],
+    ]);
+    expect(parseQif(qif, { ...options, defaultCurrency: 'JPY' }).rows.map((r) => r.errors)).toEqual([
+      ["Row 1 (line 2): commission '1.005' is finer than the JPY minor unit: JPY amounts have 0 decimals"],
+      ["Row 2 (line 10): commission '9.950' is finer than the JPY minor unit: JPY amounts have 0 decimals"],
+      ["Row 3 (line 18): commission '500.5' is finer than the JPY minor unit: JPY amounts have 0 decimals"],
+      [],
+    ]);
+  });
+});
+
 describe('parseQif: commission larger than the trade', () => {
   it("reports a commission (O) beyond a buy's total (T) or a sell's qty x price, exactly, when both O and T are stated", () => {
     const trade = (action: string, fields: string) => `D03/01/2024\nN${action}\nYAAPL\n${fields}^\n`;

@@ -1,4 +1,16 @@
-import { detectDateLayout, exceedsProduct, lengthError, MAX_CHARS, negateDecimal, negativeError, parseDate, parseStatementAmount, shownValue, tradeSizeError } from './cells';
+import {
+  detectDateLayout,
+  exceedsProduct,
+  lengthError,
+  MAX_CHARS,
+  minorUnitError,
+  negateDecimal,
+  negativeError,
+  parseDate,
+  parseStatementAmount,
+  shownValue,
+  tradeSizeError,
+} from './cells';
 import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
 // QIF (Quicken Interchange Format): sections headed `!Type:<name>`, records of one-letter-coded lines ended by `^`.
@@ -40,6 +52,13 @@ interface QifRecord {
   line: number;
   fields: Map<string, string>;
   splits: Array<{ category: string; memo: string; amount: string }>;
+}
+
+/** What every row of a record holds: its date, the import's currency (the account's, else the family's) and no account column. */
+interface RowBase {
+  date: string | null;
+  currency: string;
+  account: null;
 }
 
 /** Splits the text into records of their section; `!Option`/`!Clear` lines and list sections are kept apart. */
@@ -144,7 +163,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     const outside = date && outsideDateRange(date, opts.today);
     if (!date) problems.push(`date '${record.fields.get('D') ?? ''}' is missing or not a date`);
     else if (outside) problems.push(`date ${outside}`);
-    const base = { date, currency: opts.defaultCurrency, account: null };
+    const base: RowBase = { date, currency: opts.defaultCurrency, account: null };
     if (record.section === 'invst') {
       rows.push(investmentRow(record, rowNumber, base, securities, errorsOf(rowNumber)));
       return;
@@ -217,7 +236,7 @@ function commissionError(fee: string, cash: string, sell: boolean, qty: string |
   return `commission ${fee} (O) is more than qty x price (${qty.replace(/^-/, '')} x ${statedPrice}), from which it is taken to give the total ${cash} (T)`;
 }
 
-function investmentRow(record: QifRecord, rowNumber: number, base: Record<string, unknown>, securities: Map<string, string>, errors: string[]): ParsedRow {
+function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, securities: Map<string, string>, errors: string[]): ParsedRow {
   const action = (record.fields.get('N') ?? '').toLowerCase();
   const securityName = record.fields.get('Y') ?? '';
   const ticker = (securities.get(securityName) ?? securityName).toUpperCase();
@@ -248,9 +267,10 @@ function investmentRow(record: QifRecord, rowNumber: number, base: Record<string
     const cash = total?.replace(/^-/, '') ?? null;
     if (fee === null) errors.push(`${where}: commission '${commission}' is not a number`);
     else if (fee.startsWith('-')) errors.push(`${where}: ${negativeError('commission', commission!)}`);
-    else if (commission && cash !== null) {
-      const tooLarge = commissionError(fee, cash, sell, qty, statedPrice);
-      if (tooLarge) errors.push(`${where}: ${tooLarge}`);
+    else {
+      // The fee is stored in minor units of the trade's currency, so a finer commission would be rounded.
+      const invalid = minorUnitError('commission', fee, base.currency) ?? (commission && cash !== null ? commissionError(fee, cash, sell, qty, statedPrice) : null);
+      if (invalid) errors.push(`${where}: ${invalid}`);
     }
     const magnitude = qty?.replace(/^-/, '') ?? null;
     return {
