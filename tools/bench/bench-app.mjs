@@ -74,12 +74,8 @@ export async function importThroughApi(base, apiKey, body) {
   const created = await res.json();
   if (res.status !== 201) throw new Error(`POST answered ${res.status}: ${JSON.stringify(created)}`);
   const accepted = performance.now() - started;
-  for (;;) {
-    const detail = (await (await fetch(`${base}/api/v1/imports/${created.data.id}`, { headers: { 'X-Api-Key': apiKey } })).json()).data;
-    if (detail.status === 'complete') return { total: performance.now() - started, accepted, id: created.data.id, detail };
-    if (detail.status !== 'importing') throw new Error(`import ended ${detail.status}: ${detail.error}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const detail = await settled(base, apiKey, created.data.id, 'importing', 'complete');
+  return { total: performance.now() - started, accepted, id: created.data.id, detail };
 }
 
 /** POSTs a revert, then polls the import until it is `pending` again; returns the time taken. */
@@ -87,10 +83,16 @@ export async function revertThroughApi(base, apiKey, id) {
   const started = performance.now();
   const res = await fetch(`${base}/api/v1/imports/${id}/revert`, { method: 'POST', headers: { 'X-Api-Key': apiKey } });
   if (res.status !== 202) throw new Error(`revert answered ${res.status}: ${await res.text()}`);
+  await settled(base, apiKey, id, 'reverting', 'pending');
+  return performance.now() - started;
+}
+
+/** Polls the import while it is `busy`; returns its detail once `done`, and throws on any other status. */
+async function settled(base, apiKey, id, busy, done) {
   for (;;) {
     const detail = (await (await fetch(`${base}/api/v1/imports/${id}`, { headers: { 'X-Api-Key': apiKey } })).json()).data;
-    if (detail.status === 'pending') return performance.now() - started;
-    if (detail.status !== 'reverting') throw new Error(`revert ended ${detail.status}: ${detail.error}`);
+    if (detail.status === done) return detail;
+    if (detail.status !== busy) throw new Error(`import ${id} ended ${detail.status}, not ${done}: ${detail.error}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
