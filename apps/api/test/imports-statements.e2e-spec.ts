@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createImport, newAccount, waitForImport } from './support/imports';
+import { createImport, newAccount, revertAndWait, waitForImport } from './support/imports';
 import { scannedPdf, statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -51,8 +51,7 @@ describe('imports: QIF', () => {
     expect(count).toBe(0);
 
     await request(t.server).post(`/api/v1/imports/${again.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
     expect(await ledger()).toEqual([]);
   });
 
@@ -76,8 +75,7 @@ describe('imports: QIF', () => {
     const listed = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: `!Type:Security\nN${name}\nSVTSAX\n^\n${qif}`, account_id: accountId, publish: 'true' }).expect(201);
     expect((await waitForImport(t.server, h.apiKey, listed.body.data.id)).status).toBe('complete');
     expect(await ledger()).toEqual([expect.objectContaining({ type: 'Trade', name: 'Buy 10 VTSAX', amount: 100000 })]);
-    await request(t.server).post(`/api/v1/imports/${listed.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    expect((await waitForImport(t.server, h.apiKey, listed.body.data.id)).status).toBe('pending');
+    expect((await revertAndWait(t, h, listed.body.data.id)).status).toBe('pending');
   });
 
   it('signs QIF trades by their action whatever signage_convention the import was given', async () => {
@@ -89,8 +87,7 @@ describe('imports: QIF', () => {
       { type: 'Trade', name: 'Sell 2 AAPL', amount: -22000 },
       { type: 'Transaction', name: 'Dividend: AAPL', amount: -500 },
     ]);
-    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
     expect(await ledger()).toEqual([]);
   });
 
@@ -109,8 +106,7 @@ describe('imports: QIF', () => {
       { name: 'Sell 2 AAPL', amount: -21005 },
       { name: 'Buy 3 AAPL', amount: 15000 },
     ]);
-    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
     expect(await ledger()).toEqual([]);
   });
 
@@ -188,8 +184,7 @@ describe('imports: QIF', () => {
       { name: 'Cash Transfer In', amount: -100000, kind: 'funds_movement' },
       { name: 'Dividend: AAPL', amount: -500, kind: 'standard' },
     ]);
-    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
     expect(await ledger()).toEqual([]);
   });
 
@@ -285,8 +280,7 @@ describe('imports: PDF statements', () => {
       { name: 'Card payment ACME SUPERSTORE LONDON GB REF 0042', amount: 4599 },
       { name: 'Rent', amount: 120000 },
     ]);
-    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
   });
 
   it('keeps a description that continues at the top of the next page, under the repeated header', async () => {
@@ -419,8 +413,7 @@ describe('imports: PDF statements', () => {
       { date: '2024-02-14', name: 'Salary ACME Ltd', amount: -250000 },
       { date: '2024-02-15', name: 'Transfer to savings ACCOUNT 87654321', amount: 20000 },
     ]);
-    await request(t.server).post(`/api/v1/imports/${created.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
-    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('pending');
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
   });
 
   it('refuses scanned PDFs, files that are not PDFs, and inline content, storing nothing', async () => {
