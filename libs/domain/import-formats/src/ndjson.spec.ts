@@ -199,7 +199,7 @@ describe('preflightServiceNdjson', () => {
 
   it("reads a trade's optional fee in the trade's currency: not negative, not finer than its minor unit", () => {
     const trade = (fee: unknown, extra: Record<string, unknown> = {}) =>
-      line('Trade', { account_id: 'a', date: '2025-01-15', amount: '10', qty: '1', price: '10', ticker: 'X', ...(fee === undefined ? {} : { fee }), ...extra });
+      line('Trade', { account_id: 'a', date: '2025-01-15', amount: '1000', qty: '1', price: '990', ticker: 'X', ...(fee === undefined ? {} : { fee }), ...extra });
     const file = (...trades: string[]) => [line('Account', { id: 'a', name: 'A', balance: '0', accountable_type: 'Investment', currency: 'JPY' }), ...trades].join('\n');
     // Without a fee (files of older exports, Sure's) or with one in the account's, the family's or its own currency.
     expect(codes(file(trade(undefined), trade('0'), trade(500), trade('500.00'), trade('9.95', { currency: 'USD' }), trade('-0')))).toEqual([]);
@@ -213,6 +213,22 @@ describe('preflightServiceNdjson', () => {
     expect(preflightServiceNdjson(parseServiceNdjson(line('Trade', { account_id: 'a', date: '2025-01-15', amount: '1', qty: '1', price: '1', ticker: 'X', fee: '0.5' })), none(), { familyCurrency: 'JPY' }).errors.map((e) => e.message)).toEqual([
       'Line 1 Trade references missing account_id "a".',
       "Line 1 Trade fee '0.5' is finer than the JPY minor unit: JPY amounts have 0 decimals.",
+    ]);
+  });
+
+  it("refuses a fee more than the trade allows: a buy's amount includes it, a sell's qty x price gives it", () => {
+    const trade = (fields: Record<string, unknown>) => line('Trade', { account_id: 'a', date: '2025-01-15', ticker: 'X', ...fields });
+    const file = (...trades: string[]) => [line('Account', { id: 'a', name: 'A', balance: '0', accountable_type: 'Investment' }), ...trades].join('\n');
+    // At the bound, and a sell whose fee takes more than its amount but not more than qty x price (0.7 x 3 is 2.1 exactly).
+    const fine = [
+      trade({ amount: '10.00', qty: '1', price: '9', fee: '10' }),
+      trade({ amount: '-0.10', qty: '-3', price: '0.7', fee: '2.1' }),
+      trade({ amount: '-5', qty: '-1', price: '5', fee: '0' }),
+    ];
+    expect(codes(file(...fine))).toEqual([]);
+    expect(preflight(file(trade({ amount: '10.00', qty: '1', price: '9', fee: '10.01' }), trade({ amount: '-1', qty: '-3', price: '0.7', fee: '2.11' }))).errors.map((e) => e.message)).toEqual([
+      'Line 2 Trade fee 10.01 is more than the amount 10.00, which includes it.',
+      'Line 3 Trade fee 2.11 is more than qty x price (3 x 0.7), from which it is taken.',
     ]);
   });
 

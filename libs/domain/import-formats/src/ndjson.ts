@@ -1,5 +1,5 @@
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
-import { minorUnitError, negativeError, yearsBefore } from './cells';
+import { exceedsProduct, minorUnitError, negativeError, yearsBefore } from './cells';
 
 // The service's own NDJSON format (Sure's export, reference imports.md 4): one {"type": T, "data": {...}} object per
 // line. Everything here is pure: parsing, the strict preflight and the publish plan (dependency order, resolved
@@ -419,14 +419,22 @@ function recordCurrencies(records: Records, familyCurrency: string): (data: Reco
 }
 
 /**
- * Why a trade's fee cannot be stored as it is (negative; finer than its currency's minor unit, which trades.fee_minor
- * would round), or null. A fee that is absent or not a decimal is left to the field rules.
+ * Why a trade's fee cannot be stored as it is, or null: negative; finer than its currency's minor unit (which
+ * trades.fee_minor would round); more than the trade allows. A buy's amount includes its fee, so the fee is at most
+ * the amount; a sell (negative qty) gets qty x price less the fee, so the fee is at most qty x price. Values that
+ * are absent or not decimals are left to the field rules.
  */
-function tradeFeeError(fee: unknown, currency: string): string | null {
-  const text = isBlank(fee) ? null : decimalText(fee);
-  if (text === null) return null;
-  if (text.startsWith('-') && /[1-9]/.test(text)) return negativeError('fee', text);
-  return minorUnitError('fee', text, currency);
+function tradeFeeError(d: Record<string, unknown>, currency: string): string | null {
+  const fee = isBlank(d.fee) ? null : decimalText(d.fee);
+  if (fee === null) return null;
+  if (fee.startsWith('-') && /[1-9]/.test(fee)) return negativeError('fee', fee);
+  const [amount, qty, price] = [d.amount, d.qty, d.price].map(decimalText);
+  const sell = qty !== null && qty.startsWith('-');
+  if (!sell && amount !== null && exceedsProduct(fee, [amount])) return `fee ${fee} is more than the amount ${amount}, which includes it`;
+  if (sell && price !== null && exceedsProduct(fee, [qty, price])) {
+    return `fee ${fee} is more than qty x price (${qty.slice(1)} x ${price}), from which it is taken`;
+  }
+  return minorUnitError('fee', fee, currency);
 }
 
 /** The family's existing records a ServiceImport must not collide with. */
@@ -554,7 +562,7 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
     }
     if (r.type === 'Category' && sourceId(d.parent_id) && sourceId(d.id)) parentOf.set(sourceId(d.id)!, sourceId(d.parent_id)!);
     if (r.type === 'Trade') {
-      const feeError = tradeFeeError(d.fee, currencyOf(d));
+      const feeError = tradeFeeError(d, currencyOf(d));
       if (feeError) err(r.line, 'invalid_amount', `Trade ${feeError}.`);
     }
     if (r.type === 'Transaction' && d.split_lines !== undefined && d.split_lines !== null) {
