@@ -173,6 +173,19 @@ describe('parseQif: trade commission', () => {
   });
 });
 
+describe('parseQif: price without I', () => {
+  it("works the price out of T before the commission: a buy's T includes O, a sell's T lacks it", () => {
+    const trade = (action: string, fields: string) => `D03/01/2024\nN${action}\nYAAPL\n${fields}^\n`;
+    const qif = `!Type:Invst\n${[trade('Buy', 'Q10\nT1009.95\nO9.95\n'), trade('Sell', 'Q10\nT990.05\nO9.95\n'), trade('Buy', 'Q3\nT100\n'), trade('Buy', 'Q2\nT5\nO5\n')].join('')}`;
+    expect(parseQif(qif, options).rows.map((r) => [r.values.price, r.values.amount, r.values.fee, r.errors])).toEqual([
+      ['100', '1009.95', '9.95', []],
+      ['100', '-990.05', '9.95', []],
+      ['33.33333333', '100', '0', []],
+      ['0', '5', '5', []],
+    ]);
+  });
+});
+
 describe('parseQif: commission finer than the currency', () => {
   it("refuses a commission (O) with more decimals than the import's currency has, which its fee would round; trailing zeros are fine", () => {
     const trade = (commission: string) => `D03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1010\nO${commission}\n^\n`;

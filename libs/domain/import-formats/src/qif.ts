@@ -245,8 +245,16 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
     const qty = parseStatementAmount(record.fields.get('Q'));
     const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
     const statedPrice = parseStatementAmount(record.fields.get('I'));
+    // The commission (O) is already in T; it is kept apart as the trade's fee. A trade without one paid none.
+    const commission = record.fields.get('O');
+    const fee = commission ? parseStatementAmount(commission) : '0';
+    const sell = SELL_ACTIONS.has(action);
     let price = statedPrice;
-    if (price === null && qty !== null && total !== null && Number(qty) !== 0) price = (Math.abs(Number(total)) / Math.abs(Number(qty))).toFixed(8).replace(/\.?0+$/, '');
+    if (price === null && qty !== null && total !== null && Number(qty) !== 0) {
+      // Without I, the price is what T paid per share before the commission: a buy's T includes it, a sell's lacks it.
+      const beforeCommission = Math.abs(Number(total)) + (sell ? 1 : -1) * Math.abs(Number(fee ?? 0));
+      price = (Math.max(beforeCommission, 0) / Math.abs(Number(qty))).toFixed(8).replace(/\.?0+$/, '');
+    }
     if (!ticker) errors.push(`${where}: the trade names no security (Y)`);
     // Without a !Type:Security list the security's name stands for its ticker, and a ticker holds 30 characters.
     const long = lengthError('security', ticker, MAX_CHARS.ticker, 'tickers');
@@ -260,10 +268,6 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
       const tooLarge = tradeSizeError(total === null && qty !== null ? qty : '0', price);
       if (tooLarge) errors.push(`${where}: ${tooLarge}`);
     }
-    // The commission (O) is already in T; it is kept apart as the trade's fee. A trade without one paid none.
-    const commission = record.fields.get('O');
-    const fee = commission ? parseStatementAmount(commission) : '0';
-    const sell = SELL_ACTIONS.has(action);
     const cash = total?.replace(/^-/, '') ?? null;
     if (fee === null) errors.push(`${where}: commission '${commission}' is not a number`);
     else if (fee.startsWith('-')) errors.push(`${where}: ${negativeError('commission', commission!)}`);
