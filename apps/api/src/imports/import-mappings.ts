@@ -65,10 +65,11 @@ function unmappable(type: MappingType, value: string): string | null {
 }
 
 /**
- * Adds a row error for each account, category, tag or account type value that cannot be mapped, so the import stays
- * unpublishable instead of failing in the database or creating a nameless category; those values get no mapping.
+ * The rows, each with an error added for each account, category, tag or account type value that cannot be mapped, so
+ * the import stays unpublishable instead of failing in the database or creating a nameless category; those values
+ * get no mapping. Rows are taken one by one as they are asked for.
  */
-export function checkMappedValues(imp: Import, rows: ParsedRow[]): void {
+export function* withMappingErrors(imp: Import, rows: Iterable<ParsedRow>): Generator<ParsedRow> {
   const fields = mappedFields(imp);
   // Files repeat a few names on many rows: each distinct value is judged once.
   const judged = fields.map(() => new Map<string, string | null>());
@@ -81,6 +82,7 @@ export function checkMappedValues(imp: Import, rows: ParsedRow[]): void {
         row.errors.push(`Row ${row.sourceRowNumber}: ${column} '${shownValue(value)}' ${problem}`);
       }
     }
+    yield row;
   }
 }
 

@@ -15,6 +15,34 @@ export interface RowStats {
 /** Rows go in with one statement per batch of this many (bounded parameter size). */
 const ROW_INSERT_BATCH = 10_000;
 
+/**
+ * Each row's values as one line of JSON (JSON.stringify never writes a raw newline), cast to jsonb row by row: 40%
+ * cheaper in PostgreSQL than one document of the whole batch taken apart by jsonb_to_recordset, and no array
+ * literal of escaped strings to build. Errors are few: one object of them by row number.
+ */
+const INSERT_ROWS = `INSERT INTO import_rows (import_id, source_row_number, "values", errors)
+  SELECT $1, r.n, r.v::jsonb, COALESCE($4::jsonb -> r.n::text, '[]') FROM unnest($2::int[], string_to_array($3, E'\\n')) AS r(n, v)`;
+
+const rowParams = (importId: string, batch: ParsedRow[]): unknown[] => [
+  importId,
+  batch.map((r) => r.sourceRowNumber),
+  batch.map((r) => JSON.stringify(r.values)).join('\n'),
+  JSON.stringify(Object.fromEntries(batch.filter((r) => r.errors.length).map((r) => [r.sourceRowNumber, r.errors]))),
+];
+
+/** `items` in arrays of up to `size`, each taken from the iterable only when the one before has been handed out. */
+function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
 /** SQL for imports, their rows and mappings. Every read and write is scoped by family id. */
 @Injectable()
 export class ImportsRepository {
@@ -68,28 +96,33 @@ export class ImportsRepository {
     );
   }
 
-  /** Replaces the import's rows with freshly parsed ones (bulk insert, one statement per batch). */
-  async replaceRows(manager: EntityManager, importId: string, rows: ParsedRow[]): Promise<void> {
+  /**
+   * Replaces the import's rows with freshly parsed ones (bulk insert, one statement per batch) and returns them. Rows
+   * built as they are taken are built while PostgreSQL inserts the batch before them.
+   */
+  async replaceRows(manager: EntityManager, importId: string, rows: Iterable<ParsedRow>): Promise<ParsedRow[]> {
     await manager.query(`DELETE FROM import_rows WHERE import_id = $1`, [importId]);
-    for (let start = 0; start < rows.length; start += ROW_INSERT_BATCH) {
-      const batch = rows.slice(start, start + ROW_INSERT_BATCH);
-      // Each row's values as one line of JSON (JSON.stringify never writes a raw newline), cast to jsonb row by row:
-      // 40% cheaper in PostgreSQL than one document of the whole batch taken apart by jsonb_to_recordset, and no
-      // array literal of escaped strings to build. Errors are few: one object of them by row number.
-      await manager.query(
-        `INSERT INTO import_rows (import_id, source_row_number, "values", errors)
-         SELECT $1, r.n, r.v::jsonb, COALESCE($4::jsonb -> r.n::text, '[]') FROM unnest($2::int[], string_to_array($3, E'\\n')) AS r(n, v)`,
-        [
-          importId,
-          batch.map((r) => r.sourceRowNumber),
-          batch.map((r) => JSON.stringify(r.values)).join('\n'),
-          JSON.stringify(Object.fromEntries(batch.filter((r) => r.errors.length).map((r) => [r.sourceRowNumber, r.errors]))),
-        ],
-      );
+    const stored: ParsedRow[] = [];
+    let inserting: Promise<unknown> = Promise.resolve();
+    try {
+      for (const batch of batches(rows, ROW_INSERT_BATCH)) {
+        const params = rowParams(importId, batch);
+        await inserting;
+        inserting = manager.query(INSERT_ROWS, params);
+        // One turn of the event loop sends the statement before the next batch is built.
+        await new Promise(setImmediate);
+        stored.push(...batch);
+      }
+    } catch (error) {
+      // A batch that failed to build leaves no statement running behind the caller's rollback.
+      await inserting.catch(() => undefined);
+      throw error;
     }
-    const invalid = rows.reduce((n, r) => n + (r.errors.length ? 1 : 0), 0);
+    await inserting;
+    const invalid = stored.reduce((n, r) => n + (r.errors.length ? 1 : 0), 0);
     // New rows (and with them new mappings) change the import even when none of its own columns did.
-    await manager.query(`UPDATE imports SET rows_count = $2, invalid_rows_count = $3, updated_at = now() WHERE id = $1`, [importId, rows.length, invalid]);
+    await manager.query(`UPDATE imports SET rows_count = $2, invalid_rows_count = $3, updated_at = now() WHERE id = $1`, [importId, stored.length, invalid]);
+    return stored;
   }
 
   async rowsPage(importId: string, page: number, perPage: number): Promise<{ rows: ParsedRow[]; total: number }> {

@@ -15,8 +15,8 @@ import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, UpdateImpor
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
-import { buildMappings, checkMappedValues, MappingDraft, mapsValues } from './import-mappings';
-import { ParsedImport, ParseOptions, parseImportContent, parsePdfStatement, parseQif, shownValue } from '@hearth/domain/import-formats';
+import { buildMappings, MappingDraft, mapsValues, withMappingErrors } from './import-mappings';
+import { ParseOptions, parsePdfStatement, parseQif, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
@@ -220,21 +220,20 @@ export class ImportsService {
     if (parsed.fileErrors.length) {
       throw new ApiError(422, parsed.errorCode ?? 'invalid_csv', parsed.fileErrors[0], { errors: parsed.fileErrors });
     }
-    checkMappedValues(imp, parsed.rows);
-    await this.imports.replaceRows(tx, imp.id, parsed.rows);
+    const rows = await this.imports.replaceRows(tx, imp.id, withMappingErrors(imp, parsed.rows));
     const stored = await this.imports.mappings(imp.id, tx);
-    const mappings = await buildMappings(tx, imp, parsed.rows, stored, mappingOverrides);
+    const mappings = await buildMappings(tx, imp, rows, stored, mappingOverrides);
     await this.imports.replaceMappings(tx, imp.id, mappings);
   }
 
-  /** Rows of the content, by the import's format. */
-  private async parse(imp: Import, content: ImportContent, options: ParseOptions): Promise<ParsedImport> {
+  /** Rows of the content, by the import's format; CSV rows are built as they are stored. */
+  private async parse(imp: Import, content: ImportContent, options: ParseOptions): Promise<ReadImport> {
     if (imp.type === 'QifImport') return parseQif(content.text, options);
     if (imp.type === 'PdfImport') {
       if (!content.bytes) throw new ApiError(422, 'missing_content', 'Upload the PDF statement as a file.');
       return parsePdfStatement(await extractPdfText(content.bytes), options);
     }
-    return parseImportContent(imp, content.text, options);
+    return readImportContent(imp, content.text, options);
   }
 
   /**

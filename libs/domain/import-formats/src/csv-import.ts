@@ -429,8 +429,18 @@ const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => A
   AccountImport: (imp) => [[imp.nameColLabel, ['name', 'account_name']], [imp.amountColLabel, ['amount', 'balance']]],
 };
 
-/** Parses stored import content into rows with their validation errors, or file-level errors. */
-export function parseImportContent(imp: CsvImportSettings, text: string, opts: ParseOptions): ParsedImport {
+/** Content read as a whole, whose rows are built one by one as they are taken (once). */
+export interface ReadImport {
+  rows: Iterable<ParsedRow>;
+  fileErrors: string[];
+  errorCode?: string;
+}
+
+/**
+ * Reads stored import content and checks it as a whole (configuration, table, size, required columns); the rows,
+ * with their validation errors, are built as the caller takes them, so storing some can overlap building the next.
+ */
+export function readImportContent(imp: CsvImportSettings, text: string, opts: ParseOptions): ReadImport {
   const builder = BUILDERS[imp.type];
   if (!builder) return { rows: [], fileErrors: [`${imp.type} content is not CSV`], errorCode: 'unsupported_import_type' };
   // A configuration error like those of the request's other fields, named before the file is read.
@@ -448,17 +458,24 @@ export function parseImportContent(imp: CsvImportSettings, text: string, opts: P
   if (missing.length) {
     return { rows: [], fileErrors: [`The CSV is missing required columns: ${missing.join(', ')}`], errorCode: 'invalid_csv' };
   }
+  if (!table.records.length) return { rows: [], fileErrors: ['The CSV has a header but no rows'], errorCode: 'invalid_csv' };
+  const { records, headers } = table;
   const read = cellReader(table);
   const build = builder(imp, opts);
-  const rows = table.records.map((record, i) => {
-    const errors: string[] = [];
-    const rowNumber = i + 1;
-    if (record.length !== table.headers.length) {
-      errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${table.headers.length}`);
+  function* rows(): Generator<ParsedRow> {
+    for (const [i, record] of records.entries()) {
+      const errors: string[] = [];
+      const rowNumber = i + 1;
+      if (record.length !== headers.length) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
+      const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
+      yield { sourceRowNumber: rowNumber, values, errors };
     }
-    const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
-    return { sourceRowNumber: rowNumber, values, errors };
-  });
-  if (!rows.length) return { rows, fileErrors: ['The CSV has a header but no rows'], errorCode: 'invalid_csv' };
-  return { rows, fileErrors: [] };
+  }
+  return { rows: rows(), fileErrors: [] };
+}
+
+/** Parses stored import content into rows with their validation errors, or file-level errors. */
+export function parseImportContent(imp: CsvImportSettings, text: string, opts: ParseOptions): ParsedImport {
+  const read = readImportContent(imp, text, opts);
+  return { ...read, rows: [...read.rows] };
 }

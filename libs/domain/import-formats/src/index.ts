@@ -1,7 +1,7 @@
 export { checkedText, decodeBytes, longerThan, normalizeHeader, parseDate, parseNumber, shownValue, splitTags, yearsBefore } from './cells';
 export type { DecodeResult } from './cells';
-export { parseImportContent } from './csv-import';
-export type { CsvImportSettings, ParsedImport, ParsedRow, ParseOptions } from './csv-import';
+export { parseImportContent, readImportContent } from './csv-import';
+export type { CsvImportSettings, ParsedImport, ParsedRow, ParseOptions, ReadImport } from './csv-import';
 export { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
 export type { QifOptions } from './qif';
 export * from './ndjson';
