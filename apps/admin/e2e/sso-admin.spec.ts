@@ -56,6 +56,8 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByLabel('Event', { exact: true }).selectOption('provider_created');
     await page.getByRole('cell', { name: 'provider deleted' }).first().waitFor({ state: 'detached' }); // the filter applied
+    // The filtered page may still be loading once the old rows are gone: wait for its rows, not count them at once.
+    await page.getByRole('cell', { name: 'provider created' }).first().waitFor();
     expect(await page.getByRole('cell', { name: 'provider created' }).count()).toBeGreaterThan(0);
     await page.getByLabel('Event', { exact: true }).selectOption('');
     await page.getByRole('cell', { name: 'provider deleted' }).first().waitFor();
