@@ -150,6 +150,24 @@ export function exceedsProduct(value: string, factors: string[]): boolean {
   return v.unscaled * 10n ** BigInt(product.scale) > product.unscaled * 10n ** BigInt(v.scale);
 }
 
+/** A trade as its fee is bounded by: whether it sells, its cash amount, qty and price (null when not known). */
+export interface FeeBounds {
+  sell: boolean;
+  amount: string | null;
+  qty: string | null;
+  price: string | null;
+}
+
+/**
+ * The bound a trade's fee passes, or null, for every format that states fees: a buy's cash amount includes the fee,
+ * so the fee is at most that amount; a sell's cash is qty x price less the fee, so the fee is at most qty x price
+ * (not known without a price). Compared exactly, as magnitudes.
+ */
+export function feeBeyondTrade(fee: string, { sell, amount, qty, price }: FeeBounds): 'amount' | 'qty x price' | null {
+  if (!sell) return amount !== null && exceedsProduct(fee, [amount]) ? 'amount' : null;
+  return qty !== null && price !== null && exceedsProduct(fee, [qty, price]) ? 'qty x price' : null;
+}
+
 /** One of the four number formats -> "-1234.56"; parentheses or a minus sign mean negative; null when it is not a number. */
 export function parseNumber(raw: string, format: NumberFormat, limits: Digits = AMOUNT_DIGITS): string | null {
   let value = raw.trim().replace(/\u2212/g, '-');

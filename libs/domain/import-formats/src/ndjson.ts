@@ -1,5 +1,5 @@
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
-import { exceedsProduct, minorUnitError, negativeError, yearsBefore } from './cells';
+import { feeBeyondTrade, minorUnitError, negativeError, yearsBefore } from './cells';
 
 // The service's own NDJSON format (Sure's export, reference imports.md 4): one {"type": T, "data": {...}} object per
 // line. Everything here is pure: parsing, the strict preflight and the publish plan (dependency order, resolved
@@ -429,11 +429,9 @@ function tradeFeeError(d: Record<string, unknown>, currency: string): string | n
   if (fee === null) return null;
   if (fee.startsWith('-') && /[1-9]/.test(fee)) return negativeError('fee', fee);
   const [amount, qty, price] = [d.amount, d.qty, d.price].map(decimalText);
-  const sell = qty !== null && qty.startsWith('-');
-  if (!sell && amount !== null && exceedsProduct(fee, [amount])) return `fee ${fee} is more than the amount ${amount}, which includes it`;
-  if (sell && price !== null && exceedsProduct(fee, [qty, price])) {
-    return `fee ${fee} is more than qty x price (${qty.slice(1)} x ${price}), from which it is taken`;
-  }
+  const beyond = feeBeyondTrade(fee, { sell: qty !== null && qty.startsWith('-'), amount, qty, price });
+  if (beyond === 'amount') return `fee ${fee} is more than the amount ${amount}, which includes it`;
+  if (beyond === 'qty x price') return `fee ${fee} is more than qty x price (${qty!.slice(1)} x ${price}), from which it is taken`;
   return minorUnitError('fee', fee, currency);
 }
 

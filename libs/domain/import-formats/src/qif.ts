@@ -1,6 +1,6 @@
 import {
   detectDateLayout,
-  exceedsProduct,
+  feeBeyondTrade,
   lengthError,
   MAX_CHARS,
   minorUnitError,
@@ -228,12 +228,14 @@ const nameProblem = (name: string): string | null => lengthError('name', name, M
 
 /**
  * Why a commission (O) cannot be part of the trade's total (T), or null: a buy's T is qty x price + O, so O is at most
- * T; a sell's is qty x price - O, so O is at most qty x price, known from a stated I only (T / Q already lacks O).
+ * T; a sell's is qty x price - O, so O is at most qty x price, known from a stated I only (a price worked out
+ * from T already allows for O).
  */
 function commissionError(fee: string, cash: string, sell: boolean, qty: string | null, statedPrice: string | null): string | null {
-  if (!sell) return exceedsProduct(fee, [cash]) ? `commission ${fee} (O) is more than the total ${cash} (T), which includes it` : null;
-  if (qty === null || statedPrice === null || !exceedsProduct(fee, [qty, statedPrice])) return null;
-  return `commission ${fee} (O) is more than qty x price (${qty.replace(/^-/, '')} x ${statedPrice}), from which it is taken to give the total ${cash} (T)`;
+  const beyond = feeBeyondTrade(fee, { sell, amount: cash, qty, price: statedPrice });
+  if (beyond === 'amount') return `commission ${fee} (O) is more than the total ${cash} (T), which includes it`;
+  if (beyond === 'qty x price') return `commission ${fee} (O) is more than qty x price (${qty!.replace(/^-/, '')} x ${statedPrice}), from which it is taken to give the total ${cash} (T)`;
+  return null;
 }
 
 function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, securities: Map<string, string>, errors: string[]): ParsedRow {
