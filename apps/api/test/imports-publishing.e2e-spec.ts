@@ -132,6 +132,94 @@ describe('imports: publishing and reverting alongside other data', () => {
     });
   });
 
+  describe('revert of records another import holds too', () => {
+    const ledger = (account: string, imports: Record<string, string>) =>
+      q(`SELECT e.date::text AS date, e.name, e.import_id FROM entries e WHERE e.account_id = $1 ORDER BY e.date, e.name`, [account]).then((rows) =>
+        rows.map((r: { date: string; name: string; import_id: string | null }) => [r.date, r.name, Object.keys(imports).find((k) => imports[k] === r.import_id) ?? r.import_id]),
+      );
+
+    it("passes a transaction another import duplicated, and an opening balance another moved, to that import, whose revert then takes them", async () => {
+      const h = await t.newHousehold();
+      const accounts = await publishAndWait(t, h, { type: 'AccountImport', raw_file_content: 'Account type,Name,Balance,Balance Date\nChecking,Main,500.00,2024-06-01' });
+      const [{ id: account }] = await q(`SELECT id FROM accounts WHERE family_id = $1`, [h.familyId]);
+      // first moves the opening balance to before 03/01; second duplicates Shop 0 and moves it again, to before 01/15.
+      const first = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: bankQifWithout(['03/01/2024', '03/02/2024']), account_id: account });
+      const second = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: bankQifWithout(['03/01/2024', '01/15/2024']), account_id: account });
+      expect([accounts.status, first.status, second.status]).toEqual(['complete', 'complete', 'complete']);
+      const imports = { accounts: accounts.id, first: first.id, second: second.id };
+      expect(await ledger(account, imports)).toEqual([
+        ['2024-01-14', 'Opening balance', 'accounts'],
+        ['2024-01-15', 'Shop 1', 'second'],
+        ['2024-03-01', 'Shop 0', 'first'],
+        ['2024-03-02', 'Shop 1', 'first'],
+      ]);
+
+      // The account stays (the QIF entries use it) and so does its opening balance, now first's, as it stands.
+      await revertAndWait(t, h, accounts.id);
+      expect(await q(`SELECT name, import_id FROM accounts WHERE family_id = $1`, [h.familyId])).toEqual([{ name: 'Main', import_id: null }]);
+      expect(await ledger(account, imports)).toEqual([
+        ['2024-01-14', 'Opening balance', 'first'],
+        ['2024-01-15', 'Shop 1', 'second'],
+        ['2024-03-01', 'Shop 0', 'first'],
+        ['2024-03-02', 'Shop 1', 'first'],
+      ]);
+      expect(await openingBalances(t, account)).toEqual([{ date: '2024-01-14', amount: 50000 }]);
+
+      // second's file holds Shop 0 and moved the opening balance: both pass to it; first's own Shop 1 goes.
+      await revertAndWait(t, h, first.id);
+      expect(await ledger(account, imports)).toEqual([
+        ['2024-01-14', 'Opening balance', 'second'],
+        ['2024-01-15', 'Shop 1', 'second'],
+        ['2024-03-01', 'Shop 0', 'second'],
+      ]);
+
+      expect((await revertAndWait(t, h, second.id)).status).toBe('pending');
+      expect(await ledger(account, imports)).toEqual([]);
+      const [{ claims }] = await q(`SELECT count(*)::int AS claims FROM import_rows WHERE import_id = ANY($1::uuid[]) AND duplicate_of IS NOT NULL`, [Object.values(imports)]);
+      expect(claims).toBe(0);
+    });
+
+    it('passes a category, merchant or rule another import lists too to that import', async () => {
+      const h = await t.newHousehold();
+      const quoted = (operands: object[]) => `"${JSON.stringify(operands).replace(/"/g, '""')}"`;
+      const rule = (name: string, like: string) =>
+        `${name},transaction,true,,${quoted([{ condition_type: 'transaction_name', operator: 'like', value: like }])},${quoted([{ action_type: 'exclude_transaction' }])}`;
+      const rules = (rows: string[]) => ['name,resource_type,active,effective_date,conditions,actions', ...rows].join('\n');
+      const first = [
+        await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,color\nFood,#111111\nFun,' }),
+        await publishAndWait(t, h, { type: 'MerchantImport', raw_file_content: 'name\nShop\nOnly' }),
+        await publishAndWait(t, h, { type: 'RuleImport', raw_file_content: rules([rule('Rides', 'uber'), rule('Solo', 'x')]) }),
+      ];
+      // Food unchanged, Shop listed twice, Rides replaced.
+      const second = [
+        await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name\nFood' }),
+        await publishAndWait(t, h, { type: 'MerchantImport', raw_file_content: 'name\nShop\nOther\nShop' }),
+        await publishAndWait(t, h, { type: 'RuleImport', raw_file_content: rules([rule('Rides', 'taxi')]) }),
+      ];
+      expect([...first, ...second].map((i) => i.status)).toEqual(Array(6).fill('complete'));
+      const state = async () => {
+        const owner = (id: string | null) => (first.some((i) => i.id === id) ? 'first' : second.some((i) => i.id === id) ? 'second' : id);
+        const rows = await q(
+          `SELECT 'category' AS kind, name, import_id, color AS detail FROM categories WHERE family_id = $1
+           UNION ALL SELECT 'merchant', name, import_id, NULL FROM merchants WHERE family_id = $1
+           UNION ALL SELECT 'rule', name, import_id, conditions->0->>'value' FROM rules WHERE family_id = $1 ORDER BY 1, 2`,
+          [h.familyId],
+        );
+        return rows.map((r: { kind: string; name: string; import_id: string | null; detail: string | null }) => [r.kind, r.name, owner(r.import_id), r.detail]);
+      };
+
+      for (const imp of first) await revertAndWait(t, h, imp.id);
+      expect(await state()).toEqual([
+        ['category', 'Food', 'second', '#111111'],
+        ['merchant', 'Other', 'second', null],
+        ['merchant', 'Shop', 'second', null],
+        ['rule', 'Rides', 'second', 'taxi'],
+      ]);
+      for (const imp of second) await revertAndWait(t, h, imp.id);
+      expect(await state()).toEqual([]);
+    });
+  });
+
   describe('mappings gone stale before publish', () => {
     async function publishLater(h: Household, id: string) {
       await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);

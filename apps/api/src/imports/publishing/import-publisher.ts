@@ -97,6 +97,38 @@ const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
   UPDATE ${table} SET import_id = NULL, updated_at = now() WHERE family_id = $1 AND import_id = $2 AND id IN (SELECT id FROM kept)`;
 
 /**
+ * Tables whose records another import's row can claim (import_rows.duplicate_of): a transaction its row duplicates
+ * or an opening balance it replaced or moved, a rule or category of the same name, a merchant it lists again.
+ */
+const CLAIMABLE = ['entries', 'rules', 'categories', 'merchants'];
+
+/** The imports (other than $2) whose rows claim a record import $2 created, locked as revert locks its own. */
+const LOCK_CLAIMANTS = `
+  SELECT i.id FROM imports i
+   WHERE i.family_id = $1 AND i.id <> $2
+     AND EXISTS (SELECT 1 FROM import_rows r
+                  WHERE r.import_id = i.id
+                    AND r.duplicate_of IN (${CLAIMABLE.map((table) => `SELECT id FROM ${table} WHERE family_id = $1 AND import_id = $2`).join(' UNION ALL ')}))
+   ORDER BY i.id FOR UPDATE`;
+
+/**
+ * A record of `table` the import created that another import's row claims passes to that import (the earliest, when
+ * several do) instead of going with the revert: that import's file holds it too. The row's claim is dropped, as the
+ * record is now that import's own, and goes when that import is reverted.
+ */
+const PASS_CLAIMED = (table: string) => `
+  WITH heirs AS (
+         SELECT DISTINCT ON (x.id) x.id, r.import_id, r.source_row_number
+           FROM ${table} x
+           JOIN import_rows r ON r.duplicate_of = x.id
+           JOIN imports i ON i.id = r.import_id AND i.family_id = $1 AND i.id <> $2
+          WHERE x.family_id = $1 AND x.import_id = $2
+          ORDER BY x.id, i.created_at, i.id, r.source_row_number),
+       passed AS (UPDATE ${table} x SET import_id = h.import_id, updated_at = now() FROM heirs h WHERE x.id = h.id)
+  UPDATE import_rows r SET duplicate_of = NULL, previous = NULL
+    FROM heirs h WHERE r.import_id = h.import_id AND r.source_row_number = h.source_row_number`;
+
+/**
  * Columns (with their types, and the table a reference points into) a row can change in an existing record it
  * claims, by table and the table's key: a duplicate transaction, an opening balance, a rule or category of the same
  * name. Revert puts them back first, from import_rows.previous, and removes the tags the row added.
@@ -263,7 +295,10 @@ export class ImportPublisher {
     return { ordered, outcome };
   }
 
-  /** Removes what the import created and nothing else uses, in one transaction, and makes it publishable again. */
+  /**
+   * Removes what the import created and nothing else uses or holds, in one transaction, and makes it publishable
+   * again; what another import's file holds too passes to that import.
+   */
   async revert({ importId, familyId }: PublishJob): Promise<void> {
     const imp = await this.dataSource.getRepository(Import).findOneBy({ id: importId, familyId });
     if (!imp || imp.status !== 'reverting') return;
@@ -276,6 +311,9 @@ export class ImportPublisher {
           await deleteServiceImportBudgets(tx, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
+        // Waits for a revert or publish chunk of those imports, then reads their claims as they stand.
+        await tx.query(LOCK_CLAIMANTS, [familyId, importId]);
+        for (const table of CLAIMABLE) await tx.query(PASS_CLAIMED(table), [familyId, importId]);
         for (const { table, key, columns } of RESTORED) {
           await tx.query(
             `UPDATE ${table} x SET ${columns.map((c) => restored(...c)).join(', ')}, updated_at = now()

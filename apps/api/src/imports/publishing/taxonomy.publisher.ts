@@ -71,17 +71,18 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   );
   const cyclic = parents.find((r) => cycles.some((c) => c.name === r.name));
   if (cyclic) throw new PublishError(`Row ${cyclic.rowNumber}: category '${cyclic.name}' cannot have parent '${cyclic.parent}': '${cyclic.parent}' is itself under '${cyclic.name}'`);
-  if (existing.length) await recordChangedCategories(tx, ctx, existing, rows);
+  if (existing.length) await recordClaimedCategories(tx, ctx, existing, rows);
 };
 
 /** An existing category's name and what a row can change in it, as it was before the publish. */
 type CategoryState = { id: string; name: string; color: string; lucide_icon: string; parent_id: string | null };
 
 /**
- * Records on the row that named it each existing category the rows changed (colour, icon, parent), with its values
- * before and after (import_rows.previous), so revert puts them back and drops a placeholder parent it created.
+ * Records on the row that named it each existing category as claimed (the import's file holds it too: a revert of the
+ * import that created it passes it to this one), with what the rows changed in it (colour, icon, parent), before and
+ * after (import_rows.previous), so revert puts that back and drops a placeholder parent it created.
  */
-async function recordChangedCategories(
+async function recordClaimedCategories(
   tx: EntityManager,
   ctx: PublishContext,
   before: CategoryState[],
@@ -89,24 +90,41 @@ async function recordChangedCategories(
 ): Promise<void> {
   const rowOf = new Map(rows.map((r) => [r.name, r.rowNumber]));
   await tx.query(
-    `UPDATE import_rows ir SET duplicate_of = c.id, previous = ${previousValues(['color', 'lucide_icon', 'parent_id'], 'b', 'c')}
+    `UPDATE import_rows ir
+        SET duplicate_of = c.id,
+            previous = CASE WHEN (c.color, c.lucide_icon, c.parent_id) IS DISTINCT FROM (b.color, b.lucide_icon, b.parent_id)
+                            THEN ${previousValues(['color', 'lucide_icon', 'parent_id'], 'b', 'c')} END
        FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[], $6::int[]) AS b(id, color, lucide_icon, parent_id, rn)
        JOIN categories c ON c.id = b.id
-      WHERE ir.import_id = $1 AND ir.source_row_number = b.rn
-        AND (c.color, c.lucide_icon, c.parent_id) IS DISTINCT FROM (b.color, b.lucide_icon, b.parent_id)`,
+      WHERE ir.import_id = $1 AND ir.source_row_number = b.rn`,
     [ctx.imp.id, before.map((b) => b.id), before.map((b) => b.color), before.map((b) => b.lucide_icon), before.map((b) => b.parent_id), before.map((b) => rowOf.get(b.name))],
   );
 }
 
-/** Merchants: created when new; existing ones are left as they are. */
-export const publishMerchants: RowsPublisher = async (tx, records, ctx) => {
-  const rows = records.map((r) => ({ name: String(r.values.name).trim(), color: str(r.values.color), website: str(r.values.website_url) }));
+/** Creates the family merchants of the given names it lacks, recorded as the import's; existing ones are left as they are. */
+async function ensureMerchantsNamed(tx: EntityManager, ctx: PublishContext, rows: Array<{ name: string; color: string | null; website: string | null }>): Promise<void> {
   await tx.query(
     `INSERT INTO merchants (family_id, type, name, color, website_url, import_id)
      SELECT $1, 'FamilyMerchant', n, c, w, $2 FROM unnest($3::text[], $4::varchar[], $5::varchar[]) AS t(n, c, w)
      ON CONFLICT (family_id, name) WHERE type = 'FamilyMerchant' DO NOTHING`,
     [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.name), rows.map((r) => r.color ?? paletteColor(r.name)), rows.map((r) => r.website)],
   );
+}
+
+/**
+ * Merchants: created when new; an existing one is left as it is, claimed by the first row naming it (the import's
+ * file holds it too: a revert of the import that created it passes it to this one).
+ */
+export const publishMerchants: RowsPublisher = async (tx, records, ctx) => {
+  const rows = records.map((r) => ({ rowNumber: r.sourceRowNumber, name: String(r.values.name).trim(), color: str(r.values.color), website: str(r.values.website_url) }));
+  await tx.query(
+    `UPDATE import_rows ir SET duplicate_of = m.id
+       FROM (SELECT DISTINCT ON (n) n, rn FROM unnest($3::text[], $4::int[]) AS t(n, rn) ORDER BY n, rn) t
+       JOIN merchants m ON m.family_id = $1 AND m.type = 'FamilyMerchant' AND m.name = t.n AND m.import_id IS DISTINCT FROM $2
+      WHERE ir.import_id = $2 AND ir.source_row_number = t.rn`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.name), rows.map((r) => r.rowNumber)],
+  );
+  await ensureMerchantsNamed(tx, ctx, rows);
 };
 
 type Operand = { condition_type?: string; action_type?: string; value?: unknown; sub_conditions?: Operand[] };
@@ -127,7 +145,7 @@ function withIds(operands: Operand[], ids: Record<'categories' | 'merchants' | '
 }
 
 async function ensureMerchants(tx: EntityManager, ctx: PublishContext, names: string[]): Promise<Map<string, string>> {
-  if (names.length) await publishMerchants(tx, names.map((name, i) => ({ sourceRowNumber: i, values: { name } })), ctx);
+  if (names.length) await ensureMerchantsNamed(tx, ctx, names.map((name) => ({ name, color: null, website: null })));
   const rows: Array<{ id: string; name: string }> = names.length
     ? await tx.query(`SELECT id, name FROM merchants WHERE family_id = $1 AND type = 'FamilyMerchant' AND name = ANY($2::text[])`, [ctx.imp.familyId, names])
     : [];
