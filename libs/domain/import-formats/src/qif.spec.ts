@@ -81,6 +81,25 @@ T2.40
   });
 });
 
+describe('QIF investment cash actions', () => {
+  it('turns income, capital returns and margin interest into transactions, the X forms too, signed by direction', () => {
+    const record = (action: string) => `D03/01/2024\nN${action}\nYAAPL\nT5.00\n^\n`;
+    const actions = ['CGLong', 'CGMid', 'CGShortX', 'RtrnCap', 'RtrnCapX', 'MargInt', 'MargIntX', 'MiscExpX', 'IntIncX'];
+    const { rows } = parseQif(`!Type:Invst\n${actions.map(record).join('')}`, options);
+    expect(rows.map((r) => [r.errors, r.values.amount, r.values.name])).toEqual([
+      [[], '-5.00', 'Capital Gain (Long): AAPL'],
+      [[], '-5.00', 'Capital Gain (Mid): AAPL'],
+      [[], '-5.00', 'Capital Gain (Short): AAPL'],
+      [[], '-5.00', 'Return of Capital: AAPL'],
+      [[], '-5.00', 'Return of Capital: AAPL'],
+      [[], '5.00', 'Margin Interest'],
+      [[], '5.00', 'Margin Interest'],
+      [[], '5.00', 'Miscellaneous Expense'],
+      [[], '-5.00', 'Interest'],
+    ]);
+  });
+});
+
 describe('QIF dates', () => {
   it('reports investment actions named like inherited object properties as unsupported', () => {
     const qif = ['!Type:Invst', 'D03/01/2024', 'Nconstructor', 'T2.40', '^', 'D03/02/2024', 'NtoString', 'T1.00', '^', ''].join('\n');

@@ -34,16 +34,19 @@ const SELL_ACTIONS = new Set(['sell', 'sellx', 'shtsell', 'shtsellx']);
 /** Cash actions of an investment account: name and whether money comes in. */
 const CASH_ACTIONS: Record<string, { name: (security: string) => string; inflow: boolean }> = {
   div: { name: (s) => (s ? `Dividend: ${s}` : 'Dividend'), inflow: true },
-  divx: { name: (s) => (s ? `Dividend: ${s}` : 'Dividend'), inflow: true },
   intinc: { name: () => 'Interest', inflow: true },
-  intincx: { name: () => 'Interest', inflow: true },
   xin: { name: () => 'Cash Transfer In', inflow: true },
-  cglong: { name: () => 'Capital Gain (Long)', inflow: true },
-  cgshort: { name: () => 'Capital Gain (Short)', inflow: true },
+  cglong: { name: (s) => (s ? `Capital Gain (Long): ${s}` : 'Capital Gain (Long)'), inflow: true },
+  cgmid: { name: (s) => (s ? `Capital Gain (Mid): ${s}` : 'Capital Gain (Mid)'), inflow: true },
+  cgshort: { name: (s) => (s ? `Capital Gain (Short): ${s}` : 'Capital Gain (Short)'), inflow: true },
+  rtrncap: { name: (s) => (s ? `Return of Capital: ${s}` : 'Return of Capital'), inflow: true },
   miscinc: { name: () => 'Miscellaneous Income', inflow: true },
   xout: { name: () => 'Cash Transfer Out', inflow: false },
+  margint: { name: () => 'Margin Interest', inflow: false },
   miscexp: { name: () => 'Miscellaneous Expense', inflow: false },
 };
+// The X forms (DivX, MargIntX, ...) name the account the cash came from or went to (L[Checking]): same name and sign.
+for (const action of ['div', 'intinc', 'cglong', 'cgmid', 'cgshort', 'rtrncap', 'miscinc', 'margint', 'miscexp']) CASH_ACTIONS[`${action}x`] = CASH_ACTIONS[action];
 
 interface QifRecord {
   section: string;
