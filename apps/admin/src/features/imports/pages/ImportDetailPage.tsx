@@ -98,7 +98,7 @@ export function ImportDetailPage() {
           type="button"
           className="secondary"
           disabled={!d.status_detail.revertable || busy || revert.isPending}
-          onClick={() => window.confirm('Revert this import? Everything it created is removed.') && revert.mutate()}
+          onClick={() => window.confirm('Revert this import? What it created is removed, except what your other data uses or a later import holds too.') && revert.mutate()}
         >
           Revert
         </button>
