@@ -260,6 +260,29 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('reads B/F, C/F (brought, carried forward) and b/d, carried down as balance lines, dated or not, and dates the rows under a dated one', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Paid out', 'Paid in', 'Balance'],
+        ['01 Jan 2024', 'B/F', '', '', '1,000.00'],
+        ['', 'Grocer', '45.99', '', '954.01'],
+        ['02 Jan 2024', 'Balance b/d', '', '', '954.01'],
+        ['', 'Bakery', '3.20', '', '950.81'],
+        ['', 'Balance carried down', '', '', '950.81'],
+        ['', 'C/F', '', '', '950.81'],
+        ['03 Jan 2024', 'B/Fwd Cafe', '2.50', '', '948.31'],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-01', 'Grocer', '45.99', []],
+      ['2024-01-02', 'Bakery', '3.20', []],
+      ['2024-01-03', 'B/Fwd Cafe', '2.50', []],
+    ]);
+  });
+
   it('takes no date from the rows above for an amount under the end of the table: skips a summary, reports the rest', () => {
     const items = page(
       [

@@ -33,11 +33,12 @@ const HEADER_WORDS: Array<[RegExp, MoneyColumn | 'date' | 'description']> = [
 
 const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%d-%m-%Y', '%m-%d-%Y', '%d %b %Y', '%b %e, %Y', '%b %e %Y', '%d/%m/%y', '%m/%d/%y'];
 /**
- * A line that sums up the table (totals, balances brought or carried forward, a "money in / money out" box under it):
- * without a date, not a transaction of the day above it; with one, no transaction either unless it has an amount.
+ * A line that sums up the table (totals, balances brought or carried forward or down, also as B/F, C/F, B/D, C/D, a
+ * "money in / money out" box under it): without a date, not a transaction of the day above it; with one, no
+ * transaction either unless it has an amount.
  */
 const SUMMARY =
-  /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^balance (?:brought|carried) (?:forward|down)\b|^(?:money|payments?|paid) (?:in|out)\b/i;
+  /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^(?:balance )?(?:(?:brought|carried) (?:forward|down)\b|[bc]\/[fd](?![\w/]))|^(?:money|payments?|paid) (?:in|out)\b/i;
 /**
  * How a line under the end of the table sums up the period (fees or interest charged, a summary box). Only there: in
  * the table, "Interest charged" is a transaction.
@@ -203,8 +204,10 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     }
     const inMoneyColumns = rest.some((c) => c.left > moneyLeft);
     if (dated && summary && !hasAmount) {
-      // A dated balance line (brought forward, opening balance) is no transaction, but its date heads the day's rows.
+      // A dated balance line (brought forward, opening balance) is no transaction, but its date heads the day's rows,
+      // and like any dated line it is the table's: the rows under it are no summary under the table's end.
       dayDate = first.text;
+      tableBottom = line;
     } else if (dated && (inMoneyColumns || (rest.length && headerLine?.page === line.page))) {
       // A dated line with anything in the money columns is a row, reported when it holds no amount. One with a
       // description only, under the header, waits for its amount on a wrapped line below it.
