@@ -110,6 +110,23 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it('publishes QIF ShrsIn and ShrsOut as trades of no cash at their cost per share, labelled Transfer', async () => {
+    const qif = '!Type:Invst\nD03/01/2024\nNShrsIn\nYAAPL\nI150\nQ10\n^\nD03/02/2024\nNShrsOut\nYAAPL\nQ4\nT600\n^\n';
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    const trades = await t.dataSource.query(
+      `SELECT e.name, e.amount_minor::int AS amount, tr.qty::text AS qty, tr.price::float AS price, tr.fee_minor::int AS fee, tr.investment_activity_label AS label
+         FROM entries e JOIN trades tr ON tr.entry_id = e.id WHERE e.family_id = $1 ORDER BY e.date`,
+      [h.familyId],
+    );
+    expect(trades).toEqual([
+      { name: 'Shares in 10 AAPL', amount: 0, qty: expect.stringMatching(/^10(\.0+)?$/), price: 150, fee: 0, label: 'Transfer' },
+      { name: 'Shares out 4 AAPL', amount: 0, qty: expect.stringMatching(/^-4(\.0+)?$/), price: 150, fee: 0, label: 'Transfer' },
+    ]);
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it('refuses a QIF trade at a negative price (I) as a row error, storing nothing', async () => {
     const qif = '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI-100\nQ10\nT1000\n^\n';
     const res = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(422);

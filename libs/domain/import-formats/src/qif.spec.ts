@@ -100,6 +100,29 @@ describe('QIF investment cash actions', () => {
   });
 });
 
+describe('QIF share transfers', () => {
+  it('turns ShrsIn and ShrsOut into trades of no amount at their cost per share (I, else T / Q, else 0), labelled Transfer', () => {
+    const record = (fields: string) => `D03/01/2024\n${fields}^\n`;
+    const qif = `!Type:Invst\n${[
+      record('NShrsIn\nYAAPL\nI150\nQ10\n'),
+      record('NShrsOut\nYAAPL\nQ4\nT600\n'),
+      record('NShrsIn\nYVTI\nQ2\n'),
+      record('NShrsIn\nQ-3\nI-1\n'),
+    ].join('')}`;
+    const { rows } = parseQif(qif, options);
+    expect(rows.map((r) => [r.values.qty, r.values.price, r.values.amount, r.values.fee, r.values.activity_label, r.values.name])).toEqual([
+      ['10', '150', '0', '0', 'Transfer', 'Shares in 10 AAPL'],
+      ['-4', '150', '0', '0', 'Transfer', 'Shares out 4 AAPL'],
+      ['2', '0', '0', '0', 'Transfer', 'Shares in 2 VTI'],
+      ['3', '-1', '0', '0', 'Transfer', 'Shares in 3'],
+    ]);
+    expect(rows.map((r) => r.errors)).toEqual([[], [], [], [
+      'Row 4 (line 19): the transfer names no security (Y)',
+      "Row 4 (line 19): price '-1' must not be negative",
+    ]]);
+  });
+});
+
 describe('QIF dates', () => {
   it('reports investment actions named like inherited object properties as unsupported', () => {
     const qif = ['!Type:Invst', 'D03/01/2024', 'Nconstructor', 'T2.40', '^', 'D03/02/2024', 'NtoString', 'T1.00', '^', ''].join('\n');

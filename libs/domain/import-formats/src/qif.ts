@@ -31,6 +31,8 @@ const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%m-%d-%Y'
 
 const BUY_ACTIONS = new Set(['buy', 'buyx', 'reinvdiv', 'reinvint', 'reinvlg', 'reinvsh', 'cover', 'coverx']);
 const SELL_ACTIONS = new Set(['sell', 'sellx', 'shtsell', 'shtsellx']);
+/** Shares moved into or out of the account without cash (from or to another broker): a trade of no amount. */
+const SHARE_TRANSFERS: Record<string, { sign: '' | '-'; name: string }> = { shrsin: { sign: '', name: 'Shares in' }, shrsout: { sign: '-', name: 'Shares out' } };
 /** Cash actions of an investment account: name and whether money comes in. */
 const CASH_ACTIONS: Record<string, { name: (security: string) => string; inflow: boolean }> = {
   div: { name: (s) => (s ? `Dividend: ${s}` : 'Dividend'), inflow: true },
@@ -299,6 +301,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
       },
     };
   }
+  if (Object.hasOwn(SHARE_TRANSFERS, action)) return shareTransferRow(record, SHARE_TRANSFERS[action], ticker, where, rowNumber, base, errors);
   const cash = Object.hasOwn(CASH_ACTIONS, action) ? CASH_ACTIONS[action] : undefined;
   const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
   if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported`);
@@ -320,6 +323,52 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
       notes: record.fields.get('M') || null,
       // Cash moved from or to another account (XIn/XOut L[Checking]) is a transfer, as on the bank side of it.
       transfer_account: categoryAndTags(record.fields.get('L')).transferTo,
+    },
+  };
+}
+
+/**
+ * ShrsIn/ShrsOut: the shares (Q) change hands at their cost per share (I, else T / Q, else 0) and no cash moves, so
+ * the trade's amount is 0; labelled Transfer, not Buy or Sell.
+ */
+function shareTransferRow(
+  record: QifRecord,
+  transfer: (typeof SHARE_TRANSFERS)[string],
+  ticker: string,
+  where: string,
+  rowNumber: number,
+  base: RowBase,
+  errors: string[],
+): ParsedRow {
+  const qty = parseStatementAmount(record.fields.get('Q'))?.replace(/^-/, '') ?? null;
+  const basis = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'))?.replace(/^-/, '') ?? null;
+  const stated = record.fields.get('I');
+  let price = stated === undefined ? null : parseStatementAmount(stated);
+  if (stated === undefined) price = basis !== null && qty !== null && Number(qty) !== 0 ? (Number(basis) / Number(qty)).toFixed(8).replace(/\.?0+$/, '') : '0';
+  if (!ticker) errors.push(`${where}: the transfer names no security (Y)`);
+  const long = lengthError('security', ticker, MAX_CHARS.ticker, 'tickers');
+  if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
+  if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
+  if (price === null) errors.push(`${where}: price '${stated}' is not a number`);
+  else if (price.startsWith('-')) errors.push(`${where}: ${negativeError('price', stated ?? price)}`);
+  else {
+    const tooLarge = tradeSizeError(qty ?? '0', price);
+    if (tooLarge) errors.push(`${where}: ${tooLarge}`);
+  }
+  return {
+    sourceRowNumber: rowNumber,
+    errors,
+    values: {
+      ...base,
+      row_kind: 'trade',
+      ticker,
+      exchange_operating_mic: null,
+      qty: qty === null ? null : `${transfer.sign}${qty}`,
+      price,
+      fee: '0',
+      amount: '0',
+      activity_label: 'Transfer',
+      name: `${transfer.name} ${qty ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
     },
   };
 }

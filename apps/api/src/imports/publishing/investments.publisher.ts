@@ -32,7 +32,8 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       // QIF trades are signed by their action (Buy, Sell) whatever signage_convention the import was given.
       sign: ctx.imp.type === 'TradeImport' && ctx.imp.signageConvention === 'inflows_negative' ? -1 : 1,
       name: str(v.name) ?? `${qty.startsWith('-') ? 'Sell' : 'Buy'} ${ticker}`,
-      label: qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy',
+      // QIF ShrsIn/ShrsOut say Transfer: shares moved without cash.
+      label: str(v.activity_label) ?? (qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy'),
     };
   });
   await tx.query(
