@@ -110,6 +110,18 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it('publishes a QIF ReinvDiv as the buy and the dividend that paid for it, which leave the cash as it was', async () => {
+    const qif = '!Type:Invst\nD03/01/2024\nNReinvDiv\nYAAPL\nI150\nQ0.5\nT75.00\n^\n';
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect((await ledger()).map(({ type, name, amount }: { type: string; name: string; amount: number }) => ({ type, name, amount }))).toEqual([
+      { type: 'Transaction', name: 'Dividend: AAPL', amount: -7500 },
+      { type: 'Trade', name: 'Buy 0.5 AAPL', amount: 7500 },
+    ]);
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it('publishes QIF ShrsIn and ShrsOut as trades of no cash at their cost per share, labelled Transfer', async () => {
     const qif = '!Type:Invst\nD03/01/2024\nNShrsIn\nYAAPL\nI150\nQ10\n^\nD03/02/2024\nNShrsOut\nYAAPL\nQ4\nT600\n^\n';
     const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);

@@ -1,4 +1,4 @@
-import { checkedText, dateFormatError, yearsBefore, decodeBytes, exceedsProduct, minorUnitError, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
+import { checkedText, dateFormatError, yearsBefore, decodeBytes, exceedsProduct, minorUnitError, productOf, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -215,5 +215,15 @@ describe('exceedsProduct', () => {
   it('compares a decimal with a product of decimals exactly, by magnitude', () => {
     expect([exceedsProduct('2.1', ['0.7', '3']), exceedsProduct('2.11', ['0.7', '3']), exceedsProduct('-2.1', ['-0.7', '3'])]).toEqual([false, true, false]);
     expect([exceedsProduct('10', ['10']), exceedsProduct('10.00', ['9.999']), exceedsProduct('0', ['0'])]).toEqual([false, true, false]);
+  });
+});
+
+describe('productOf', () => {
+  it('multiplies decimal strings exactly, as magnitudes, without trailing zeros', () => {
+    expect(productOf(['0.7', '3'])).toBe('2.1');
+    expect(productOf(['2.5', '1.2'])).toBe('3');
+    expect(productOf(['-1.5', '0.04'])).toBe('0.06');
+    expect(productOf(['10', '100'])).toBe('1000');
+    expect(productOf(['0', '12.5'])).toBe('0');
   });
 });

@@ -142,12 +142,21 @@ export function tradeSizeError(qty: string, price: string): string | null {
   return null;
 }
 
+const magnitude = (text: string) => parseDecimal(text.replace(/^-/, ''))!;
+const magnitudeProduct = (factors: string[]) =>
+  factors.map(magnitude).reduce((p, f) => ({ unscaled: p.unscaled * f.unscaled, scale: p.scale + f.scale }), { unscaled: 1n, scale: 0 });
+
 /** Whether a decimal string is more than the product of others, all taken as magnitudes; exact (0.7 x 3 is 2.1, not 2.0999…). */
 export function exceedsProduct(value: string, factors: string[]): boolean {
-  const magnitude = (text: string) => parseDecimal(text.replace(/^-/, ''))!;
-  const v = magnitude(value);
-  const product = factors.map(magnitude).reduce((p, f) => ({ unscaled: p.unscaled * f.unscaled, scale: p.scale + f.scale }), { unscaled: 1n, scale: 0 });
+  const [v, product] = [magnitude(value), magnitudeProduct(factors)];
   return v.unscaled * 10n ** BigInt(product.scale) > product.unscaled * 10n ** BigInt(v.scale);
+}
+
+/** The product of decimal strings as magnitudes, exactly, as a decimal string without trailing zeros (2.5 x 1.2 is "3"). */
+export function productOf(factors: string[]): string {
+  const { unscaled, scale } = magnitudeProduct(factors);
+  const digits = unscaled.toString().padStart(scale + 1, '0');
+  return scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}`.replace(/\.?0+$/, '') : digits;
 }
 
 /** A trade as its fee is bounded by: whether it sells, its cash amount, qty and price (null when not known). */

@@ -100,6 +100,29 @@ describe('QIF investment cash actions', () => {
   });
 });
 
+describe('QIF reinvested income', () => {
+  it('turns ReinvDiv and the like into the buy and the income it was paid with, which cancel out in cash', () => {
+    const qif = [
+      '!Type:Invst',
+      'D03/01/2024', 'NReinvDiv', 'YAAPL', 'I150', 'Q0.5', 'T75.00', 'Mquarterly', '^',
+      'D03/02/2024', 'NReinvLg', 'YVTI', 'I200', 'Q0.25', '^',
+      'D03/03/2024', 'NReinvInt', 'YBND', 'I70', '^',
+      'D03/04/2024', 'NDiv', 'YAAPL', 'T2.40', '^',
+      '',
+    ].join('\n');
+    const { rows } = parseQif(qif, options);
+    expect(rows.map((r) => [r.sourceRowNumber, r.values.row_kind, r.values.date, r.values.amount, r.values.name, r.values.notes ?? null, r.errors])).toEqual([
+      [1, 'trade', '2024-03-01', '75.00', 'Buy 0.5 AAPL', null, []],
+      [2, 'transaction', '2024-03-01', '-75.00', 'Dividend: AAPL', 'quarterly', []],
+      [3, 'trade', '2024-03-02', null, 'Buy 0.25 VTI', null, []],
+      [4, 'transaction', '2024-03-02', '-50', 'Capital Gain (Long): VTI', null, []],
+      [5, 'trade', '2024-03-03', null, 'Buy BND', null, [expect.stringContaining("quantity '' is missing")]],
+      [6, 'transaction', '2024-03-03', null, 'Interest', null, ['Row 6 (line 16): the reinvested income is unknown: it needs T, or Q and I']],
+      [7, 'transaction', '2024-03-04', '-2.40', 'Dividend: AAPL', null, []],
+    ]);
+  });
+});
+
 describe('QIF share transfers', () => {
   it('turns ShrsIn and ShrsOut into trades of no amount at their cost per share (I, else T / Q, else 0), labelled Transfer', () => {
     const record = (fields: string) => `D03/01/2024\n${fields}^\n`;

@@ -8,6 +8,7 @@ import {
   negativeError,
   parseDate,
   parseStatementAmount,
+  productOf,
   shownValue,
   tradeSizeError,
 } from './cells';
@@ -29,7 +30,12 @@ const TRANSACTION_SECTIONS = new Set(['bank', 'cash', 'ccard', 'oth a', 'oth l',
 /** Numeric date layouts tried on every D field; the one parsing the most samples wins, US first on a tie. */
 const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%m-%d-%Y', '%d-%m-%Y', '%Y/%m/%d'];
 
-const BUY_ACTIONS = new Set(['buy', 'buyx', 'reinvdiv', 'reinvint', 'reinvlg', 'reinvsh', 'cover', 'coverx']);
+const BUY_ACTIONS = new Set(['buy', 'buyx', 'reinvdiv', 'reinvint', 'reinvlg', 'reinvmd', 'reinvsh', 'cover', 'coverx']);
+/**
+ * Income reinvested in the security it came from, by the cash action it is: a buy paid by the income, so no cash
+ * moves. Each record becomes the buy and the income (a transaction), whose amounts cancel out in the account's cash.
+ */
+const REINVESTED: Record<string, string> = { reinvdiv: 'div', reinvint: 'intinc', reinvlg: 'cglong', reinvmd: 'cgmid', reinvsh: 'cgshort' };
 const SELL_ACTIONS = new Set(['sell', 'sellx', 'shtsell', 'shtsellx']);
 /** Shares moved into or out of the account without cash (from or to another broker): a trade of no amount. */
 const SHARE_TRANSFERS: Record<string, { sign: '' | '-'; name: string }> = { shrsin: { sign: '', name: 'Shares in' }, shrsout: { sign: '-', name: 'Shares out' } };
@@ -151,7 +157,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
   }
   // A split record becomes a row per split: counted before any row is built.
-  const rowCount = records.reduce((n, r) => n + (r.section === 'invst' ? 1 : Math.max(1, r.splits.filter((split) => split.amount).length)), 0);
+  const rowCount = records.reduce((n, r) => n + (r.section === 'invst' ? 1 + Number(Object.hasOwn(REINVESTED, actionOf(r))) : Math.max(1, r.splits.filter((split) => split.amount).length)), 0);
   if (rowCount > opts.maxRows) {
     return { rows: [], fileErrors: [`The file has ${rowCount} rows; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
@@ -170,7 +176,9 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     else if (outside) problems.push(`date ${outside}`);
     const base: RowBase = { date, currency: opts.defaultCurrency, account: null };
     if (record.section === 'invst') {
-      rows.push(investmentRow(record, rowNumber, base, securities, errorsOf(rowNumber)));
+      const trade = investmentRow(record, rowNumber, base, securities, errorsOf(rowNumber));
+      rows.push(trade);
+      if (Object.hasOwn(REINVESTED, actionOf(record))) rows.push(reinvestedIncome(record, trade, rows.length + 1, errorsOf));
       return;
     }
     const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
@@ -243,8 +251,36 @@ function commissionError(fee: string, cash: string, sell: boolean, qty: string |
   return null;
 }
 
+/** An investment record's action (N), lower case. */
+const actionOf = (record: QifRecord) => (record.fields.get('N') ?? '').toLowerCase();
+
+/**
+ * The income a reinvestment record (ReinvDiv, ...) paid its buy with, as the row after the buy's: the buy's cash (T),
+ * else qty x price, coming in.
+ */
+function reinvestedIncome(record: QifRecord, trade: ParsedRow, rowNumber: number, errorsOf: (n: number, extra?: string[]) => string[]): ParsedRow {
+  const { ticker, qty, price, amount: cash } = trade.values as Record<string, string | null>;
+  const amount = cash ?? (qty !== null && price !== null ? productOf([qty, price]) : null);
+  return {
+    sourceRowNumber: rowNumber,
+    errors: errorsOf(rowNumber, amount === null ? ['the reinvested income is unknown: it needs T, or Q and I'] : []),
+    values: {
+      date: trade.values.date,
+      currency: trade.values.currency,
+      account: null,
+      row_kind: 'transaction',
+      amount: amount === null ? null : negateDecimal(amount),
+      name: CASH_ACTIONS[REINVESTED[actionOf(record)]].name(ticker ?? ''),
+      category: null,
+      tags: [],
+      notes: record.fields.get('M') || null,
+      transfer_account: null,
+    },
+  };
+}
+
 function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, securities: Map<string, string>, errors: string[]): ParsedRow {
-  const action = (record.fields.get('N') ?? '').toLowerCase();
+  const action = actionOf(record);
   const securityName = record.fields.get('Y') ?? '';
   const ticker = (securities.get(securityName) ?? securityName).toUpperCase();
   const where = `Row ${rowNumber} (line ${record.line})`;
