@@ -220,6 +220,61 @@ describe('imports: publishing and reverting alongside other data', () => {
     });
   });
 
+  describe('trade duplicates', () => {
+    const trades = (h: Household) =>
+      q(
+        `SELECT e.date::text AS date, e.name, e.amount_minor::int AS amount, e.import_id FROM entries e JOIN trades t ON t.entry_id = e.id
+          WHERE e.family_id = $1 ORDER BY e.date, e.created_at, e.amount_minor`,
+        [h.familyId],
+      );
+
+    it('links a re-imported broker export to the trades it holds, the n-th identical row to the n-th trade, and revert keeps them', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(t, h, 'Brokerage');
+      const csv = (rows: string[]) => ['date,ticker,qty,price', ...rows].join('\n');
+      const first = await publishAndWait(t, h, { type: 'TradeImport', account_id: account, raw_file_content: csv(['2024-05-01,AAPL,1,190', '2024-05-01,AAPL,1,190', '2024-05-02,MSFT,-2,400']) });
+      // Overlapping: both AAPL buys and the MSFT sell again, a third identical AAPL buy, a buy at another price.
+      const second = await publishAndWait(t, h, {
+        type: 'TradeImport',
+        account_id: account,
+        raw_file_content: csv(['2024-05-01,AAPL,1,190', '2024-05-01,AAPL,1,190', '2024-05-01,AAPL,1,190', '2024-05-01,AAPL,1,191', '2024-05-02,MSFT,-2,400']),
+      });
+      expect([first.status, second.status]).toEqual(['complete', 'complete']);
+      const owner = (id: string | null) => (id === first.id ? 'first' : id === second.id ? 'second' : id);
+      const ledger = async () => (await trades(h)).map((r: { date: string; name: string; amount: number; import_id: string }) => [r.date, r.name, r.amount, owner(r.import_id)]);
+      expect(await ledger()).toEqual([
+        ['2024-05-01', 'Buy AAPL', 19000, 'first'],
+        ['2024-05-01', 'Buy AAPL', 19000, 'first'],
+        ['2024-05-01', 'Buy AAPL', 19000, 'second'],
+        ['2024-05-01', 'Buy AAPL', 19100, 'second'],
+        ['2024-05-02', 'Sell MSFT', -80000, 'first'],
+      ]);
+
+      // The first's trades the second holds too pass to it; reverting the second then takes everything.
+      await revertAndWait(t, h, first.id);
+      expect((await ledger()).map((r) => r[3])).toEqual(['second', 'second', 'second', 'second', 'second']);
+      await revertAndWait(t, h, second.id);
+      expect(await ledger()).toEqual([]);
+    });
+
+    it('links a re-imported QIF investment export: trades and cash actions alike', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(t, h, 'Brokerage');
+      const qif = '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1009.95\nO9.95\n^\nD03/02/2024\nNSell\nYAAPL\nQ2\nT210.05\nO9.95\n^\nD03/03/2024\nNDiv\nYAAPL\nT5\n^\n';
+      const first = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qif, account_id: account });
+      const again = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qif, account_id: account });
+      expect([first.status, again.status]).toEqual(['complete', 'complete']);
+      const [{ created, linked }] = await q(
+        `SELECT (SELECT count(*)::int FROM entries WHERE import_id = $1) AS created,
+                (SELECT count(*)::int FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL) AS linked`,
+        [again.id],
+      );
+      expect({ created, linked }).toEqual({ created: 0, linked: 3 });
+      await revertAndWait(t, h, again.id);
+      expect((await trades(h)).map((r: { name: string }) => r.name)).toEqual(['Buy 10 AAPL', 'Sell 2 AAPL']);
+    });
+  });
+
   describe('mappings gone stale before publish', () => {
     async function publishLater(h: Household, id: string) {
       await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);

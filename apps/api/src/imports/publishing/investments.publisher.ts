@@ -1,13 +1,21 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
+import type { EntityManager } from 'typeorm';
 import { minorUnitScale } from './minor-units';
-import { PublishError, RowsPublisher, str } from './publish-context';
+import { claimedEntries, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+
+/** Broker and QIF exports re-imported with overlapping dates must not double the holdings. */
+const DEDUPLICATED = new Set(['TradeImport', 'QifImport']);
+
+/** A trade's entry amount in minor units, from a row of `t`: the cash the file states, else qty x price, signed. */
+const amountMinor = (t: string) => `round(COALESCE(${t}.amount, ${t}.qty * ${t}.price * ${t}.sign) * ${t}.scale)::bigint`;
 
 /**
  * Trades: securities are found by (ticker, exchange MIC) or created offline in one statement per chunk
- * (no market-data provider here), then entries and trades go in with one statement each.
+ * (no market-data provider here), then entries and trades go in with one statement each. A broker or QIF export's
+ * row that duplicates an existing trade claims it instead.
  */
 export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
-  const rows = records.map((row) => {
+  let rows = records.map((row) => {
     const v = row.values;
     const accountId = ctx.imp.accountId ?? ctx.accounts.get(str(v.account) ?? '');
     if (!accountId) throw new PublishError(`Row ${row.sourceRowNumber}: no account (set account_id or an account column)`);
@@ -34,8 +42,12 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       name: str(v.name) ?? `${qty.startsWith('-') ? 'Sell' : 'Buy'} ${ticker}`,
       // QIF ShrsIn/ShrsOut say Transfer: shares moved without cash.
       label: str(v.activity_label) ?? (qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy'),
+      rowNumber: row.sourceRowNumber,
     };
   });
+  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await claimDuplicateTrades(tx, ctx, rows) : new Set<number>();
+  if (duplicates.size === rows.length) return;
+  rows = rows.filter((r) => !duplicates.has(r.rowNumber));
   await tx.query(
     `INSERT INTO securities (ticker, exchange_operating_mic, offline) SELECT DISTINCT t, m, true FROM unnest($1::varchar[], $2::varchar[]) AS x(t, m)
      ON CONFLICT (ticker, exchange_operating_mic) DO NOTHING`,
@@ -43,7 +55,7 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
   );
   await tx.query(
     `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
-     SELECT id, $1, account_id, 'Trade', date, name, round(COALESCE(amount, qty * price * sign) * scale)::bigint, currency, $2
+     SELECT id, $1, account_id, 'Trade', date, name, ${amountMinor('t')}, currency, $2
        FROM unnest($3::uuid[], $4::uuid[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::int[], $11::char(3)[], $12::numeric[])
          AS t(id, account_id, date, name, qty, price, scale, sign, currency, amount)`,
     [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.entryId), rows.map((r) => r.accountId), rows.map((r) => r.date), rows.map((r) => r.name),
@@ -60,3 +72,44 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       rows.map((r) => r.currency), rows.map((r) => r.label), rows.map((r) => r.fee), rows.map((r) => r.scale)],
   );
 };
+
+type TradeRow = { rowNumber: number; accountId: string; date: string; ticker: string; mic: string; qty: string; price: string; amount: string | null; sign: number; scale: string; currency: string };
+
+/**
+ * Claims for each row an existing trade it duplicates (same account, date, security, qty, price, cash amount and
+ * currency; not created by this import, nor claimed already): the n-th identical row the n-th oldest identical
+ * trade. The claim is recorded on the row (import_rows.duplicate_of) for revert; returns the claiming rows' numbers.
+ */
+async function claimDuplicateTrades(tx: EntityManager, ctx: PublishContext, rows: TradeRow[]): Promise<Set<number>> {
+  const candidates: Array<{ rn: number; id: string }> = await tx.query(
+    `SELECT g.rn, x.id
+       FROM unnest($3::int[], $4::uuid[], $5::date[], $6::varchar[], $7::varchar[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::numeric[], $13::char(3)[])
+         AS g(rn, account_id, date, ticker, mic, qty, price, amount, sign, scale, currency)
+       JOIN accounts a ON a.id = g.account_id AND a.family_id = $1
+      CROSS JOIN LATERAL (
+        SELECT e.id, row_number() OVER (ORDER BY e.created_at, e.id) AS age
+          FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
+         WHERE e.account_id = g.account_id AND e.date = g.date AND e.entryable_type = 'Trade' AND e.import_id IS DISTINCT FROM $2
+           AND e.amount_minor = ${amountMinor('g')} AND e.currency = g.currency
+           AND t.qty = g.qty AND t.price = g.price AND s.ticker = g.ticker AND s.exchange_operating_mic = g.mic
+        OFFSET 0) x
+      ORDER BY g.rn, x.age`,
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.rowNumber), rows.map((r) => r.accountId), rows.map((r) => r.date), rows.map((r) => r.ticker),
+      rows.map((r) => r.mic), rows.map((r) => r.qty), rows.map((r) => r.price), rows.map((r) => r.amount), rows.map((r) => r.sign),
+      rows.map((r) => r.scale), rows.map((r) => r.currency)],
+  );
+  const claimed = await claimedEntries(tx, ctx);
+  const claims = new Map<number, string>();
+  for (const { rn, id } of candidates) {
+    if (claimed.has(id) || claims.has(rn)) continue;
+    claimed.add(id);
+    claims.set(rn, id);
+  }
+  if (claims.size) {
+    await tx.query(
+      `UPDATE import_rows r SET duplicate_of = u.id FROM unnest($2::int[], $3::uuid[]) AS u(rn, id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
+      [ctx.imp.id, [...claims.keys()], [...claims.values()]],
+    );
+  }
+  return new Set(claims.keys());
+}

@@ -91,3 +91,18 @@ export const withRows =
 
 export const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 export const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : []);
+
+/**
+ * The entries this import has already claimed as duplicates, loaded once per publish (a resumed publish finds the
+ * claims of its committed chunks) and kept in memory as chunks add to them.
+ */
+export async function claimedEntries(tx: EntityManager, ctx: PublishContext): Promise<Set<string>> {
+  if (!ctx.claimed) {
+    const rows: Array<{ id: string }> = await tx.query(
+      `SELECT duplicate_of AS id FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`,
+      [ctx.imp.id],
+    );
+    ctx.claimed = new Set(rows.map((r) => r.id));
+  }
+  return ctx.claimed;
+}

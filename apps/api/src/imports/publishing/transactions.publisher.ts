@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
 import { minorUnitScales } from './minor-units';
-import { chunkBounds, ChunkPublisher, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError } from './publish-context';
+import { chunkBounds, ChunkPublisher, claimedEntries, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError } from './publish-context';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
 interface DuplicateRow {
@@ -96,21 +96,6 @@ async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unk
   );
   if (unassigned !== null) throw new PublishError(`Row ${unassigned}: no account (set account_id or an account column)`);
   return accounts ?? [];
-}
-
-/**
- * The entries this import has already claimed as duplicates, loaded once per publish (a resumed publish finds the
- * claims of its committed chunks) and kept in memory as chunks add to them.
- */
-async function claimedEntries(tx: EntityManager, ctx: PublishContext): Promise<Set<string>> {
-  if (!ctx.claimed) {
-    const rows: Array<{ id: string }> = await tx.query(
-      `SELECT duplicate_of AS id FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`,
-      [ctx.imp.id],
-    );
-    ctx.claimed = new Set(rows.map((r) => r.id));
-  }
-  return ctx.claimed;
 }
 
 /**
