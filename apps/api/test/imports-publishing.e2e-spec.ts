@@ -252,7 +252,7 @@ describe('imports: publishing and reverting alongside other data', () => {
 
       // The first's trades the second holds too pass to it; reverting the second then takes everything.
       await revertAndWait(t, h, first.id);
-      expect((await ledger()).map((r) => r[3])).toEqual(['second', 'second', 'second', 'second', 'second']);
+      expect((await ledger()).map((r: unknown[]) => r[3])).toEqual(['second', 'second', 'second', 'second', 'second']);
       await revertAndWait(t, h, second.id);
       expect(await ledger()).toEqual([]);
     });

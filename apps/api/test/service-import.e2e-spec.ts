@@ -197,6 +197,35 @@ describe('ServiceImport and family export', () => {
       expect(await familyData(h.familyId)).toMatchObject({ tags: 5001, budgets: 1, rules: 1 });
     });
 
+    it('plans again at publish when the family currency changed since upload: records naming none are checked and stored in the new one', async () => {
+      const h = await t.newHousehold({ currency: 'USD' });
+      const file = [
+        line('Account', { id: 'a1', name: 'Wallet', balance: '10', accountable_type: 'Depository', skip_opening_balance_import: true }),
+        line('Trade', { id: 'tr1', account_id: 'a1', date: '2025-01-02', amount: '100.50', qty: '1', price: '100', fee: '0.50', ticker: 'AAPL' }),
+      ].join('\n');
+      const uploaded = await ndjson(h, file).expect(201);
+      const id = uploaded.body.data.id;
+      const publish = () => request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey);
+      const rowCurrencies = async () => (await get(h, `/imports/${id}/rows`).expect(200)).body.data.map((r: { fields: { currency: string } }) => r.fields.currency);
+      expect(await rowCurrencies()).toEqual(['USD', 'USD']);
+
+      // The yen has no minor unit: a fee of 0.50 cannot be stored in it.
+      await t.dataSource.query(`UPDATE families SET currency = 'JPY' WHERE id = $1`, [h.familyId]);
+      const refused = await publish().expect(422);
+      expect(refused.body).toMatchObject({ error: 'preflight_failed', errors: expect.arrayContaining([expect.stringContaining('JPY')]) });
+      expect(await rowCurrencies()).toEqual(['JPY', 'JPY']);
+
+      await t.dataSource.query(`UPDATE families SET currency = 'EUR' WHERE id = $1`, [h.familyId]);
+      await publish().expect(202);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      expect(
+        await t.dataSource.query(
+          `SELECT a.currency AS account, e.currency AS entry, e.amount_minor::int AS amount, t.fee_minor::int AS fee FROM entries e JOIN accounts a ON a.id = e.account_id JOIN trades t ON t.entry_id = e.id WHERE e.family_id = $1`,
+          [h.familyId],
+        ),
+      ).toEqual([{ account: 'EUR', entry: 'EUR', amount: 10050, fee: 50 }]);
+    });
+
     it('stores amounts exactly and links taxonomy, splits, transfers and trades to the new ids', async () => {
       const h = await t.newHousehold({ currency: 'EUR' });
       await importAndWait(h, FAMILY_FILE);

@@ -266,7 +266,7 @@ export class ImportsService {
       throw reject('max_row_count_exceeded', `Import was uploaded but has ${stats.rowsCount} rows; at most ${limit} can be published`);
     }
     // ServiceImport: strict NDJSON preflight before anything is queued (422 preflight_failed / not_publishable).
-    if (imp.type === 'ServiceImport') await assertServiceImportPublishable(tx, this.imports, imp);
+    if (imp.type === 'ServiceImport') await assertServiceImportPublishable(tx, this.imports, imp, this.config.importMaxRows);
     const detail = statusDetail(imp, stats, this.config.importMaxRows);
     if (!detail.publishable) {
       const errors = await this.publishBlockers(tx, imp, stats, detail.configured);

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import {
   ExistingFamilyNames,
   hasValidFirstLine,
@@ -45,9 +45,11 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
     }
   }
   await rowsRepo.replaceRows(tx, imp.id, rows);
+  // The family currency the plan gave records naming none (nor their account): publish plans again if it changed.
   await tx.query(
-    `UPDATE imports SET rows_count = $2, expected_record_counts = $3, readback_verification = '{}' WHERE id = $1`,
-    [imp.id, parsed.rowsCount, JSON.stringify(parsed.expectedRecordCounts)],
+    `UPDATE imports SET rows_count = $2, expected_record_counts = $3, readback_verification = '{}', column_mappings = jsonb_build_object('planned_currency', $4::text)
+      WHERE id = $1`,
+    [imp.id, parsed.rowsCount, JSON.stringify(parsed.expectedRecordCounts), currency],
   );
 }
 
@@ -57,7 +59,7 @@ const TAXONOMY = new Set(['Category', 'Tag', 'Merchant']);
  * The family's names and budget periods among those the file would create (family-scoped, one query each). Records
  * this import already created (a publish resumed after a failure) are not collisions.
  */
-async function existingNames(manager: EntityManager | DataSource, imp: Import, parsed: ParsedNdjson): Promise<ExistingFamilyNames> {
+async function existingNames(manager: EntityManager, imp: Import, parsed: ParsedNdjson): Promise<ExistingFamilyNames> {
   const names = new Set<string>();
   const ownBudgets: string[] = [];
   for (const l of parsed.lines) {
@@ -79,25 +81,32 @@ async function existingNames(manager: EntityManager | DataSource, imp: Import, p
   return { categories, tags, merchants, budgetPeriods: new Set(periods.map((p) => p.period)) };
 }
 
-export async function preflightServiceImport(manager: EntityManager | DataSource, imp: Import, text: string): Promise<PreflightResult> {
+/** Amounts are checked in the currency each record publishes in: the plan's family currency when neither it nor its account names one. */
+async function preflightServiceImport(manager: EntityManager, imp: Import, text: string, familyCurrency: string): Promise<PreflightResult> {
   const parsed = parseServiceNdjson(text);
-  // Amounts are checked in the currency each record publishes in, the family's when neither it nor its account names one.
-  const [{ currency }] = await manager.query(`SELECT currency FROM families WHERE id = $1`, [imp.familyId]);
-  return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed), { familyCurrency: currency });
+  return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed), { familyCurrency });
 }
 
 /**
  * Publish gate after the row limit (reference imports.md 4.8): a file with no supported record is not publishable
  * (stays pending); a failed preflight marks the import failed with Sure's error text and answers 422 with the lines.
  */
-export async function assertServiceImportPublishable(manager: EntityManager, rowsRepo: ImportsRepository, imp: Import): Promise<void> {
+export async function assertServiceImportPublishable(manager: EntityManager, rowsRepo: ImportsRepository, imp: Import, configuredMaxRows: number): Promise<void> {
   if (imp.status !== 'pending' && imp.status !== 'failed') return; // the caller refuses other states
   const supported = Object.values(imp.expectedRecordCounts ?? {}).reduce((sum, n) => sum + n, 0);
   if (imp.rowsCount > 0 && supported === 0) {
     throw new ApiError(422, 'not_publishable', 'Import was uploaded but has no publishable records.', { import_id: imp.id });
   }
   const text = (await rowsRepo.rawContent(imp.familyId, imp.id, manager)) ?? '';
-  const result = await preflightServiceImport(manager, imp, text);
+  // Records naming no currency publish in the family's: planned again when it changed since upload, unless rows
+  // of the plan are published already (a resumed publish finishes the plan it started).
+  const [{ currency }] = await manager.query(`SELECT currency FROM families WHERE id = $1`, [imp.familyId]);
+  let planned = typeof imp.columnMappings?.planned_currency === 'string' ? imp.columnMappings.planned_currency : null;
+  if (planned !== currency && imp.publishedThroughRow === 0) {
+    await storeServiceImportRows(manager, imp, text, rowsRepo, configuredMaxRows);
+    planned = currency;
+  }
+  const result = await preflightServiceImport(manager, imp, text, planned ?? currency);
   if (result.valid) return;
   const error = preflightErrorText(result.errors);
   await rowsRepo.transition(imp.familyId, imp.id, ['pending', 'failed'], 'failed', { error }, manager);
