@@ -139,17 +139,20 @@ describe('imports: hostile input', () => {
         ['2024-01-01', '99999999999999999999.99'],
         ['', '1'],
         ['2024-01-01', '(50.00)'],
+        // 1.234 in a 1.234,56 file read as 1,234.56: finer than the dollar, so not rounded to 1.23.
+        ['2024-01-01', '1.234'],
       ];
       const csv = 'date,amount\n' + cells.map((c) => c.join(',')).join('\n');
       const before = await familyState(t, h.familyId);
       const res = await post(csvBody(csv, { publish: 'true' })).expect(422);
       expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String) });
-      expect(res.body.errors).toContain('8 rows are invalid');
+      expect(res.body.errors).toContain('9 rows are invalid');
       const rows = await request(t.server).get(`/api/v1/imports/${res.body.import_id}/rows?per_page=20`).set('X-Api-Key', h.apiKey).expect(200);
-      expect(rows.body.data.map((r: { valid: boolean }) => r.valid)).toEqual([false, false, false, false, false, false, false, false, true]);
+      expect(rows.body.data.map((r: { valid: boolean }) => r.valid)).toEqual([false, false, false, false, false, false, false, false, true, false]);
       expect(rows.body.data[0].errors).toEqual(["Row 1: date '2024-02-30' does not match the date format %Y-%m-%d"]);
       expect(rows.body.data[6].errors).toEqual(["Row 7: amount '99999999999999999999.99' is not a number in the format 1,234.56"]);
       expect(rows.body.data[8].fields.amount).toBe('50.00');
+      expect(rows.body.data[9].errors).toEqual(["Row 10: amount '1.234' is finer than the USD minor unit: USD amounts have 2 decimals (check number_format and the currency)"]);
       const after = await familyState(t, h.familyId);
       expect(after.entries).toBe(before.entries);
     });

@@ -181,15 +181,18 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
-  it("refuses a QIF commission finer than the currency's minor unit as a row error: nothing is stored or published", async () => {
+  it("refuses a QIF total and commission finer than the currency's minor unit as row errors: nothing is stored or published", async () => {
     const qif = '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1001.005\nO1.005\n^\n';
     const res = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(422);
-    const error = "Row 1 (line 2): commission '1.005' is finer than the USD minor unit: USD amounts have 2 decimals";
-    expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String), errors: ['1 rows are invalid', error] });
+    const error = [
+      "Row 1 (line 2): amount (T) '1001.005' is finer than the USD minor unit: USD amounts have 2 decimals",
+      "Row 1 (line 2): commission '1.005' is finer than the USD minor unit: USD amounts have 2 decimals",
+    ];
+    expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String), errors: ['1 rows are invalid', ...error] });
     const detail = await waitForImport(t.server, h.apiKey, res.body.import_id);
     expect(detail).toMatchObject({ status: 'pending', stats: { rows_count: 1, valid_rows_count: 0, invalid_rows_count: 1 } });
     const rows = await request(t.server).get(`/api/v1/imports/${res.body.import_id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
-    expect(rows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([[error]]);
+    expect(rows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([error]);
     const [{ trades }] = await t.dataSource.query(`SELECT count(*)::int AS trades FROM trades tr JOIN entries e ON e.id = tr.entry_id WHERE e.family_id = $1`, [h.familyId]);
     expect(trades).toBe(0);
     expect(await ledger()).toEqual([]);

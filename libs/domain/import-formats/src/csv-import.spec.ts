@@ -303,3 +303,23 @@ describe('parseImportContent: values longer than the database holds', () => {
     expect(accounts.rows.map((r) => r.errors)).toEqual([[`Row 1: name '${long(40)}…' is too long: account names can have at most 200 characters`], []]);
   });
 });
+
+describe('parseImportContent: amounts finer than their currency', () => {
+  it("are row errors, naming the currency's decimals and what to check; trailing zeros are not finer", () => {
+    const csv = 'Date,Amount,Name,Currency\n2024-03-01,1.234,Euro format misread,USD\n2024-03-02,12.3400,Zeros,USD\n2024-03-03,100.5,Yen,JPY\n2024-03-04,1.234,Dinar,BHD\n';
+    const { rows } = parseImportContent(settings({ currencyColLabel: 'Currency' }), csv, options);
+    expect(rows.map((r) => [r.values.amount, r.errors])).toEqual([
+      ['-1.234', ["Row 1: amount '1.234' is finer than the USD minor unit: USD amounts have 2 decimals (check number_format and the currency)"]],
+      ['-12.3400', []],
+      ['-100.5', ["Row 3: amount '100.5' is finer than the JPY minor unit: JPY amounts have 0 decimals (check number_format and the currency)"]],
+      ['-1.234', []],
+    ]);
+  });
+
+  it('checks an account balance in its currency, and leaves a row whose currency comes from its account at publish', () => {
+    const accounts = parseImportContent(settings({ type: 'AccountImport' }), 'Account type,Name,Balance\nChecking,Main,10.005\n', options);
+    expect(accounts.rows[0].errors).toEqual(["Row 1: balance '10.005' is finer than the USD minor unit: USD amounts have 2 decimals (check number_format and the currency)"]);
+    const named = parseImportContent(settings(), 'Date,Amount,Name,Account\n2024-03-01,1.234,Shop,Dinar account\n', { ...options, hasAccount: false });
+    expect(named.rows[0].errors).toEqual([]);
+  });
+});

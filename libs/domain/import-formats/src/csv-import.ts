@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, lengthError, MAX_CHARS, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, tradeSizeError, yearsBefore } from './cells';
+import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, tradeSizeError, yearsBefore } from './cells';
 import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -135,10 +135,14 @@ type RowBuilder = (cell: (label: string | null, aliases?: string[]) => string, e
 
 function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
   return (cell, errors, row) => {
+    const date = checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date');
+    const amount = fileAmount(imp, cell, errors, row);
+    const currency = rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row);
+    checkMinorUnit(amount, currency, imp.amountColLabel ?? 'amount', errors, row);
     const values: Record<string, unknown> = {
-      date: checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
-      amount: signedAmount(imp, fileAmount(imp, cell, errors, row), cell),
-      currency: rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row),
+      date,
+      amount: signedAmount(imp, amount, cell),
+      currency,
       name: transactionName(imp, cell, errors, row),
       category: categoryText(imp, cell) || null,
       tags: splitTags(cell(imp.tagsColLabel, ['tags'])),
@@ -261,6 +265,17 @@ function checkedCurrency(raw: string, fallback: string, errors: string[], row: n
   return code;
 }
 
+/**
+ * A row error when an amount has more decimals than its currency stores (1.234 in USD): minor units would round it,
+ * and such a number is often one read with the wrong number_format (1.234 meaning 1234). A row whose currency is
+ * only known at publish (its account's) is not checked here.
+ */
+function checkMinorUnit(amount: string | null, currency: string | null, column: string, errors: string[], row: number): void {
+  if (amount === null || currency === null || !SUPPORTED_CURRENCIES.has(currency)) return;
+  const problem = minorUnitError(column, amount, currency);
+  if (problem) errors.push(`Row ${row}: ${problem} (check number_format and the currency)`);
+}
+
 function requiredNumber(cellValue: string, column: string, format: NumberFormat, errors: string[], row: number, limits?: Digits): string | null {
   if (!cellValue) {
     errors.push(`Row ${row}: ${column} is required`);
@@ -307,11 +322,14 @@ function accountRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
     if (!name) errors.push(`Row ${row}: name is required`);
     checkLength(name, MAX_CHARS.name, imp.nameColLabel ?? 'name', 'account names', errors, row);
     const rawDate = cell(imp.dateColLabel, ['date', 'balance_date']);
+    const balance = requiredNumber(cell(imp.amountColLabel, ['amount', 'balance']), imp.amountColLabel ?? 'balance', imp.numberFormat as NumberFormat, errors, row);
+    const currency = checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row);
+    checkMinorUnit(balance, currency, imp.amountColLabel ?? 'balance', errors, row);
     return {
       entity_type: cell(imp.entityTypeColLabel, ['entity_type', 'account_type', 'type']) || null,
       name: name || null,
-      amount: requiredNumber(cell(imp.amountColLabel, ['amount', 'balance']), imp.amountColLabel ?? 'balance', imp.numberFormat as NumberFormat, errors, row),
-      currency: checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row),
+      amount: balance,
+      currency,
       date: rawDate ? checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, 'balance date') : null,
     };
   };

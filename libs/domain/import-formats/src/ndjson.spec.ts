@@ -216,6 +216,26 @@ describe('preflightServiceNdjson', () => {
     ]);
   });
 
+  it('refuses every amount finer than the currency it is stored in: balances, transactions, split lines, valuations, budgets', () => {
+    const text = [
+      line('Account', { id: 'y', name: 'Yen', balance: '1000.5', accountable_type: 'Depository', currency: 'JPY' }),
+      line('Account', { id: 'u', name: 'Dollars', balance: '10.10', cash_balance: '10.100', accountable_type: 'Depository' }),
+      line('Transaction', { id: 't1', account_id: 'y', date: '2025-01-02', amount: '12.5', name: 'Ramen' }),
+      line('Transaction', { id: 't2', account_id: 'u', date: '2025-01-02', amount: '10.005', name: 'Split', split_lines: [{ amount: '5.0025' }, { amount: '5.0025' }] }),
+      line('Valuation', { account_id: 'u', date: '2025-01-03', amount: '99.999' }),
+      line('Budget', { id: 'b', start_date: '2025-01-01', end_date: '2025-01-31', budgeted_spending: '100.001', currency: 'USD' }),
+    ].join('\n');
+    expect(preflight(text).errors.map((e) => e.message)).toEqual([
+      "Line 1 Account balance '1000.5' is finer than the JPY minor unit: JPY amounts have 0 decimals.",
+      "Line 3 Transaction amount '12.5' is finer than the JPY minor unit: JPY amounts have 0 decimals.",
+      "Line 4 Transaction amount '10.005' is finer than the USD minor unit: USD amounts have 2 decimals.",
+      "Line 4 Transaction split line 1 amount '5.0025' is finer than the USD minor unit: USD amounts have 2 decimals.",
+      "Line 4 Transaction split line 2 amount '5.0025' is finer than the USD minor unit: USD amounts have 2 decimals.",
+      "Line 5 Valuation amount '99.999' is finer than the USD minor unit: USD amounts have 2 decimals.",
+      "Line 6 Budget budgeted_spending '100.001' is finer than the USD minor unit: USD amounts have 2 decimals.",
+    ]);
+  });
+
   it("refuses a fee more than the trade allows: a buy's amount includes it, a sell's qty x price gives it", () => {
     const trade = (fields: Record<string, unknown>) => line('Trade', { account_id: 'a', date: '2025-01-15', ticker: 'X', ...fields });
     const file = (...trades: string[]) => [line('Account', { id: 'a', name: 'A', balance: '0', accountable_type: 'Investment' }), ...trades].join('\n');

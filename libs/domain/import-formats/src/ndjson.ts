@@ -219,9 +219,11 @@ interface FieldRule {
   max?: number;
   /** Most digits before the decimal point (the database column's range). */
   intDigits?: number;
+  /** Stored in minor units of the record's currency: no more decimals than that currency has. */
+  money?: boolean;
 }
 
-const AMOUNT: FieldRule = { kind: 'decimal', intDigits: 13 };
+const AMOUNT: FieldRule = { kind: 'decimal', intDigits: 13, money: true };
 const FIELDS: Record<ServiceRecordType, Record<string, FieldRule>> = {
   Account: {
     id: { kind: 'id', required: true },
@@ -419,12 +421,12 @@ function recordCurrencies(records: Records, familyCurrency: string): (data: Reco
 }
 
 /**
- * Why a trade's fee cannot be stored as it is, or null: negative; finer than its currency's minor unit (which
- * trades.fee_minor would round); more than the trade allows. A buy's amount includes its fee, so the fee is at most
- * the amount; a sell (negative qty) gets qty x price less the fee, so the fee is at most qty x price. Values that
- * are absent or not decimals are left to the field rules.
+ * Why a trade's fee cannot be stored as it is, or null: negative; more than the trade allows. A buy's amount
+ * includes its fee, so the fee is at most the amount; a sell (negative qty) gets qty x price less the fee, so the fee
+ * is at most qty x price. Values that are absent or not decimals, or finer than the currency, are left to the field
+ * rules.
  */
-function tradeFeeError(d: Record<string, unknown>, currency: string): string | null {
+function tradeFeeError(d: Record<string, unknown>): string | null {
   const fee = isBlank(d.fee) ? null : decimalText(d.fee);
   if (fee === null) return null;
   if (fee.startsWith('-') && /[1-9]/.test(fee)) return negativeError('fee', fee);
@@ -432,7 +434,7 @@ function tradeFeeError(d: Record<string, unknown>, currency: string): string | n
   const beyond = feeBeyondTrade(fee, { sell: qty !== null && qty.startsWith('-'), amount, qty, price });
   if (beyond === 'amount') return `fee ${fee} is more than the amount ${amount}, which includes it`;
   if (beyond === 'qty x price') return `fee ${fee} is more than qty x price (${qty!.slice(1)} x ${price}), from which it is taken`;
-  return minorUnitError('fee', fee, currency);
+  return null;
 }
 
 /** The family's existing records a ServiceImport must not collide with. */
@@ -508,7 +510,7 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
     }
   }
 
-  const checkFields = (line: number, label: string, data: Record<string, unknown>, rules: Record<string, FieldRule>) => {
+  const checkFields = (line: number, label: string, data: Record<string, unknown>, rules: Record<string, FieldRule>, currency: string) => {
     const entries = RULE_ENTRIES.get(rules) ?? Object.entries(rules);
     const missing = entries.filter(([f, rule]) => rule.required && isBlank(data[f])).map(([f]) => f);
     if (missing.length) err(line, 'missing_required_fields', `${label} is missing required field(s): ${missing.join(', ')}.`);
@@ -528,6 +530,9 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
         if (text === null) err(line, 'invalid_amount', `${label} ${field} must be a decimal number, got ${shown()}.`);
         else if (rule.intDigits && DECIMAL.exec(text)![1].replace(/^0+/, '').length > rule.intDigits) {
           err(line, 'invalid_amount', `${label} ${field} ${text} is out of range.`);
+        } else if (rule.money) {
+          const finer = minorUnitError(field, text, currency);
+          if (finer) err(line, 'invalid_amount', `${label} ${finer}.`);
         }
       }
       if (rule.kind === 'ids' && (!Array.isArray(v) || v.some((x) => sourceId(x) === null))) err(line, 'invalid_field', `${label} ${field} must be an array of ids.`);
@@ -547,7 +552,7 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
   const parentOf = new Map<string, string>();
   for (const r of records) {
     const d = r.data;
-    checkFields(r.line, r.type, d, FIELDS[r.type]);
+    checkFields(r.line, r.type, d, FIELDS[r.type], currencyOf(d));
     if (r.type === 'Account' && !isBlank(d.accountable_type)) {
       const type = String(d.accountable_type);
       if (!Object.hasOwn(ACCOUNTABLE_SUBTYPES, type)) err(r.line, 'invalid_accountable_type', `Account has invalid accountable_type ${JSON.stringify(type.slice(0, 60))}.`);
@@ -560,7 +565,7 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
     }
     if (r.type === 'Category' && sourceId(d.parent_id) && sourceId(d.id)) parentOf.set(sourceId(d.id)!, sourceId(d.parent_id)!);
     if (r.type === 'Trade') {
-      const feeError = tradeFeeError(d, currencyOf(d));
+      const feeError = tradeFeeError(d);
       if (feeError) err(r.line, 'invalid_amount', `Trade ${feeError}.`);
     }
     if (r.type === 'Transaction' && d.split_lines !== undefined && d.split_lines !== null) {
@@ -573,7 +578,7 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
             return err(r.line, 'invalid_split_line', `Transaction split line ${k + 1} must be a JSON object.`);
           }
           const before = errors.length;
-          checkFields(r.line, `Transaction split line ${k + 1}`, s, SPLIT_FIELDS);
+          checkFields(r.line, `Transaction split line ${k + 1}`, s, SPLIT_FIELDS, currencyOf(d));
           if (errors.length > before) ok = false;
         });
         const total = decimalText(d.amount);

@@ -283,6 +283,14 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('reports an amount finer than the currency as a row error', () => {
+    const items = page([['Date', 'Description', 'Amount'], ['23/01/2024', 'Fuel', '-45.999'], ['24/01/2024', 'Bakery', '-3.20']], [40, 110, 400]);
+    expect(parsePdfStatement(items, options).rows.map((r) => r.errors)).toEqual([
+      ["Row 1 (page 1): amount '45.999' is finer than the EUR minor unit: EUR amounts have 2 decimals"],
+      [],
+    ]);
+  });
+
   it('takes no date from the rows above for an amount under the end of the table: skips a summary, reports the rest', () => {
     const items = page(
       [

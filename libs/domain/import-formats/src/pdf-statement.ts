@@ -1,4 +1,4 @@
-import { detectDateLayout, lengthError, MAX_CHARS, negateDecimal, parseDate, parseStatementAmount } from './cells';
+import { detectDateLayout, lengthError, MAX_CHARS, minorUnitError, negateDecimal, parseDate, parseStatementAmount } from './cells';
 import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
 // Bank and credit-card statements as positioned text (what a PDF text layer holds): find the transaction table by
@@ -271,6 +271,8 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       else amount = creditCard ? value : negateDecimal(value);
     }
     if (amount === null) errors.push(`${where}: no amount was found in the debit, credit or amount columns`);
+    const finer = amount === null ? null : minorUnitError('amount', amount.replace(/^-/, ''), opts.defaultCurrency);
+    if (finer) errors.push(`${where}: ${finer}`);
     const name = description.join(' ').replace(/\s+/g, ' ').trim() || 'Imported item';
     const long = lengthError('description', name, MAX_CHARS.entryName, 'transaction names');
     if (long) errors.push(`${where}: ${long}`);

@@ -100,6 +100,23 @@ describe('QIF investment cash actions', () => {
   });
 });
 
+describe('QIF amounts finer than the currency', () => {
+  it('are row errors in bank records, splits, cash actions and trades; trailing zeros are not finer', () => {
+    const bank = parseQif('!Type:Bank\nD03/01/2024\nT-1.234\nPShop\n^\nD03/02/2024\nT-10.00\nPSplit\nSFood\n$-4.005\nSHome\n$-5.995\n^\nD03/03/2024\nT-2.5000\nPZeros\n^\n', options);
+    expect(bank.rows.map((r) => r.errors)).toEqual([
+      ["Row 1 (line 2): amount (T) '-1.234' is finer than the USD minor unit: USD amounts have 2 decimals"],
+      ["Row 2 (line 6): split 1 amount '-4.005' is finer than the USD minor unit: USD amounts have 2 decimals"],
+      ["Row 3 (line 6): split 2 amount '-5.995' is finer than the USD minor unit: USD amounts have 2 decimals"],
+      [],
+    ]);
+    const invest = parseQif('!Type:Invst\nD03/01/2024\nNDiv\nYAAPL\nT2.405\n^\nD03/02/2024\nNBuy\nYAAPL\nI100.001\nQ10\nT1000.01\n^\n', { ...options, defaultCurrency: 'JPY' });
+    expect(invest.rows.map((r) => r.errors)).toEqual([
+      ["Row 1 (line 2): amount (T) '2.405' is finer than the JPY minor unit: JPY amounts have 0 decimals"],
+      ["Row 2 (line 7): amount (T) '1000.01' is finer than the JPY minor unit: JPY amounts have 0 decimals"],
+    ]);
+  });
+});
+
 describe('QIF reinvested income', () => {
   it('turns ReinvDiv and the like into the buy and the income it was paid with, which cancel out in cash', () => {
     const qif = [

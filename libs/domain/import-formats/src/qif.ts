@@ -183,6 +183,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     }
     const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
     if (total === null) problems.push(`amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
+    else problems.push(...finer('amount (T)', total, base.currency));
     const payee = record.fields.get('P') ?? '';
     const memo = record.fields.get('M') || null;
     if (payee.toLowerCase() === 'opening balance') {
@@ -203,7 +204,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
         const n = rows.length + 1;
         rows.push({
           sourceRowNumber: n,
-          errors: errorsOf(n, amount === null ? [`split ${k + 1} amount '${split.amount}' is not a number`] : []),
+          errors: errorsOf(n, amount === null ? [`split ${k + 1} amount '${split.amount}' is not a number`] : finer(`split ${k + 1} amount`, amount, base.currency)),
           values: {
             ...base,
             row_kind: 'transaction',
@@ -235,6 +236,12 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
   });
   return { rows, fileErrors: [] };
 }
+
+/** The problem, as a list, when an amount has more decimals than the import's currency stores (minor units would round it). */
+const finer = (column: string, amount: string, currency: string): string[] => {
+  const problem = minorUnitError(column, amount, currency);
+  return problem ? [problem] : [];
+};
 
 /** Why a name cannot be stored (longer than an entry's name holds), or null. */
 const nameProblem = (name: string): string | null => lengthError('name', name, MAX_CHARS.entryName, 'transaction names');
@@ -303,6 +310,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
     const long = lengthError('security', ticker, MAX_CHARS.ticker, 'tickers');
     if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
     if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
+    if (total !== null) errors.push(...finer('amount (T)', total, base.currency).map((p) => `${where}: ${p}`));
     if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
     // Only a stated I can be negative (T / Q is worked out from magnitudes); zero is a trade: shares granted or moved in at no cost.
     else if (price.startsWith('-')) errors.push(`${where}: ${negativeError('price', record.fields.get('I') ?? price)}`);
@@ -342,6 +350,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
   const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
   if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported`);
   if (total === null) errors.push(`${where}: amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
+  else errors.push(...finer('amount (T)', total, base.currency).map((p) => `${where}: ${p}`));
   const magnitude = total?.replace(/^-/, '') ?? null;
   const name = cash?.name(ticker) ?? (record.fields.get('P') || 'Imported item');
   const tooLong = nameProblem(name);
