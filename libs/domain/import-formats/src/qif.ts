@@ -286,6 +286,20 @@ function reinvestedIncome(record: QifRecord, trade: ParsedRow, rowNumber: number
   };
 }
 
+/** A trade row: QIF names securities by ticker (or name) only, never by exchange. */
+const tradeRow = (rowNumber: number, errors: string[], base: RowBase, trade: Record<string, string | null>): ParsedRow => ({
+  sourceRowNumber: rowNumber,
+  errors,
+  values: { ...base, row_kind: 'trade', exchange_operating_mic: null, ...trade },
+});
+
+/** A trade or transfer needs its security (Y); without a !Type:Security list its name stands for the ticker, which holds 30 characters. */
+function checkSecurity(ticker: string, what: string, where: string, errors: string[]): void {
+  if (!ticker) errors.push(`${where}: the ${what} names no security (Y)`);
+  const long = lengthError('security', ticker, MAX_CHARS.ticker, 'tickers');
+  if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
+}
+
 function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, securities: Map<string, string>, errors: string[]): ParsedRow {
   const action = actionOf(record);
   const securityName = record.fields.get('Y') ?? '';
@@ -305,10 +319,7 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
       const beforeCommission = Math.abs(Number(total)) + (sell ? 1 : -1) * Math.abs(Number(fee ?? 0));
       price = (Math.max(beforeCommission, 0) / Math.abs(Number(qty))).toFixed(8).replace(/\.?0+$/, '');
     }
-    if (!ticker) errors.push(`${where}: the trade names no security (Y)`);
-    // Without a !Type:Security list the security's name stands for its ticker, and a ticker holds 30 characters.
-    const long = lengthError('security', ticker, MAX_CHARS.ticker, 'tickers');
-    if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
+    checkSecurity(ticker, 'trade', where, errors);
     if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
     if (total !== null) errors.push(...finer('amount (T)', total, base.currency).map((p) => `${where}: ${p}`));
     if (price === null) errors.push(`${where}: price '${record.fields.get('I') ?? ''}' is missing or not a number`);
@@ -328,22 +339,15 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
       if (invalid) errors.push(`${where}: ${invalid}`);
     }
     const magnitude = qty?.replace(/^-/, '') ?? null;
-    return {
-      sourceRowNumber: rowNumber,
-      errors,
-      values: {
-        ...base,
-        row_kind: 'trade',
-        ticker,
-        exchange_operating_mic: null,
-        qty: magnitude === null ? null : sell ? negateDecimal(magnitude) : magnitude,
-        price,
-        fee,
-        // The cash the trade moved (T), commission included: a buy's is an outflow. Without T, qty x price.
-        amount: cash === null ? null : sell ? negateDecimal(cash) : cash,
-        name: `${sell ? 'Sell' : 'Buy'} ${magnitude ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
-      },
-    };
+    return tradeRow(rowNumber, errors, base, {
+      ticker,
+      qty: magnitude === null ? null : sell ? negateDecimal(magnitude) : magnitude,
+      price,
+      fee,
+      // The cash the trade moved (T), commission included: a buy's is an outflow. Without T, qty x price.
+      amount: cash === null ? null : sell ? negateDecimal(cash) : cash,
+      name: `${sell ? 'Sell' : 'Buy'} ${magnitude ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
+    });
   }
   if (Object.hasOwn(SHARE_TRANSFERS, action)) return shareTransferRow(record, SHARE_TRANSFERS[action], ticker, where, rowNumber, base, errors);
   const cash = Object.hasOwn(CASH_ACTIONS, action) ? CASH_ACTIONS[action] : undefined;
@@ -390,9 +394,7 @@ function shareTransferRow(
   const stated = record.fields.get('I');
   let price = stated === undefined ? null : parseStatementAmount(stated);
   if (stated === undefined) price = basis !== null && qty !== null && Number(qty) !== 0 ? (Number(basis) / Number(qty)).toFixed(8).replace(/\.?0+$/, '') : '0';
-  if (!ticker) errors.push(`${where}: the transfer names no security (Y)`);
-  const long = lengthError('security', ticker, MAX_CHARS.ticker, 'tickers');
-  if (long) errors.push(`${where}: ${long}; list it with its ticker in a !Type:Security section`);
+  checkSecurity(ticker, 'transfer', where, errors);
   if (qty === null) errors.push(`${where}: quantity '${record.fields.get('Q') ?? ''}' is missing or not a number`);
   if (price === null) errors.push(`${where}: price '${stated}' is not a number`);
   else if (price.startsWith('-')) errors.push(`${where}: ${negativeError('price', stated ?? price)}`);
@@ -400,20 +402,13 @@ function shareTransferRow(
     const tooLarge = tradeSizeError(qty ?? '0', price);
     if (tooLarge) errors.push(`${where}: ${tooLarge}`);
   }
-  return {
-    sourceRowNumber: rowNumber,
-    errors,
-    values: {
-      ...base,
-      row_kind: 'trade',
-      ticker,
-      exchange_operating_mic: null,
-      qty: qty === null ? null : `${transfer.sign}${qty}`,
-      price,
-      fee: '0',
-      amount: '0',
-      activity_label: 'Transfer',
-      name: `${transfer.name} ${qty ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
-    },
-  };
+  return tradeRow(rowNumber, errors, base, {
+    ticker,
+    qty: qty === null ? null : `${transfer.sign}${qty}`,
+    price,
+    fee: '0',
+    amount: '0',
+    activity_label: 'Transfer',
+    name: `${transfer.name} ${qty ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
+  });
 }
