@@ -6,6 +6,8 @@
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/import-csv.mjs
 //   BENCH_HISTORY=1000000 ...                            first seed another household with that many entries: the
 //                                                        import's cost must not grow with the size of the tables
+//   BENCH_REVERT_IMPORT_FIRST=1 ...                      revert the import before the re-import: every entry it
+//                                                        created passes to the re-import, which holds it too
 import Papa from 'papaparse';
 import { engineName, importThroughApi, revertThroughApi, startBenchApp } from './bench-app.mjs';
 import { seedHousehold } from './seed-household.mjs';
@@ -85,9 +87,16 @@ try {
     [again.id],
   );
   if (created !== 0 || linked !== rows) throw new Error(`re-import created ${created} entries and linked ${linked} of ${rows} rows`);
-  // Both taken back, the re-import first (it gives back what it claimed), then the import with its entries.
+  // Both taken back, the re-import first (it gives back what it claimed), then the import with its entries; or the
+  // import first, whose entries the re-import then holds, then the re-import with them.
+  const importFirst = process.env.BENCH_REVERT_IMPORT_FIRST === '1';
+  const revertMs = importFirst ? await revertThroughApi(base, key, run.id) : 0;
+  if (importFirst) {
+    const [{ passed }] = await dataSource.query(`SELECT count(*)::int AS passed FROM entries WHERE import_id = $1`, [again.id]);
+    if (passed !== rows) throw new Error(`reverting the import passed ${passed} of ${rows} entries to the re-import`);
+  }
   const revertAgainMs = await revertThroughApi(base, key, again.id);
-  const revertMs = await revertThroughApi(base, key, run.id);
+  const revertImportMs = importFirst ? revertMs : await revertThroughApi(base, key, run.id);
   const [{ left }] = await dataSource.query(`SELECT count(*)::int AS left FROM entries WHERE account_id = $1`, [accountId]);
   if (left !== 0) throw new Error(`revert left ${left} entries`);
   console.log(`import-csv (${engineName()}): ${rows} rows, ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(2)} MB${history ? `, ${history} entries of another household already stored` : ''}`);
@@ -96,7 +105,11 @@ try {
   console.log(`  baseline (papaparse + unnest into one table): ${(baselineMs / 1000).toFixed(2)} s`);
   console.log(`  ratio: ${(run.total / baselineMs).toFixed(2)}`);
   console.log(`  re-import of the same file (every row a duplicate, linked not inserted): ${(again.total / 1000).toFixed(2)} s, ratio ${(again.total / baselineMs).toFixed(2)}`);
-  console.log(`  revert: the re-import ${(revertAgainMs / 1000).toFixed(2)} s, then the import (${rows} entries deleted) ${(revertMs / 1000).toFixed(2)} s`);
+  console.log(
+    importFirst
+      ? `  revert: the import (${rows} entries passed to the re-import) ${(revertImportMs / 1000).toFixed(2)} s, then the re-import (${rows} entries deleted) ${(revertAgainMs / 1000).toFixed(2)} s`
+      : `  revert: the re-import ${(revertAgainMs / 1000).toFixed(2)} s, then the import (${rows} entries deleted) ${(revertImportMs / 1000).toFixed(2)} s`,
+  );
 } finally {
   // The next run starts from the same database.
   for (const f of [family, neighbour]) if (f) await bench.deleteFamily(f.id);
