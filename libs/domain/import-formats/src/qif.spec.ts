@@ -164,12 +164,19 @@ describe('QIF share transfers', () => {
 });
 
 describe('QIF dates', () => {
+  it('says how to record a stock split instead of its StkSplit record', () => {
+    const { rows } = parseQif('!Type:Invst\nD03/01/2024\nNStkSplit\nYAAPL\nQ20\n^\n', options);
+    expect(rows[0].errors).toEqual([
+      "Row 1 (line 2): investment action 'StkSplit' is not supported: record the shares the split added as ShrsIn at price 0 (or removed as ShrsOut), or leave the record out",
+    ]);
+  });
+
   it('reports investment actions named like inherited object properties as unsupported', () => {
     const qif = ['!Type:Invst', 'D03/01/2024', 'Nconstructor', 'T2.40', '^', 'D03/02/2024', 'NtoString', 'T1.00', '^', ''].join('\n');
     const { rows } = parseQif(qif, options);
     expect(rows.map((r) => r.errors)).toEqual([
-      [expect.stringContaining("investment action 'constructor' is not supported")],
-      [expect.stringContaining("investment action 'toString' is not supported")],
+      ["Row 1 (line 2): investment action 'constructor' is not supported"],
+      ["Row 2 (line 6): investment action 'toString' is not supported"],
     ]);
   });
 

@@ -37,6 +37,10 @@ const BUY_ACTIONS = new Set(['buy', 'buyx', 'reinvdiv', 'reinvint', 'reinvlg', '
  */
 const REINVESTED: Record<string, string> = { reinvdiv: 'div', reinvint: 'intinc', reinvlg: 'cglong', reinvmd: 'cgmid', reinvsh: 'cgshort' };
 const SELL_ACTIONS = new Set(['sell', 'sellx', 'shtsell', 'shtsellx']);
+/** What to do instead of an action not read, where there is something to do. */
+const UNSUPPORTED_HINTS: Record<string, string> = {
+  stksplit: ': record the shares the split added as ShrsIn at price 0 (or removed as ShrsOut), or leave the record out',
+};
 /** Shares moved into or out of the account without cash (from or to another broker): a trade of no amount. */
 const SHARE_TRANSFERS: Record<string, { sign: '' | '-'; name: string }> = { shrsin: { sign: '', name: 'Shares in' }, shrsout: { sign: '-', name: 'Shares out' } };
 /** Cash actions of an investment account: name and whether money comes in. */
@@ -352,8 +356,9 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
   if (Object.hasOwn(SHARE_TRANSFERS, action)) return shareTransferRow(record, SHARE_TRANSFERS[action], ticker, where, rowNumber, base, errors);
   const cash = Object.hasOwn(CASH_ACTIONS, action) ? CASH_ACTIONS[action] : undefined;
   const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
-  if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported`);
-  if (total === null) errors.push(`${where}: amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
+  if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported${Object.hasOwn(UNSUPPORTED_HINTS, action) ? UNSUPPORTED_HINTS[action] : ''}`);
+  // An action not read has no amount to check.
+  else if (total === null) errors.push(`${where}: amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
   else errors.push(...finer('amount (T)', total, base.currency).map((p) => `${where}: ${p}`));
   const magnitude = total?.replace(/^-/, '') ?? null;
   const name = cash?.name(ticker) ?? (record.fields.get('P') || 'Imported item');
