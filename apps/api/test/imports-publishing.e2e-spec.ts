@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { addOpeningBalance, bankQifWithout, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 const QIF = readFileSync(join(__dirname, '../../../libs/domain/import-formats/fixtures/checking.qif'), 'utf8');
 
@@ -177,6 +178,32 @@ describe('imports: publishing and reverting alongside other data', () => {
       expect(await ledger(account, imports)).toEqual([]);
       const [{ claims }] = await q(`SELECT count(*)::int AS claims FROM import_rows WHERE import_id = ANY($1::uuid[]) AND duplicate_of IS NOT NULL`, [Object.values(imports)]);
       expect(claims).toBe(0);
+    });
+
+    (process.env.DATABASE_URL ? it : it.skip)('waits for a chunk of another import in flight, then passes on what it claimed', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(t, h);
+      const body = { raw_file_content: 'date,amount,name\n2024-05-01,-1.00,Shop', account_id: account, date_col_label: 'date', amount_col_label: 'amount' };
+      const first = await publishAndWait(t, h, body);
+      const [{ id: entry }] = await q(`SELECT id FROM entries WHERE import_id = $1`, [first.id]);
+      // A second import of the same row, publishing: its chunk holds the import row and claims the entry.
+      const second = (await createImport(t.server, h.apiKey, body).expect(201)).body.data.id;
+      await q(`UPDATE imports SET status = 'importing' WHERE id = $1`, [second]);
+      const chunk = t.dataSource.createQueryRunner();
+      await chunk.connect();
+      try {
+        await chunk.startTransaction();
+        await chunk.query(`SELECT 1 FROM imports WHERE id = $1 FOR KEY SHARE`, [second]);
+        const [{ pid }] = await chunk.query(`SELECT pg_backend_pid() AS pid`);
+        await request(t.server).post(`/api/v1/imports/${first.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+        await until('the revert waiting on the chunk', async () => Number((await q(`SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))[0].count));
+        await chunk.query(`UPDATE import_rows SET duplicate_of = $2 WHERE import_id = $1 AND source_row_number = 1`, [second, entry]);
+        await chunk.commitTransaction();
+      } finally {
+        await chunk.release();
+      }
+      expect((await waitForImport(t.server, h.apiKey, first.id)).status).toBe('pending');
+      expect(await q(`SELECT id, import_id FROM entries WHERE account_id = $1`, [account])).toEqual([{ id: entry, import_id: second }]);
     });
 
     it('passes a category, merchant or rule another import lists too to that import', async () => {

@@ -118,12 +118,15 @@ const claimsOn = (table: string) => `
    WHERE i.family_id = $1 AND i.id <> $2`;
 
 /**
- * The family's other imports holding any claim, locked as revert locks its own: whether a claim is on this import's
- * records is left to PASS_CLAIMED (asking here cost 0.6 s for 119k claims; an import's first claim is one probe).
+ * The family's other imports that hold a claim or are publishing (a chunk in flight may be claiming one), locked as
+ * revert locks its own: a chunk holding its import's row commits its claims first, and later chunks wait for the
+ * revert. Whether a claim is on this import's records is left to PASS_CLAIMED (asking here cost 0.6 s for 119k
+ * claims; an import's first claim is one probe).
  */
 const LOCK_CLAIMANTS = `
   SELECT id FROM imports i
-   WHERE family_id = $1 AND id <> $2 AND EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = i.id AND r.duplicate_of IS NOT NULL)
+   WHERE family_id = $1 AND id <> $2
+     AND (status = 'importing' OR EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = i.id AND r.duplicate_of IS NOT NULL))
    ORDER BY id FOR UPDATE`;
 
 /**
