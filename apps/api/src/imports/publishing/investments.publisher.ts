@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
 import { minorUnitScale } from './minor-units';
-import { claimedEntries, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+import { claimDuplicates, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
 /** Broker and QIF exports re-imported with overlapping dates must not double the holdings. */
 const DEDUPLICATED = new Set(['TradeImport', 'QifImport']);
@@ -81,8 +81,8 @@ type TradeRow = { rowNumber: number; accountId: string; date: string; ticker: st
  * trade. The claim is recorded on the row (import_rows.duplicate_of) for revert; returns the claiming rows' numbers.
  */
 async function claimDuplicateTrades(tx: EntityManager, ctx: PublishContext, rows: TradeRow[]): Promise<Set<number>> {
-  const candidates: Array<{ rn: number; id: string }> = await tx.query(
-    `SELECT g.rn, x.id
+  const candidates: Array<{ rowNumber: number; entryId: string }> = await tx.query(
+    `SELECT g.rn AS "rowNumber", x.id AS "entryId"
        FROM unnest($3::int[], $4::uuid[], $5::date[], $6::varchar[], $7::varchar[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::numeric[], $13::char(3)[])
          AS g(rn, account_id, date, ticker, mic, qty, price, amount, sign, scale, currency)
        JOIN accounts a ON a.id = g.account_id AND a.family_id = $1
@@ -98,18 +98,12 @@ async function claimDuplicateTrades(tx: EntityManager, ctx: PublishContext, rows
       rows.map((r) => r.mic), rows.map((r) => r.qty), rows.map((r) => r.price), rows.map((r) => r.amount), rows.map((r) => r.sign),
       rows.map((r) => r.scale), rows.map((r) => r.currency)],
   );
-  const claimed = await claimedEntries(tx, ctx);
-  const claims = new Map<number, string>();
-  for (const { rn, id } of candidates) {
-    if (claimed.has(id) || claims.has(rn)) continue;
-    claimed.add(id);
-    claims.set(rn, id);
-  }
-  if (claims.size) {
+  const claims = await claimDuplicates(tx, ctx, candidates);
+  if (claims.length) {
     await tx.query(
       `UPDATE import_rows r SET duplicate_of = u.id FROM unnest($2::int[], $3::uuid[]) AS u(rn, id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
-      [ctx.imp.id, [...claims.keys()], [...claims.values()]],
+      [ctx.imp.id, claims.map((c) => c.rowNumber), claims.map((c) => c.entryId)],
     );
   }
-  return new Set(claims.keys());
+  return new Set(claims.map((c) => c.rowNumber));
 }

@@ -93,10 +93,11 @@ export const str = (v: unknown): string | null => (typeof v === 'string' && v.tr
 export const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()) : []);
 
 /**
- * The entries this import has already claimed as duplicates, loaded once per publish (a resumed publish finds the
- * claims of its committed chunks) and kept in memory as chunks add to them.
+ * The candidates the rows claim, from candidates of rows in file order, each row's entries oldest first: a row claims
+ * its first entry not claimed already, by an earlier row or by this import before (loaded once per publish: a
+ * resumed publish finds the claims of its committed chunks). The claims stay in memory for the chunks after.
  */
-export async function claimedEntries(tx: EntityManager, ctx: PublishContext): Promise<Set<string>> {
+export async function claimDuplicates<C extends { rowNumber: number; entryId: string }>(tx: EntityManager, ctx: PublishContext, candidates: C[]): Promise<C[]> {
   if (!ctx.claimed) {
     const rows: Array<{ id: string }> = await tx.query(
       `SELECT duplicate_of AS id FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`,
@@ -104,5 +105,11 @@ export async function claimedEntries(tx: EntityManager, ctx: PublishContext): Pr
     );
     ctx.claimed = new Set(rows.map((r) => r.id));
   }
-  return ctx.claimed;
+  const claims: C[] = [];
+  for (const candidate of candidates) {
+    if (ctx.claimed.has(candidate.entryId) || claims.at(-1)?.rowNumber === candidate.rowNumber) continue;
+    ctx.claimed.add(candidate.entryId);
+    claims.push(candidate);
+  }
+  return claims;
 }

@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
 import { minorUnitScales } from './minor-units';
-import { chunkBounds, ChunkPublisher, claimedEntries, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError } from './publish-context';
+import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError } from './publish-context';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
 interface DuplicateRow {
@@ -106,17 +106,13 @@ async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unk
  */
 async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, params: unknown[], accounts: string[]): Promise<DuplicateRow[]> {
   const candidates = await duplicateCandidates(tx, ctx, params, accounts);
-  return chunk.inOrder(async () => {
-    const claimed = await claimedEntries(tx, ctx);
-    const duplicates: DuplicateRow[] = [];
-    for (const { tags, existingNotes, existingCategoryId, ...row } of candidates) {
-      // Rows in file order, each row's candidates oldest first: the first unclaimed one is this row's.
-      if (claimed.has(row.entryId) || duplicates.at(-1)?.rowNumber === row.rowNumber) continue;
-      claimed.add(row.entryId);
-      duplicates.push({ ...row, tagIds: tagIds(ctx, tags), existing: { notes: existingNotes, categoryId: existingCategoryId } });
-    }
-    return duplicates;
-  });
+  return chunk.inOrder(async () =>
+    (await claimDuplicates(tx, ctx, candidates)).map(({ tags, existingNotes, existingCategoryId, ...row }) => ({
+      ...row,
+      tagIds: tagIds(ctx, tags),
+      existing: { notes: existingNotes, categoryId: existingCategoryId },
+    })),
+  );
 }
 
 type Candidate = Omit<DuplicateRow, 'tagIds' | 'existing'> & { tags: unknown; existingNotes: string | null; existingCategoryId: string | null };
