@@ -178,6 +178,46 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     ]);
   });
 
+  it("checks a Mint row's amount against the currency of the account it names, at upload and again at publish", async () => {
+    const h = await t.newHousehold();
+    await newAccount(t, h, 'Yen Card', 'JPY');
+    const header = 'Date,Description,Original Description,Amount,Transaction Type,Category,Account Name,Labels,Notes';
+    const csv = [
+      header,
+      '01/05/2024,Ramen,RAMEN,"1,200.50",debit,,Yen Card,,',
+      '01/06/2024,Sushi,SUSHI,"3,000",debit,,Yen Card,,',
+      '01/07/2024,Grocer,GROCER,85.20,debit,,Chase Checking,,',
+      '01/08/2024,Misread,MISREAD,1.234,debit,,Chase Checking,,',
+    ].join('\n');
+    const refused = await createImport(t.server, h.apiKey, { type: 'MintImport', raw_file_content: csv, publish: 'true' }).expect(422);
+    expect(refused.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String) });
+    // Yen Card exists in JPY; Chase Checking will be created in the family's USD.
+    const rows = await request(t.server).get(`/api/v1/imports/${refused.body.import_id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(rows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+      ["Row 1: Amount '1200.50' is finer than the JPY minor unit: JPY amounts have 0 decimals (check number_format and the currency)"],
+      [],
+      [],
+      ["Row 4: Amount '1.234' is finer than the USD minor unit: USD amounts have 2 decimals (check number_format and the currency)"],
+    ]);
+    const detail = await request(t.server).get(`/api/v1/imports/${refused.body.import_id}`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(detail.body.data.stats).toMatchObject({ rows_count: 4, invalid_rows_count: 2 });
+
+    // Valid at upload; by publish the family has moved to yen, which the new account would take.
+    const cents = await createImport(t.server, h.apiKey, { type: 'MintImport', raw_file_content: [header, csv.split('\n')[3]].join('\n') }).expect(201);
+    await t.dataSource.query(`UPDATE families SET currency = 'JPY' WHERE id = $1`, [h.familyId]);
+    await request(t.server).post(`/api/v1/imports/${cents.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    const failed = await waitForImport(t.server, h.apiKey, cents.body.data.id);
+    expect(failed).toMatchObject({ status: 'failed' });
+    expect(failed.error).toBe(
+      "1 rows have amounts their account's currency cannot hold: Row 1: Amount '85.20' is finer than the JPY minor unit: JPY amounts have 0 decimals (check number_format and the currency)",
+    );
+    expect(await count(`SELECT count(*) FROM accounts WHERE family_id = $1 AND name = 'Chase Checking'`, [h.familyId])).toBe(0);
+    await t.dataSource.query(`UPDATE families SET currency = 'USD' WHERE id = $1`, [h.familyId]);
+    await request(t.server).post(`/api/v1/imports/${cents.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, cents.body.data.id)).status).toBe('complete');
+    expect(await entries(h.familyId)).toEqual([expect.objectContaining({ name: 'Grocer', amount: 8520, currency: 'USD', account: 'Chase Checking' })]);
+  });
+
   it('publishes an Actual Budget export with category groups as parents', async () => {
     const h = await t.newHousehold();
     const csv = [

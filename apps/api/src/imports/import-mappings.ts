@@ -4,7 +4,7 @@ import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { guessAccountableType, isAccountableType } from './account-types';
 import type { Import, ImportMapping } from './import.entity';
-import { longerThan, type ParsedRow, shownValue } from '@hearth/domain/import-formats';
+import { amountPrecisionError, longerThan, type ParsedRow, shownValue } from '@hearth/domain/import-formats';
 
 export type MappingType = ImportMapping['type'];
 export type MappingDraft = { type: MappingType; key: string; value?: string | null; create_when_empty?: boolean };
@@ -170,4 +170,39 @@ export async function buildMappings(tx: EntityManager, imp: Import, rows: Parsed
     }
   }
   return mappings;
+}
+
+/**
+ * Row errors (by row number) for amounts finer than the currency of the account the row names: a row with no
+ * currency of its own and no import account takes that account's currency at publish, which reading the file could
+ * not know (a Mint export has no Currency column), and minor units would round the amount. `currencyOf` gives an
+ * account key's currency; a key it does not know is left to the mapping checks.
+ */
+export function accountCurrencyErrors(imp: Import, rows: ParsedRow[], currencyOf: (key: string) => string | undefined): Map<number, string> {
+  const errors = new Map<number, string>();
+  if (imp.accountId) return errors;
+  for (const row of rows) {
+    const { sourceRowNumber, values } = row;
+    const [account] = cellValues(row, 'account');
+    const currency = account && values.currency == null && typeof values.amount === 'string' ? currencyOf(account) : undefined;
+    const problem = currency && amountPrecisionError(values.amount as string, currency, imp.amountColLabel ?? 'amount', sourceRowNumber);
+    if (problem) errors.set(sourceRowNumber, problem);
+  }
+  return errors;
+}
+
+/**
+ * accountCurrencyErrors as the mappings stand at upload: an account matched by name has its currency, one to be
+ * created gets the family's (as publishing will create it).
+ */
+export async function mappedCurrencyErrors(tx: EntityManager, imp: Import, rows: ParsedRow[], mappings: Mapping[], familyCurrency: string): Promise<Map<number, string>> {
+  const accounts = mappings.filter((m) => m.type === 'account');
+  if (imp.accountId || !accounts.length) return new Map();
+  const found: Array<{ id: string; currency: string }> = await tx.query(`SELECT id, currency FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])`, [
+    imp.familyId,
+    accounts.flatMap((m) => m.mappableId ?? []),
+  ]);
+  const currencyOfId = new Map(found.map((a) => [a.id, a.currency]));
+  const currencyOfKey = new Map(accounts.map((m) => [m.key, m.mappableId ? currencyOfId.get(m.mappableId) : m.createWhenEmpty ? familyCurrency : undefined]));
+  return accountCurrencyErrors(imp, rows, (key) => currencyOfKey.get(key));
 }

@@ -125,6 +125,20 @@ export class ImportsRepository {
     return stored;
   }
 
+  /** Appends one error to each row named (row number -> error), and counts the import's invalid rows again. */
+  async addRowErrors(manager: EntityManager, importId: string, errors: Map<number, string>): Promise<void> {
+    if (!errors.size) return;
+    await manager.query(
+      `UPDATE import_rows r SET errors = r.errors || jsonb_build_array(u.error)
+         FROM unnest($2::int[], $3::text[]) AS u(rn, error) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
+      [importId, [...errors.keys()], [...errors.values()]],
+    );
+    await manager.query(
+      `UPDATE imports SET invalid_rows_count = (SELECT count(*) FROM import_rows WHERE import_id = $1 AND errors <> '[]'::jsonb), updated_at = now() WHERE id = $1`,
+      [importId],
+    );
+  }
+
   async rowsPage(importId: string, page: number, perPage: number): Promise<{ rows: ParsedRow[]; total: number }> {
     const [rows, [{ total }]] = await Promise.all([
       this.dataSource.query(

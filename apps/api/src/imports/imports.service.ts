@@ -15,7 +15,7 @@ import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, UpdateImpor
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
-import { buildMappings, MappingDraft, mapsValues, withMappingErrors } from './import-mappings';
+import { buildMappings, MappingDraft, mappedCurrencyErrors, mapsValues, withMappingErrors } from './import-mappings';
 import { ParseOptions, parsePdfStatement, parseQif, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
@@ -224,6 +224,7 @@ export class ImportsService {
     const stored = await this.imports.mappings(imp.id, tx);
     const mappings = await buildMappings(tx, imp, rows, stored, mappingOverrides);
     await this.imports.replaceMappings(tx, imp.id, mappings);
+    await this.imports.addRowErrors(tx, imp.id, await mappedCurrencyErrors(tx, imp, rows, mappings, family.currency));
   }
 
   /** Rows of the content, by the import's format; CSV rows are built as they are stored. */

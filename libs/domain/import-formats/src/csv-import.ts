@@ -266,14 +266,22 @@ function checkedCurrency(raw: string, fallback: string, errors: string[], row: n
 }
 
 /**
- * A row error when an amount has more decimals than its currency stores (1.234 in USD): minor units would round it,
- * and such a number is often one read with the wrong number_format (1.234 meaning 1234). A row whose currency is
- * only known at publish (its account's) is not checked here.
+ * `Row N: ...` when an amount has more decimals than its currency stores (1.234 in USD): minor units would round it,
+ * and such a number is often one read with the wrong number_format (1.234 meaning 1234). Null when it fits.
+ */
+export function amountPrecisionError(amount: string, currency: string, column: string, row: number): string | null {
+  const problem = minorUnitError(column, amount, currency);
+  return problem && `Row ${row}: ${problem} (check number_format and the currency)`;
+}
+
+/**
+ * amountPrecisionError for a row whose currency is known when the file is read. A row that takes the currency of
+ * the account it names is checked once its account is mapped (the API's accountCurrencyErrors).
  */
 function checkMinorUnit(amount: string | null, currency: string | null, column: string, errors: string[], row: number): void {
   if (amount === null || currency === null || !SUPPORTED_CURRENCIES.has(currency)) return;
-  const problem = minorUnitError(column, amount, currency);
-  if (problem) errors.push(`Row ${row}: ${problem} (check number_format and the currency)`);
+  const problem = amountPrecisionError(amount, currency, column, row);
+  if (problem) errors.push(problem);
 }
 
 function requiredNumber(cellValue: string, column: string, format: NumberFormat, errors: string[], row: number, limits?: Digits): string | null {

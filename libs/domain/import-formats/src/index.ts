@@ -1,6 +1,6 @@
 export { checkedText, decodeBytes, longerThan, normalizeHeader, parseDate, parseNumber, shownValue, splitTags, yearsBefore } from './cells';
 export type { DecodeResult } from './cells';
-export { parseImportContent, readImportContent } from './csv-import';
+export { amountPrecisionError, parseImportContent, readImportContent } from './csv-import';
 export type { CsvImportSettings, ParsedImport, ParsedRow, ParseOptions, ReadImport } from './csv-import';
 export { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
 export type { QifOptions } from './qif';

@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import { LIABILITY_TYPES } from '@hearth/contracts';
 import type { Import, ImportMapping } from '../import.entity';
-import { categoryLeaf, categoryPath, liveRecordIds } from '../import-mappings';
+import type { ParsedRow } from '@hearth/domain/import-formats';
+import { accountCurrencyErrors, categoryLeaf, categoryPath, liveRecordIds } from '../import-mappings';
 import { PublishContext, PublishError } from './publish-context';
 
 /** New categories get a color from this palette, chosen by name so re-imports agree. */
@@ -118,5 +119,25 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
     [imp.familyId, [...accounts.values(), ...(imp.accountId ? [imp.accountId] : [])]],
   );
   const accountCurrencies = new Map(currencies.map((a) => [a.id, a.currency]));
-  return { imp, familyCurrency, familyToday, accounts, accountCurrencies, categories, tags, accountTypes, priorSpans: new Map() };
+  const ctx = { imp, familyCurrency, familyToday, accounts, accountCurrencies, categories, tags, accountTypes, priorSpans: new Map() };
+  await checkAccountCurrencies(tx, ctx);
+  return ctx;
+}
+
+/**
+ * Stops the publish before its first chunk when a row's amount is finer than the currency of the account it names,
+ * as resolved now: upload checked the accounts as they were then, and an account created here takes the family's
+ * currency of today. Nothing is created: the caller's transaction rolls back.
+ */
+async function checkAccountCurrencies(tx: EntityManager, ctx: PublishContext): Promise<void> {
+  if (ctx.imp.accountId || !ctx.accounts.size) return;
+  const rows: ParsedRow[] = await tx.query(
+    `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
+      WHERE import_id = $1 AND source_row_number > $2 AND "values" ? 'amount' AND "values"->>'currency' IS NULL`,
+    [ctx.imp.id, ctx.imp.publishedThroughRow],
+  );
+  const errors = [...accountCurrencyErrors(ctx.imp, rows, (key) => ctx.accountCurrencies.get(ctx.accounts.get(key) ?? '')).values()];
+  if (errors.length) {
+    throw new PublishError(`${errors.length} rows have amounts their account's currency cannot hold: ${errors.slice(0, 5).join('; ')}`);
+  }
 }
