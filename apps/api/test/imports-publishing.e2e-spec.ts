@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
+import { ImportPublisher } from '../src/imports/publishing/import-publisher';
 import { addOpeningBalance, bankQifWithout, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 import { until } from './support/until';
@@ -204,6 +205,48 @@ describe('imports: publishing and reverting alongside other data', () => {
       }
       expect((await waitForImport(t.server, h.apiKey, first.id)).status).toBe('pending');
       expect(await q(`SELECT id, import_id FROM entries WHERE account_id = $1`, [account])).toEqual([{ id: entry, import_id: second }]);
+    });
+
+    (process.env.DATABASE_URL ? it : it.skip)('reverts two imports holding claims at the same moment: one waits for the other, neither fails', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(t, h);
+      await q(
+        `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency)
+                    VALUES ($1, $2, 'Transaction', '2024-05-01', 'Shop 0', -100, 'USD') RETURNING id)
+         INSERT INTO transactions (entry_id) SELECT id FROM e`,
+        [h.familyId, account],
+      );
+      const body = (...rows: string[]) => ({ raw_file_content: ['date,amount,name', ...rows].join('\n'), account_id: account, date_col_label: 'date', amount_col_label: 'amount' });
+      const [shop0, shop1] = ['2024-05-01,1.00,Shop 0', '2024-05-02,2.00,Shop 1'];
+      // Each holds a claim: holder and first on the hand-entered Shop 0, second on first's Shop 1.
+      const holder = await publishAndWait(t, h, body(shop0));
+      const first = await publishAndWait(t, h, body(shop0, shop1));
+      const second = await publishAndWait(t, h, body(shop1));
+      const [{ claims }] = await q(`SELECT count(*)::int AS claims FROM import_rows WHERE import_id = ANY($1::uuid[]) AND duplicate_of IS NOT NULL`, [[holder.id, first.id, second.id]]);
+      expect(claims).toBe(3);
+
+      await q(`UPDATE imports SET status = 'reverting' WHERE id = ANY($1::uuid[])`, [[first.id, second.id]]);
+      // Holding holder's row keeps both reverts waiting until each has taken what it can: with each import locked
+      // first and the others after, each then held its own and waited for the other's.
+      const blocker = t.dataSource.createQueryRunner();
+      await blocker.connect();
+      const publisher = t.app.get(ImportPublisher);
+      let reverts: Array<Promise<void>> = [];
+      try {
+        await blocker.startTransaction();
+        await blocker.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [holder.id]);
+        reverts = [first, second].map((i) => publisher.revert({ importId: i.id, familyId: h.familyId }));
+        await until('both reverts waiting for their locks', async () =>
+          Number((await q(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%duplicate_of IS NOT NULL%FOR UPDATE%'`))[0].count) === 2,
+        );
+        await blocker.commitTransaction();
+      } finally {
+        await blocker.release();
+        await Promise.all(reverts);
+      }
+      const statuses = await q(`SELECT status, error FROM imports WHERE id = ANY($1::uuid[])`, [[first.id, second.id]]);
+      expect(statuses).toEqual([{ status: 'pending', error: null }, { status: 'pending', error: null }]);
+      expect(await q(`SELECT name, import_id FROM entries WHERE account_id = $1`, [account])).toEqual([{ name: 'Shop 0', import_id: null }]);
     });
 
     it('passes a category, merchant or rule another import lists too to that import', async () => {

@@ -118,15 +118,17 @@ const claimsOn = (table: string) => `
    WHERE i.family_id = $1 AND i.id <> $2`;
 
 /**
- * The family's other imports that hold a claim or are publishing (a chunk in flight may be claiming one), locked as
- * revert locks its own: a chunk holding its import's row commits its claims first, and later chunks wait for the
- * revert. Whether a claim is on this import's records is left to PASS_CLAIMED (asking here cost 0.6 s for 119k
- * claims; an import's first claim is one probe).
+ * The import being reverted ($2) and the family's other imports that hold a claim or are publishing (a chunk in
+ * flight may be claiming one), locked FOR UPDATE: a chunk holding its import's row commits first, and later chunks
+ * wait for the revert. One statement, in id order: two reverts whose imports claim each other's records lock in the
+ * same order, so one waits for the other instead of each holding its own import and waiting for the other's (a
+ * deadlock PostgreSQL ended by failing one). Whether a claim is on this import's records is left to PASS_CLAIMED
+ * (asking here cost 0.6 s for 119k claims; an import's first claim is one probe).
  */
-const LOCK_CLAIMANTS = `
+const LOCK_REVERT = `
   SELECT id FROM imports i
-   WHERE family_id = $1 AND id <> $2
-     AND (status = 'importing' OR EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = i.id AND r.duplicate_of IS NOT NULL))
+   WHERE family_id = $1
+     AND (id = $2 OR status = 'importing' OR EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = i.id AND r.duplicate_of IS NOT NULL))
    ORDER BY id FOR UPDATE`;
 
 /**
@@ -318,15 +320,14 @@ export class ImportPublisher {
     if (!imp || imp.status !== 'reverting') return;
     try {
       await this.dataSource.transaction(async (tx) => {
-        // Waits for the chunks in flight (each holds the import row FOR KEY SHARE) so no row they commit is left behind.
-        await tx.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [importId]);
+        // Waits for the chunks in flight (each holds its import row FOR KEY SHARE), of this import so no row they
+        // commit is left behind, and of claimants so their claims are read as they stand; and for their reverts.
+        await tx.query(LOCK_REVERT, [familyId, importId]);
         // ServiceImport: budgets carry no import_id; its readback becomes `reverted` with the deletion.
         if (imp.type === 'ServiceImport') {
           await deleteServiceImportBudgets(tx, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
-        // Waits for a revert or publish chunk of those imports, then reads their claims as they stand.
-        await tx.query(LOCK_CLAIMANTS, [familyId, importId]);
         for (const table of CLAIMABLE) await tx.query(PASS_CLAIMED(table), [familyId, importId]);
         for (const { table, key, columns } of RESTORED) {
           await tx.query(
