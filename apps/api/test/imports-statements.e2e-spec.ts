@@ -139,6 +139,50 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it('publishes a QIF StkSplit as a trade of the shares it adds or removes at no cost, the same again on re-import', async () => {
+    const qif = [
+      '!Type:Invst',
+      'D03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1000\n^',
+      'D03/02/2024\nNBuy\nYAAPL\nI110\nQ5\nT550\n^',
+      'D03/05/2024\nNStkSplit\nYAAPL\nQ20\n^',
+      'D03/06/2024\nNSell\nYAAPL\nI60\nQ6\nT360\n^',
+      'D03/09/2024\nNStkSplit\nYAAPL\nQ5\n^',
+      // Not held: the split adds nothing.
+      'D03/10/2024\nNStkSplit\nYVTI\nQ20\n^',
+      '',
+    ].join('\n');
+    const body = { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' };
+    const trades = () =>
+      t.dataSource.query(
+        `SELECT e.date::text AS date, e.name, e.amount_minor::int AS amount, tr.qty::float AS qty, tr.price::float AS price, tr.investment_activity_label AS label
+           FROM entries e JOIN trades tr ON tr.entry_id = e.id WHERE e.family_id = $1 ORDER BY e.date`,
+        [h.familyId],
+      );
+    const first = (await createImport(t.server, h.apiKey, body).expect(201)).body.data.id;
+    expect((await waitForImport(t.server, h.apiKey, first)).status).toBe('complete');
+    const published = [
+      { date: '2024-03-01', name: 'Buy 10 AAPL', amount: 100000, qty: 10, price: 100, label: 'Buy' },
+      { date: '2024-03-02', name: 'Buy 5 AAPL', amount: 55000, qty: 5, price: 110, label: 'Buy' },
+      // 15 held, 2 for 1: 15 more.
+      { date: '2024-03-05', name: 'Split 2 for 1 AAPL', amount: 0, qty: 15, price: 0, label: 'Other' },
+      { date: '2024-03-06', name: 'Sell 6 AAPL', amount: -36000, qty: -6, price: 60, label: 'Sell' },
+      // 24 held, 1 for 2: 12 fewer.
+      { date: '2024-03-09', name: 'Split 0.5 for 1 AAPL', amount: 0, qty: -12, price: 0, label: 'Other' },
+    ];
+    expect(await trades()).toEqual(published);
+
+    // The file again: each trade, the splits' included, is found and claimed, not added.
+    const second = (await createImport(t.server, h.apiKey, body).expect(201)).body.data.id;
+    expect((await waitForImport(t.server, h.apiKey, second)).status).toBe('complete');
+    expect(await trades()).toEqual(published);
+    const [{ claims }] = await t.dataSource.query(`SELECT count(*)::int AS claims FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [second]);
+    expect(claims).toBe(5);
+
+    expect((await revertAndWait(t, h, second)).status).toBe('pending');
+    expect((await revertAndWait(t, h, first)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it('refuses a QIF trade at a negative price (I) as a row error, storing nothing', async () => {
     const qif = '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI-100\nQ10\nT1000\n^\n';
     const res = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(422);

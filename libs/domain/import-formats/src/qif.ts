@@ -37,10 +37,6 @@ const BUY_ACTIONS = new Set(['buy', 'buyx', 'reinvdiv', 'reinvint', 'reinvlg', '
  */
 const REINVESTED: Record<string, string> = { reinvdiv: 'div', reinvint: 'intinc', reinvlg: 'cglong', reinvmd: 'cgmid', reinvsh: 'cgshort' };
 const SELL_ACTIONS = new Set(['sell', 'sellx', 'shtsell', 'shtsellx']);
-/** What to do instead of an action not read, where there is something to do. */
-const UNSUPPORTED_HINTS: Record<string, string> = {
-  stksplit: ': record the shares the split added as ShrsIn at price 0 (or removed as ShrsOut), or leave the record out',
-};
 /** Shares moved into or out of the account without cash (from or to another broker): a trade of no amount. */
 const SHARE_TRANSFERS: Record<string, { sign: '' | '-'; name: string }> = { shrsin: { sign: '', name: 'Shares in' }, shrsout: { sign: '-', name: 'Shares out' } };
 /** Cash actions of an investment account: name and whether money comes in. */
@@ -354,9 +350,10 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
     });
   }
   if (Object.hasOwn(SHARE_TRANSFERS, action)) return shareTransferRow(record, SHARE_TRANSFERS[action], ticker, where, rowNumber, base, errors);
+  if (action === 'stksplit') return splitRow(record, ticker, where, rowNumber, base, errors);
   const cash = Object.hasOwn(CASH_ACTIONS, action) ? CASH_ACTIONS[action] : undefined;
   const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
-  if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported${Object.hasOwn(UNSUPPORTED_HINTS, action) ? UNSUPPORTED_HINTS[action] : ''}`);
+  if (!cash) errors.push(`${where}: investment action '${record.fields.get('N') ?? ''}' is not supported`);
   // An action not read has no amount to check.
   else if (total === null) errors.push(`${where}: amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
   else errors.push(...finer('amount (T)', total, base.currency).map((p) => `${where}: ${p}`));
@@ -416,4 +413,22 @@ function shareTransferRow(
     activity_label: 'Transfer',
     name: `${transfer.name} ${qty ?? ''} ${ticker}`.replace(/\s+/g, ' ').trim(),
   });
+}
+
+/**
+ * StkSplit: Quicken states the split as new shares per 10 old ones (Q20 is 2 for 1, Q5 is 1 for 2). The row keeps
+ * the ratio; publishing turns it into a trade of the shares the split adds (or removes) at no cost: the holding as
+ * recorded on that day times ratio - 1 (row_kind split).
+ */
+function splitRow(record: QifRecord, ticker: string, where: string, rowNumber: number, base: RowBase, errors: string[]): ParsedRow {
+  const per10 = parseStatementAmount(record.fields.get('Q'));
+  checkSecurity(ticker, 'split', where, errors);
+  const valid = per10 !== null && Number(per10) > 0;
+  if (!valid) errors.push(`${where}: split ratio '${record.fields.get('Q') ?? ''}' (Q, new shares per 10 old) is missing or not a positive number`);
+  const ratio = valid ? (Number(per10) / 10).toFixed(8).replace(/\.?0+$/, '') : null;
+  return {
+    sourceRowNumber: rowNumber,
+    errors,
+    values: { ...base, row_kind: 'split', ticker, exchange_operating_mic: null, ratio, name: `Split ${ratio ?? '?'} for 1 ${ticker}`.trim(), notes: record.fields.get('M') || null },
+  };
 }

@@ -73,6 +73,29 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
   );
 };
 
+/**
+ * Stock splits (QIF StkSplit), after the chunk's trades and each in file order: a trade of the shares the split adds
+ * (or removes, below 1 for 1) at price 0 and no cash, labelled Other. The shares are the holding of the security in
+ * the account on that day as recorded when the split publishes (its trades dated on or before it, the file's rows
+ * before it included) times ratio - 1; a trade of this split itself (same day and name, no cash) is not part of the
+ * holding, so a re-imported file works out the same trade and claims it. One statement each: a second split of the
+ * security counts the shares the first added. A split of a security the account does not hold adds nothing.
+ */
+export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
+  for (const row of records) {
+    const v = row.values;
+    const [{ added }] = await tx.query(
+      `SELECT round(COALESCE(sum(t.qty), 0) * ($5::numeric - 1), 8)::text AS added
+         FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
+        WHERE e.account_id = $1 AND e.date <= $2 AND e.entryable_type = 'Trade' AND s.ticker = $3 AND s.exchange_operating_mic = ''
+          AND NOT (e.date = $2 AND e.name = $4 AND t.price = 0 AND e.amount_minor = 0)`,
+      [ctx.imp.accountId, v.date, v.ticker, v.name, v.ratio],
+    );
+    if (Number(added) === 0) continue;
+    await publishTrades(tx, [{ ...row, values: { ...v, qty: added, price: '0', amount: '0', fee: '0', activity_label: 'Other' } }], ctx);
+  }
+};
+
 type TradeRow = { rowNumber: number; accountId: string; date: string; ticker: string; mic: string; qty: string; price: string; amount: string | null; sign: number; scale: string; currency: string };
 
 /**

@@ -1,13 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import { timeOrderedId } from '../../common/time-ordered-id';
-import { publishTrades } from './investments.publisher';
+import { publishSplits, publishTrades } from './investments.publisher';
 import { minorUnitScale } from './minor-units';
 import { ChunkPublisher, chunkRows, ImportRowRecord, previousValues, PublishContext, PublishError } from './publish-context';
 import { publishTransactionRows } from './transactions.publisher';
 
 /**
  * Statement rows (QIF, PDF) publish into the import's account by kind: transactions (splits already one row each),
- * trades of a QIF investment section, and an opening balance as a valuation entry of kind opening_anchor.
+ * trades and stock splits of a QIF investment section, and an opening balance as a valuation entry of kind
+ * opening_anchor.
  */
 export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
   const accountId = ctx.imp.accountId;
@@ -15,6 +16,8 @@ export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
   await publishTransactionRows(tx, chunk, ctx, 'transaction');
   const trades = await chunkRows(tx, ctx, chunk, 'trade');
   if (trades.length) await publishTrades(tx, trades, ctx);
+  const splits = await chunkRows(tx, ctx, chunk, 'split');
+  if (splits.length) await publishSplits(tx, splits, ctx);
   const openings = await chunkRows(tx, ctx, chunk, 'opening_balance');
   if (openings.length) await setOpeningBalance(tx, ctx, accountId, openings.at(-1)!);
   // Once every row is in: the file's earliest row may predate the account's opening balance (imports.md 3.10).
