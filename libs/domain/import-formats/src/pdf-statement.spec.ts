@@ -2,10 +2,10 @@ import { parsePdfStatement, PositionedText } from './pdf-statement';
 
 const options = { maxRows: 100, defaultCurrency: 'EUR', today: new Date('2026-11-22T12:00:00Z') };
 
-/** Lays out rows of cells at the given column x positions, top to bottom, like a statement page. */
-function page(rows: string[][], xs: number[], pageNumber = 1, top = 700): PositionedText[] {
+/** Lays out rows of cells at the given column x positions, top to bottom, `pitch` units apart, like a statement page. */
+function page(rows: string[][], xs: number[], pageNumber = 1, top = 700, pitch = 14): PositionedText[] {
   return rows.flatMap((cells, r) =>
-    cells.map((text, c) => ({ text, page: pageNumber, x: xs[c], y: top - r * 14, width: text.length * 4.5 })).filter((i) => i.text),
+    cells.map((text, c) => ({ text, page: pageNumber, x: xs[c], y: top - r * pitch, width: text.length * 4.5 })).filter((i) => i.text),
   );
 }
 
@@ -321,6 +321,32 @@ describe('parsePdfStatement', () => {
         '-3.21',
         ['Row 5 (page 1): the row has an amount but no date, and stands under the end of the table (after a gap or a total line), so it takes no date from the rows above it'],
       ],
+    ]);
+  });
+
+  it.each([14, 30])('reads wrapped lines, undated rows and the gap under the table alike at a line pitch of %i units', (pitch) => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['24/01/2024', 'Grocer', '45.99', '', '954.01'],
+        ['', 'ACME STORES', '', '', ''],
+        ['', 'Bakery', '3.20', '', '950.81'],
+        ['25/01/2024', 'Rent', '1,200.00', '', '-249.19'],
+        [],
+        ['', 'Interest paid', '', '3.21', ''],
+      ],
+      [40, 110, 330, 400, 480],
+      1,
+      750,
+      pitch,
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors.length])).toEqual([
+      ['2024-01-24', 'Grocer ACME STORES', '45.99', 0],
+      ['2024-01-24', 'Bakery', '3.20', 0],
+      ['2024-01-25', 'Rent', '1200.00', 0],
+      [null, 'Interest paid', '-3.21', 1],
     ]);
   });
 

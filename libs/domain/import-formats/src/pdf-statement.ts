@@ -44,7 +44,7 @@ const SUMMARY =
  * the table, "Interest charged" is a transaction.
  */
 const PERIOD_SUMMARY = /\bsummary\b|^(?:fees?|interest|charges?) charged\b|\b(?:this|the) (?:period|statement)\b/i;
-/** Most units from one line of a table to the next (a wrapped line, the next row): further down is a gap. */
+/** Most units from one line of a table to the next (a wrapped line, the next row) on a page printed at 14 or closer. */
 const LINE_STEP = 20;
 const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
 
@@ -102,6 +102,28 @@ function readLines(items: PositionedText[]): Line[] {
   return lines;
 }
 
+/**
+ * Most units from one line of a table to the next on each page (a wrapped line, the next row): further down is a
+ * gap. LINE_STEP, or 1.4 times the page's usual line pitch (the median distance between its lines) when that is more:
+ * a statement printed large or widely spaced reads like one printed small.
+ */
+function lineSteps(lines: Line[]): Map<number, number> {
+  const gaps = new Map<number, number[]>();
+  lines.forEach((line, i) => {
+    const above = lines[i - 1];
+    if (above?.page !== line.page) return;
+    const distances = gaps.get(line.page) ?? [];
+    distances.push(above.y - line.y);
+    gaps.set(line.page, distances);
+  });
+  const steps = new Map<number, number>();
+  for (const [pageNumber, distances] of gaps) {
+    const sorted = distances.sort((a, b) => a - b);
+    steps.set(pageNumber, Math.max(LINE_STEP, 1.4 * sorted[Math.floor(sorted.length / 2)]));
+  }
+  return steps;
+}
+
 /** The money columns a header line announces, or null when the line is not a transaction-table header. */
 function headerColumns(line: Line): Column[] | null {
   const kinds = line.cells.map((cell) => HEADER_WORDS.find(([pattern]) => pattern.test(cell.text.toLowerCase()))?.[1]);
@@ -149,6 +171,8 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return refuse('The PDF has no text layer (a scanned statement?). Only text-based statements can be read; export a CSV or QIF from your bank instead.');
   }
   const lines = readLines(items);
+  const steps = lineSteps(lines);
+  const lineStep = (line: Line) => steps.get(line.page) ?? LINE_STEP;
   const candidates: Candidate[] = [];
   let columns: Column[] | null = null;
   let headerLine: Line | null = null;
@@ -183,7 +207,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     // is as far from its first line as the next row is.
     const above =
       previous?.last.page === line.page ? previous.last : previous?.last.page === line.page - 1 && headerLine?.page === line.page ? headerLine : null;
-    const wrapped = !dated && above !== null && above.y - line.y < LINE_STEP;
+    const wrapped = !dated && above !== null && above.y - line.y < lineStep(line);
     if (wrapped && !moneyCells.length) {
       previous.description.push(...line.cells.map((c) => c.text));
       previous.last = line;
@@ -227,7 +251,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       // such an amount takes no date from the rows above it. It is skipped when it says it sums up the period, and is
       // a row error otherwise, since inventing or dropping a transaction is worse than a statement to check. A dated
       // line or a header starts the table again.
-      const apart = tableBottom?.page === line.page && tableBottom !== headerLine && tableBottom.y - line.y > LINE_STEP;
+      const apart = tableBottom?.page === line.page && tableBottom !== headerLine && tableBottom.y - line.y > lineStep(line);
       if (!apart || !PERIOD_SUMMARY.test(description.join(' '))) {
         candidates.push({ line, last: line, columns: table, date: apart ? null : dayDate, description, money: moneyCells, awaitingAmount: false, apart });
         tableLines.add(line);
