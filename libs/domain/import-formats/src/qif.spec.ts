@@ -166,18 +166,19 @@ describe('QIF share transfers', () => {
 describe('QIF stock splits', () => {
   it('reads StkSplit as a split row of its ratio: Q is new shares per 10 old', () => {
     const record = (fields: string) => `D03/01/2024\n${fields}^\n`;
-    const qif = `!Type:Invst\n${[record('NStkSplit\nYAAPL\nQ20\n'), record('NStkSplit\nYVTI\nQ15\nMthree for two\n'), record('NStkSplit\nYXYZ\nQ1\n'), record('NStkSplit\nQ0\n')].join('')}`;
+    const qif = `!Type:Invst\n${[record('NStkSplit\nYAAPL\nQ20\n'), record('NStkSplit\nYVTI\nQ15\nMthree for two\n'), record('NStkSplit\nYXYZ\nQ1\n'), record('NStkSplit\nQ0\n'), record('NStkSplit\nYXYZ\nQ10001\n')].join('')}`;
     const { rows } = parseQif(qif, options);
     expect(rows.map((r) => [r.values.row_kind, r.values.date, r.values.ticker, r.values.ratio, r.values.name, r.values.notes])).toEqual([
       ['split', '2024-03-01', 'AAPL', '2', 'Split 2 for 1 AAPL', null],
       ['split', '2024-03-01', 'VTI', '1.5', 'Split 1.5 for 1 VTI', 'three for two'],
       ['split', '2024-03-01', 'XYZ', '0.1', 'Split 0.1 for 1 XYZ', null],
       ['split', '2024-03-01', '', null, 'Split ? for 1', null],
+      ['split', '2024-03-01', 'XYZ', null, 'Split ? for 1 XYZ', null],
     ]);
     expect(rows.map((r) => r.errors)).toEqual([[], [], [], [
       'Row 4 (line 18): the split names no security (Y)',
-      "Row 4 (line 18): split ratio '0' (Q, new shares per 10 old) is missing or not a positive number",
-    ]]);
+      "Row 4 (line 18): split ratio '0' (Q, new shares per 10 old) must be a number from 0.01 to 10000",
+    ], ["Row 5 (line 22): split ratio '10001' (Q, new shares per 10 old) must be a number from 0.01 to 10000"]]);
   });
 });
 

@@ -423,8 +423,9 @@ function shareTransferRow(
 function splitRow(record: QifRecord, ticker: string, where: string, rowNumber: number, base: RowBase, errors: string[]): ParsedRow {
   const per10 = parseStatementAmount(record.fields.get('Q'));
   checkSecurity(ticker, 'split', where, errors);
-  const valid = per10 !== null && Number(per10) > 0;
-  if (!valid) errors.push(`${where}: split ratio '${record.fields.get('Q') ?? ''}' (Q, new shares per 10 old) is missing or not a positive number`);
+  // From 1 for 1,000 to 1,000 for 1: a ratio beyond that is a misread number, and would overflow the holding.
+  const valid = per10 !== null && Number(per10) >= 0.01 && Number(per10) <= 10_000;
+  if (!valid) errors.push(`${where}: split ratio '${record.fields.get('Q') ?? ''}' (Q, new shares per 10 old) must be a number from 0.01 to 10000`);
   const ratio = valid ? (Number(per10) / 10).toFixed(8).replace(/\.?0+$/, '') : null;
   return {
     sourceRowNumber: rowNumber,

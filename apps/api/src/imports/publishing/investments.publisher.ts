@@ -92,6 +92,8 @@ export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
       [ctx.imp.accountId, v.date, v.ticker, v.name, v.ratio],
     );
     if (Number(added) === 0) continue;
+    // trades.qty is numeric(24, 8).
+    if (Math.abs(Number(added)) >= 1e16) throw new PublishError(`Row ${row.sourceRowNumber}: the split adds more shares than a trade can hold (${added})`);
     await publishTrades(tx, [{ ...row, values: { ...v, qty: added, price: '0', amount: '0', fee: '0', activity_label: 'Other' } }], ctx);
   }
 };
