@@ -171,14 +171,19 @@ describe('imports: QIF', () => {
     ];
     expect(await trades()).toEqual(published);
 
-    // The file again: each trade, the splits' included, is found and claimed, not added.
+    // A buy from another file before the first split; then the file again: each trade is found and claimed, the
+    // splits too, though the holding before them has changed since.
+    const extra = (await createImport(t.server, h.apiKey, { ...body, raw_file_content: '!Type:Invst\nD03/03/2024\nNBuy\nYAAPL\nI100\nQ1\nT100\n^\n' }).expect(201)).body.data.id;
+    expect((await waitForImport(t.server, h.apiKey, extra)).status).toBe('complete');
     const second = (await createImport(t.server, h.apiKey, body).expect(201)).body.data.id;
     expect((await waitForImport(t.server, h.apiKey, second)).status).toBe('complete');
-    expect(await trades()).toEqual(published);
+    const withExtra = [...published.slice(0, 2), { date: '2024-03-03', name: 'Buy 1 AAPL', amount: 10000, qty: 1, price: 100, label: 'Buy' }, ...published.slice(2)];
+    expect(await trades()).toEqual(withExtra);
     const [{ claims }] = await t.dataSource.query(`SELECT count(*)::int AS claims FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [second]);
     expect(claims).toBe(5);
 
     expect((await revertAndWait(t, h, second)).status).toBe('pending');
+    expect((await revertAndWait(t, h, extra)).status).toBe('pending');
     expect((await revertAndWait(t, h, first)).status).toBe('pending');
     expect(await ledger()).toEqual([]);
   });

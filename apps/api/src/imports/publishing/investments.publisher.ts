@@ -77,19 +77,31 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
  * Stock splits (QIF StkSplit), after the chunk's trades and each in file order: a trade of the shares the split adds
  * (or removes, below 1 for 1) at price 0 and no cash, labelled Other. The shares are the holding of the security in
  * the account on that day as recorded when the split publishes (its trades dated on or before it, the file's rows
- * before it included) times ratio - 1; a trade of this split itself (same day and name, no cash) is not part of the
- * holding, so a re-imported file works out the same trade and claims it. One statement each: a second split of the
- * security counts the shares the first added. A split of a security the account does not hold adds nothing.
+ * before it included) times ratio - 1. One statement each: a second split of the security counts the shares the
+ * first added. A split recorded already (a re-imported file: a trade of that name, day and security, no cash) is
+ * claimed whatever its shares, which trades added since would change. A split of a security not held adds nothing.
  */
 export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
   for (const row of records) {
     const v = row.values;
-    const [{ added }] = await tx.query(
-      `SELECT round(COALESCE(sum(t.qty), 0) * ($5::numeric - 1), 8)::text AS added
+    const recorded: Array<{ rowNumber: number; entryId: string }> = await tx.query(
+      `SELECT $1::int AS "rowNumber", e.id AS "entryId"
          FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
-        WHERE e.account_id = $1 AND e.date <= $2 AND e.entryable_type = 'Trade' AND s.ticker = $3 AND s.exchange_operating_mic = ''
-          AND NOT (e.date = $2 AND e.name = $4 AND t.price = 0 AND e.amount_minor = 0)`,
-      [ctx.imp.accountId, v.date, v.ticker, v.name, v.ratio],
+        WHERE e.account_id = $2 AND e.date = $3 AND e.name = $4 AND e.entryable_type = 'Trade' AND e.amount_minor = 0 AND t.price = 0
+          AND s.ticker = $5 AND s.exchange_operating_mic = '' AND e.import_id IS DISTINCT FROM $6
+        ORDER BY e.created_at, e.id`,
+      [row.sourceRowNumber, ctx.imp.accountId, v.date, v.name, v.ticker, ctx.imp.id],
+    );
+    const claims = await claimDuplicates(tx, ctx, recorded);
+    if (claims.length) {
+      await recordClaims(tx, ctx, claims);
+      continue;
+    }
+    const [{ added }] = await tx.query(
+      `SELECT round(COALESCE(sum(t.qty), 0) * ($4::numeric - 1), 8)::text AS added
+         FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
+        WHERE e.account_id = $1 AND e.date <= $2 AND e.entryable_type = 'Trade' AND s.ticker = $3 AND s.exchange_operating_mic = ''`,
+      [ctx.imp.accountId, v.date, v.ticker, v.ratio],
     );
     if (Number(added) === 0) continue;
     // trades.qty is numeric(24, 8).
@@ -97,6 +109,14 @@ export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
     await publishTrades(tx, [{ ...row, values: { ...v, qty: added, price: '0', amount: '0', fee: '0', activity_label: 'Other' } }], ctx);
   }
 };
+
+/** Records on the rows (import_rows.duplicate_of) the existing records they claimed, for revert. */
+async function recordClaims(tx: EntityManager, ctx: PublishContext, claims: Array<{ rowNumber: number; entryId: string }>): Promise<void> {
+  await tx.query(
+    `UPDATE import_rows r SET duplicate_of = u.id FROM unnest($2::int[], $3::uuid[]) AS u(rn, id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
+    [ctx.imp.id, claims.map((c) => c.rowNumber), claims.map((c) => c.entryId)],
+  );
+}
 
 type TradeRow = { rowNumber: number; accountId: string; date: string; ticker: string; mic: string; qty: string; price: string; amount: string | null; sign: number; scale: string; currency: string };
 
@@ -124,11 +144,6 @@ async function claimDuplicateTrades(tx: EntityManager, ctx: PublishContext, rows
       rows.map((r) => r.scale), rows.map((r) => r.currency)],
   );
   const claims = await claimDuplicates(tx, ctx, candidates);
-  if (claims.length) {
-    await tx.query(
-      `UPDATE import_rows r SET duplicate_of = u.id FROM unnest($2::int[], $3::uuid[]) AS u(rn, id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
-      [ctx.imp.id, claims.map((c) => c.rowNumber), claims.map((c) => c.entryId)],
-    );
-  }
+  if (claims.length) await recordClaims(tx, ctx, claims);
   return new Set(claims.map((c) => c.rowNumber));
 }
