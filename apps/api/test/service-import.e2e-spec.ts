@@ -349,6 +349,35 @@ describe('ServiceImport and family export', () => {
       expect(await fees(b.familyId)).toEqual(expected);
     });
 
+    it("carries each trade's activity label through export and import, and refuses a label outside the list", async () => {
+      const a = await t.newHousehold();
+      const b = await t.newHousehold();
+      const labels = (familyId: string) =>
+        t.dataSource.query(
+          `SELECT e.name, tr.investment_activity_label AS label FROM trades tr JOIN entries e ON e.id = tr.entry_id WHERE e.family_id = $1 ORDER BY e.date`,
+          [familyId],
+        );
+      const qif = '!Type:Invst\nD03/01/2024\nNShrsIn\nYAAPL\nI100\nQ10\n^\nD03/02/2024\nNStkSplit\nYAAPL\nQ20\n^\nD03/03/2024\nNBuy\nYAAPL\nI50\nQ1\nT50\n^\n';
+      expect((await publishAndWait(t, a, { type: 'QifImport', raw_file_content: qif, account_id: await newAccount(t, a, 'Brokerage') })).status).toBe('complete');
+      const expected = [
+        { name: 'Shares in 10 AAPL', label: 'Transfer' },
+        { name: 'Split 2 for 1 AAPL', label: 'Other' },
+        { name: 'Buy 1 AAPL', label: 'Buy' },
+      ];
+      expect(await labels(a.familyId)).toEqual(expected);
+
+      const exported = await exportFamily(a);
+      const trades = exported.split('\n').map((l) => JSON.parse(l)).filter((r) => r.type === 'Trade');
+      expect(trades.map((r) => r.data.investment_activity_label)).toEqual(['Transfer', 'Other', 'Buy']);
+      expect((await importAndWait(b, exported)).status).toBe('complete');
+      expect(await labels(b.familyId)).toEqual(expected);
+
+      // Sure's files have no label: qty says Buy or Sell. One outside the list is refused.
+      const bogus = exported.replace('"investment_activity_label":"Other"', '"investment_activity_label":"Gift"');
+      const refused = await request(t.server).post('/api/v1/imports').set('X-Api-Key', b.apiKey).send({ type: 'ServiceImport', raw_file_content: bogus, publish: 'true' }).expect(422);
+      expect(refused.body.errors).toEqual(expect.arrayContaining([expect.stringContaining('investment_activity_label must be one of Buy, Sell, Sweep In')]));
+    });
+
     it('is family-scoped and needs the right scope', async () => {
       const a = await t.newHousehold();
       const other = await t.newHousehold();

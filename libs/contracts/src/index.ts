@@ -111,6 +111,24 @@ export const TRANSACTION_KINDS = [
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
+/** What a trade or transaction was, as Sure labels investment activity (reference budgets-and-model.md 6). */
+export const INVESTMENT_ACTIVITY_LABELS = [
+  'Buy',
+  'Sell',
+  'Sweep In',
+  'Sweep Out',
+  'Dividend',
+  'Reinvestment',
+  'Interest',
+  'Fee',
+  'Transfer',
+  'Contribution',
+  'Withdrawal',
+  'Exchange',
+  'Other',
+] as const;
+export type InvestmentActivityLabel = (typeof INVESTMENT_ACTIVITY_LABELS)[number];
+
 /** The body of every error response (SPEC.md 2.8). */
 export interface ErrorBody {
   error: string;

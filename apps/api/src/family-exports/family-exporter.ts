@@ -61,11 +61,13 @@ export class FamilyExporter {
       });
     }
     for (const x of transfers) emit('Transfer', { inflow_transaction_id: x.inflow_entry_id, outflow_transaction_id: x.outflow_entry_id, status: x.status, notes: x.notes });
-    // The fee is written even when it is 0, like every amount here: only files of older exports (or Sure's) lack it.
+    // The fee is written even when it is 0, like every amount here: only files of older exports (or Sure's) lack it,
+    // as they lack the label, which importing them derives from qty.
     for (const t of trades) {
       emit('Trade', {
         id: t.id, account_id: t.account_id, date: t.date, amount: amount(t.amount, t.currency), currency: t.currency, name: t.name, qty: t.qty,
-        price: t.price, fee: amount(t.fee, t.currency), ticker: t.ticker, exchange_operating_mic: t.exchange_operating_mic || null, security_name: t.security_name,
+        price: t.price, fee: amount(t.fee, t.currency), investment_activity_label: t.label, ticker: t.ticker,
+        exchange_operating_mic: t.exchange_operating_mic || null, security_name: t.security_name,
       });
     }
     for (const v of valuations) emit('Valuation', { id: v.id, account_id: v.account_id, date: v.date, amount: amount(v.amount, v.currency), currency: v.currency, name: v.name, kind: v.kind });

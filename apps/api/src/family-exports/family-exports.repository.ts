@@ -94,7 +94,7 @@ export class FamilyExportsRepository {
   trades(familyId: string): Promise<Row[]> {
     return this.dataSource.query(
       `SELECT e.id, e.account_id, e.date::text AS date, e.amount_minor::text AS amount, e.currency, e.name, t.qty::text AS qty, t.price::text AS price,
-              t.fee_minor::text AS fee, s.ticker, s.exchange_operating_mic, s.name AS security_name
+              t.fee_minor::text AS fee, t.investment_activity_label AS label, s.ticker, s.exchange_operating_mic, s.name AS security_name
          FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id JOIN accounts a ON a.id = e.account_id
         WHERE e.family_id = $1 AND e.entryable_type = 'Trade' AND a.status <> 'pending_deletion'
         ORDER BY e.date, a.name, s.ticker, e.amount_minor, e.id`,

@@ -216,6 +216,16 @@ describe('preflightServiceNdjson', () => {
     ]);
   });
 
+  it("reads a trade's optional activity label from Sure's list and refuses any other", () => {
+    const trade = (label: unknown) => line('Trade', { account_id: 'a', date: '2025-01-15', amount: '0', qty: '10', price: '0', ticker: 'X', investment_activity_label: label });
+    const file = (...trades: string[]) => [line('Account', { id: 'a', name: 'A', balance: '0', accountable_type: 'Investment' }), ...trades].join('\n');
+    expect(codes(file(trade('Transfer'), trade('Other'), trade(' Sweep In '), trade('')))).toEqual([]);
+    expect(preflight(file(trade('transfer'), trade(7))).errors.map((e) => e.message)).toEqual([
+      'Line 2 Trade investment_activity_label must be one of Buy, Sell, Sweep In, Sweep Out, Dividend, Reinvestment, Interest, Fee, Transfer, Contribution, Withdrawal, Exchange, Other, got "transfer".',
+      'Line 3 Trade investment_activity_label must be a string.',
+    ]);
+  });
+
   it('refuses every amount finer than the currency it is stored in: balances, transactions, split lines, valuations, budgets', () => {
     const text = [
       line('Account', { id: 'y', name: 'Yen', balance: '1000.5', accountable_type: 'Depository', currency: 'JPY' }),

@@ -1,3 +1,4 @@
+import { INVESTMENT_ACTIVITY_LABELS } from '@hearth/contracts';
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
 import { feeBeyondTrade, minorUnitError, negativeError, yearsBefore } from './cells';
 
@@ -221,6 +222,8 @@ interface FieldRule {
   intDigits?: number;
   /** Stored in minor units of the record's currency: no more decimals than that currency has. */
   money?: boolean;
+  /** The values a string may take. */
+  oneOf?: readonly string[];
 }
 
 const AMOUNT: FieldRule = { kind: 'decimal', intDigits: 13, money: true };
@@ -299,6 +302,8 @@ const FIELDS: Record<ServiceRecordType, Record<string, FieldRule>> = {
     name: { kind: 'string', max: 500 },
     // Optional: files without it (older exports, Sure's) paid none. Checked further by tradeFeeError.
     fee: AMOUNT,
+    // Optional: files without it (older exports, Sure's) get Buy or Sell by the sign of qty.
+    investment_activity_label: { kind: 'string', oneOf: INVESTMENT_ACTIVITY_LABELS },
   },
   Holding: {
     account_id: { kind: 'id', required: true, ref: 'accounts' },
@@ -522,6 +527,9 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
       if (rule.kind === 'string' && typeof v !== 'string') err(line, 'invalid_field', `${label} ${field} must be a string.`);
       if (rule.kind === 'string' && typeof v === 'string' && rule.max && v.trim().length > rule.max) {
         err(line, 'value_too_long', `${label} ${field} is longer than ${rule.max} characters.`);
+      }
+      if (rule.oneOf && typeof v === 'string' && !rule.oneOf.includes(v.trim())) {
+        err(line, 'invalid_field', `${label} ${field} must be one of ${rule.oneOf.join(', ')}, got ${shown()}.`);
       }
       if (rule.kind === 'date' && !isIsoDate(v)) err(line, 'invalid_date', `${label} ${field} must be a date written YYYY-MM-DD, got ${shown()}.`);
       if (rule.kind === 'currency' && !isCurrencyCode(v)) err(line, 'invalid_currency', `${label} ${field} must be an ISO 4217 currency code, got ${shown()}.`);

@@ -200,7 +200,7 @@ const trades: Handler = async (tx, rows, ctx) => {
       id: targetId(ctx.imp.id, 'line', String(r.line)), accountId: account(d.account_id)!, date: String(d.date), currency: r.currency,
       amount: minor(d.amount, r.currency)!, fee: minor(d.fee, r.currency) ?? '0', ticker, mic: (text(d.exchange_operating_mic) ?? '').toUpperCase(), securityName: text(d.security_name),
       qty, price: String(d.price).trim(), name: text(d.name) ?? `${qty.startsWith('-') ? 'Sell' : 'Buy'} ${ticker}`,
-      label: qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy',
+      label: text(d.investment_activity_label) ?? (qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy'),
     };
   });
   await tx.query(
