@@ -215,6 +215,18 @@ describe('per-account sign-in throttle', () => {
     const other = await t.newHousehold();
     await signIn(t.server, other.email);
   });
+
+  it('refuses password changes after repeated wrong current passwords, so a stolen session cannot guess on', async () => {
+    const h = await t.newHousehold();
+    const browser = await signIn(t.server, h.email);
+    const change = (current: string) =>
+      as(t.server, browser, 'put', '/api/v1/me/password').send({ current_password: current, new_password: 'a brand new passphrase' });
+    for (let i = 0; i < 3; i++) await change(`guess ${i}`).expect(422);
+    const res = await change(PASSWORD).expect(429);
+    expect(res.body.error).toBe('rate_limit_exceeded');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await t.dataSource.query(`SELECT id FROM audit_logs WHERE user_id = $1 AND event = 'password_changed'`, [h.userId]))).toEqual([]);
+  });
 });
 
 describe('first-run setup', () => {

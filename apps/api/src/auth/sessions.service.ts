@@ -128,20 +128,23 @@ export class SessionsService implements OnModuleInit {
     await this.audit.record('logout', { userId: principal.userId, familyId: principal.familyId, origin });
   }
 
-  /** Changes the caller's own password; the current one is required, other sessions end. */
+  /** Changes the caller's own password; the current one is required (throttled like sign-in), other sessions end. */
   async changePassword(principal: SessionPrincipal, currentPassword: string, newPassword: string, origin: RequestOrigin): Promise<void> {
     const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.userId });
     if (!localLoginAllowedFor(this.config.auth, user.role)) throw LOCAL_LOGIN_DISABLED();
     if (!user.passwordHash) {
       throw new ApiError(422, 'password_not_set', 'Your account signs in through single sign-on and has no password to change.');
     }
+    // The same per-account budget as sign-in: a stolen session must not guess the current password from many IPs.
+    const account = accountKey(user.email, this.config.secretKeyBase);
+    await this.refuseWhenAccountThrottled(account, user, origin);
     if (!(await verify(user.passwordHash, currentPassword).catch(() => false))) {
       await this.audit.record('login_failed', {
         userId: user.id,
         familyId: user.familyId,
         providerName: 'local',
         origin,
-        details: { reason: 'invalid_current_password', account: accountKey(user.email, this.config.secretKeyBase) },
+        details: { reason: 'invalid_current_password', account },
       });
       throw new ApiError(422, 'invalid_current_password', 'The current password is not correct.');
     }
