@@ -216,6 +216,16 @@ describe('per-account sign-in throttle', () => {
     await signIn(t.server, other.email);
   });
 
+  it('checks no more passwords than the budget when the guesses arrive all at once', async () => {
+    const h = await t.newHousehold();
+    const guesses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => request(t.server).post('/sessions').send({ email: h.email, password: `guess ${i}` })),
+    );
+    expect(guesses.map((res) => res.status).sort()).toEqual([...Array(3).fill(401), ...Array(7).fill(429)]);
+    const reasons = await t.dataSource.query(`SELECT details->>'reason' AS reason FROM audit_logs WHERE user_id = $1 AND event = 'login_failed'`, [h.userId]);
+    expect(reasons.filter((row: { reason: string }) => row.reason === 'invalid_password')).toHaveLength(3);
+  });
+
   it('refuses password changes after repeated wrong current passwords, so a stolen session cannot guess on', async () => {
     const h = await t.newHousehold();
     const browser = await signIn(t.server, h.email);

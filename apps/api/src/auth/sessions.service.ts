@@ -32,6 +32,8 @@ export interface SignedIn {
 export class SessionsService implements OnModuleInit {
   /** Verified when the e-mail is unknown, so both paths cost one argon2id verification. */
   private dummyHash: Promise<string> | null = null;
+  /** The password check in progress or queued last, per account key (see oneAttemptAtATime). */
+  private readonly attempts = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -62,30 +64,32 @@ export class SessionsService implements OnModuleInit {
     }
     const account = accountKey(email, this.config.secretKeyBase);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
-    await this.refuseWhenAccountThrottled(account, user, origin);
-
-    const matches = await verify(user?.passwordHash ?? (await this.getDummyHash()), password).catch(() => false);
-    const reason = !user
-      ? 'unknown_account'
-      : !user.passwordHash
-        ? 'no_password'
-        : !matches
-          ? 'invalid_password'
-          : user.status !== 'active'
-            ? 'suspended'
-            : !localLoginAllowedFor(this.config.auth, user.role)
-              ? 'local_login_restricted'
-              : null;
-    if (reason !== null || !user) {
-      await this.audit.record('login_failed', {
-        userId: user?.id,
-        familyId: user?.familyId,
-        providerName: 'local',
-        origin,
-        details: { reason, account },
-      });
-      throw INVALID_CREDENTIALS();
-    }
+    const reason = await this.oneAttemptAtATime(account, async () => {
+      await this.refuseWhenAccountThrottled(account, user, origin);
+      const matches = await verify(user?.passwordHash ?? (await this.getDummyHash()), password).catch(() => false);
+      const refusal = !user
+        ? 'unknown_account'
+        : !user.passwordHash
+          ? 'no_password'
+          : !matches
+            ? 'invalid_password'
+            : user.status !== 'active'
+              ? 'suspended'
+              : !localLoginAllowedFor(this.config.auth, user.role)
+                ? 'local_login_restricted'
+                : null;
+      if (refusal !== null) {
+        await this.audit.record('login_failed', {
+          userId: user?.id,
+          familyId: user?.familyId,
+          providerName: 'local',
+          origin,
+          details: { reason: refusal, account },
+        });
+      }
+      return refusal;
+    });
+    if (reason !== null || !user) throw INVALID_CREDENTIALS();
 
     if (previousToken) await this.endPresentedSession(previousToken);
     const override = mode === 'super_admins_only';
@@ -137,23 +141,47 @@ export class SessionsService implements OnModuleInit {
     }
     // The same per-account budget as sign-in: a stolen session must not guess the current password from many IPs.
     const account = accountKey(user.email, this.config.secretKeyBase);
-    await this.refuseWhenAccountThrottled(account, user, origin);
-    if (!(await verify(user.passwordHash, currentPassword).catch(() => false))) {
-      await this.audit.record('login_failed', {
-        userId: user.id,
-        familyId: user.familyId,
-        providerName: 'local',
-        origin,
-        details: { reason: 'invalid_current_password', account },
-      });
-      throw new ApiError(422, 'invalid_current_password', 'The current password is not correct.');
-    }
+    const currentHash = user.passwordHash;
+    const matches = await this.oneAttemptAtATime(account, async () => {
+      await this.refuseWhenAccountThrottled(account, user, origin);
+      const ok = await verify(currentHash, currentPassword).catch(() => false);
+      if (!ok) {
+        await this.audit.record('login_failed', {
+          userId: user.id,
+          familyId: user.familyId,
+          providerName: 'local',
+          origin,
+          details: { reason: 'invalid_current_password', account },
+        });
+      }
+      return ok;
+    });
+    if (!matches) throw new ApiError(422, 'invalid_current_password', 'The current password is not correct.');
     const passwordHash = await hash(newPassword);
     await this.dataSource.transaction(async (tx) => {
       await tx.getRepository(User).update({ id: user.id }, { passwordHash });
       await this.sessions.revokeAllForUser(user.id, new Date(), tx, principal.sessionId);
       await this.audit.record('password_changed', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
+  }
+
+  /**
+   * Runs the password checks of one account one after another in this process, each counting the failures recorded
+   * by those before it: guesses sent all at once cannot all pass the count and be checked. (With several instances,
+   * at most one attempt per instance can overlap.)
+   */
+  private async oneAttemptAtATime<T>(account: string, attempt: () => Promise<T>): Promise<T> {
+    const run = (this.attempts.get(account) ?? Promise.resolve()).then(attempt);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.attempts.set(account, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.attempts.get(account) === settled) this.attempts.delete(account);
+    }
   }
 
   /** Too many recent failures for this e-mail: 429 before any password is checked (known or unknown alike). */
