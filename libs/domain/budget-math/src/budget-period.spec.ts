@@ -60,6 +60,14 @@ describe('budgetName', () => {
   it('follows the locale', () => {
     expect(budgetName({ startDate: '2025-03-01', endDate: '2025-03-31' }, 'de')).toBe('März 2025');
   });
+
+  it("names the period's Gregorian month even where the locale's own calendar is another", () => {
+    const march = { startDate: '2025-03-01', endDate: '2025-03-31' };
+    // fa defaults to the Persian calendar, where March 1-31 is not one month (Esfand 1403 ends on March 20).
+    expect(budgetName(march, 'fa')).toBe('مارس ۲۰۲۵');
+    expect(budgetName(march, 'en-u-ca-islamic')).toBe('March 2025');
+    expect(budgetName({ startDate: '2025-01-15', endDate: '2025-02-14' }, 'th')).toBe('15 ม.ค. - 14 กุมภาพันธ์ 2025');
+  });
 });
 
 describe('localDateIn', () => {

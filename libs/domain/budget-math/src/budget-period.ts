@@ -47,8 +47,9 @@ function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.D
   return format;
 }
 
+/** Gregorian whatever the locale's own calendar (fa: Persian, th: Buddhist): budget months are Gregorian dates. */
 function formatDate(date: PlainDate, locale: string, options: Intl.DateTimeFormatOptions): string {
-  return dateFormat(locale, { ...options, timeZone: 'UTC' }).format(toUtcDate(date));
+  return dateFormat(locale, { ...options, timeZone: 'UTC', calendar: 'gregory' }).format(toUtcDate(date));
 }
 
 /**
