@@ -320,6 +320,20 @@ describe('Budgets API', () => {
       const res = await patch(`/budget_categories/${row.id}`, home.h.apiKey, { budgeted_spending: '-1' }).expect(422);
       expect(res.body.error).toBe('validation_failed');
     });
+
+    it('PATCH /budget_categories refuses limits that together exceed the largest amount, and the budget stays readable', async () => {
+      const h = await t.newHousehold();
+      const [rent, food] = [await fx.category(h.familyId, 'Rent'), await fx.category(h.familyId, 'Food')];
+      const id = (await post('/budgets', h.apiKey, { start_date: '2025-08-01' }).expect(201)).body.id;
+      const rowOf = async (categoryId: string) =>
+        (await get(`/budget_categories?budget_id=${id}&category_id=${categoryId}`, h.apiKey)).body.budget_categories[0].id;
+      await patch(`/budget_categories/${await rowOf(rent)}`, h.apiKey, { budgeted_spending: '90071992547409.91' }).expect(200);
+      const res = await patch(`/budget_categories/${await rowOf(food)}`, h.apiKey, { budgeted_spending: '0.01' }).expect(422);
+      const message = "budgeted_spending would raise the budget's allocated spending above 90071992547409.91";
+      expect(res.body).toEqual({ error: 'validation_failed', message, errors: [message] });
+      expect((await get(`/budgets/${id}`, h.apiKey).expect(200)).body.allocated_spending_cents).toBe(9007199254740991);
+      expect((await get('/budgets', h.apiKey).expect(200)).body.budgets[0].allocated_spending_cents).toBe(9007199254740991);
+    });
   });
 
   describe('lists', () => {

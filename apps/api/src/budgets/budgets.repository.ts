@@ -375,6 +375,21 @@ export class BudgetsRepository {
     return rows.map((row) => ({ ...row, budgetedSpending: BigInt(row.budgetedSpending) }));
   }
 
+  /**
+   * Locks the budget's row, so that concurrent limit changes are totalled one after another, then returns its
+   * allocated spending (the sum of its top-level category rows) as this transaction sees it.
+   */
+  async lockAllocatedSpending(manager: EntityManager, budgetId: string): Promise<bigint> {
+    await manager.query(`SELECT id FROM budgets WHERE id = $1 FOR NO KEY UPDATE`, [budgetId]);
+    const [{ total }]: { total: string }[] = await manager.query(
+      `SELECT coalesce(sum(bc.budgeted_spending_minor), 0)::text AS total
+         FROM budget_categories bc JOIN categories c ON c.id = bc.category_id
+        WHERE bc.budget_id = $1 AND c.parent_id IS NULL`,
+      [budgetId],
+    );
+    return BigInt(total);
+  }
+
   async setCategoryBudget(manager: EntityManager, id: string, amount: bigint): Promise<void> {
     await manager.query(
       `UPDATE budget_categories SET budgeted_spending_minor = $2::bigint, updated_at = now() WHERE id = $1`,

@@ -234,19 +234,24 @@ export class BudgetsService {
       const group = await this.budgets.lockCategoryGroup(tx, row.budgetId, parentId ?? row.category.id);
       await this.budgets.setCategoryBudget(tx, row.id, amount);
       const parent = parentId === null ? undefined : group.find((member) => member.categoryId === parentId);
-      if (!parent) return;
-      const own = group.find((member) => member.id === row.id);
-      const siblings = group.filter((member) => member !== parent && member !== own);
-      const parentBudget = parentBudgetAfterSubcategoryChange({
-        parentBudget: parent.budgetedSpending,
-        siblingBudgets: siblings.map((sibling) => sibling.budgetedSpending),
-        previous: own?.budgetedSpending ?? 0n,
-        next: amount,
-      });
-      if (parentBudget > MAX_AMOUNT) {
-        throw ApiError.validation([`budgeted_spending would raise the parent category above ${formatDecimal(MAX_AMOUNT, row.currency)}`]);
+      if (parent) {
+        const own = group.find((member) => member.id === row.id);
+        const siblings = group.filter((member) => member !== parent && member !== own);
+        const parentBudget = parentBudgetAfterSubcategoryChange({
+          parentBudget: parent.budgetedSpending,
+          siblingBudgets: siblings.map((sibling) => sibling.budgetedSpending),
+          previous: own?.budgetedSpending ?? 0n,
+          next: amount,
+        });
+        if (parentBudget > MAX_AMOUNT) {
+          throw ApiError.validation([`budgeted_spending would raise the parent category above ${formatDecimal(MAX_AMOUNT, row.currency)}`]);
+        }
+        if (parentBudget !== parent.budgetedSpending) await this.budgets.setCategoryBudget(tx, parent.id, parentBudget);
       }
-      if (parentBudget !== parent.budgetedSpending) await this.budgets.setCategoryBudget(tx, parent.id, parentBudget);
+      // Top-level limits add up to allocated_spending, which must stay a JSON-safe _cents integer too.
+      if ((await this.budgets.lockAllocatedSpending(tx, row.budgetId)) > MAX_AMOUNT) {
+        throw ApiError.validation([`budgeted_spending would raise the budget's allocated spending above ${formatDecimal(MAX_AMOUNT, row.currency)}`]);
+      }
     });
   }
 
