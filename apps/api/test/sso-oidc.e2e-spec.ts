@@ -213,6 +213,24 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(unlink.provider_name).toBe(CORP);
     });
 
+    it("checks no more link passwords than the account's failure budget (10) when the guesses arrive all at once", async () => {
+      const local = await t.newHousehold({ role: 'member' });
+      idp.accounts.hank = { email: local.email, email_verified: true };
+      const pending = await expectRefusedLink(() => ssoLogin(t.server, idp, CORP, 'hank'));
+      const guesses = await Promise.all(
+        Array.from({ length: 15 }, (_, i) => request(t.server).post('/auth/link').set('Cookie', pending.cookie).send({ password: `guess ${i}` })),
+      );
+      expect(guesses.map((g) => g.status).sort()).toEqual([...Array(10).fill(401), ...Array(5).fill(429)]);
+      const [{ checked }] = await t.dataSource.query(
+        `SELECT count(*)::int AS checked FROM audit_logs WHERE user_id = $1 AND details->>'reason' = 'link_password_invalid'`,
+        [local.userId],
+      );
+      expect(checked).toBe(10);
+      // Past the budget even the right password waits, as at sign-in.
+      const refused = await request(t.server).post('/auth/link').set('Cookie', pending.cookie).send({ password: PASSWORD }).expect(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    });
+
     async function expectRefusedLink(attempt: () => Promise<SsoAttempt>): Promise<SsoAttempt> {
       const sessions = await countRows(t, 'sessions');
       const result = await attempt();

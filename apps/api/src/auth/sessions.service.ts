@@ -28,11 +28,19 @@ export interface SignedIn {
 }
 
 /** Local e-mail/password sign-in and the server-side sessions behind the session cookie. */
+/** Who a password attempt is for, as the audit log records a refusal: the user (null when unknown) and the way in. */
+export interface PasswordAttempter {
+  user: User | null;
+  origin: RequestOrigin;
+  providerId?: string;
+  providerName: string;
+}
+
 @Injectable()
 export class SessionsService implements OnModuleInit {
   /** Verified when the e-mail is unknown, so both paths cost one argon2id verification. */
   private dummyHash: Promise<string> | null = null;
-  /** The password check in progress or queued last, per account key (see oneAttemptAtATime). */
+  /** The password check in progress or queued last, per account key (see passwordAttempt). */
   private readonly attempts = new Map<string, Promise<void>>();
 
   constructor(
@@ -64,8 +72,7 @@ export class SessionsService implements OnModuleInit {
     }
     const account = accountKey(email, this.config.secretKeyBase);
     const user = await this.dataSource.getRepository(User).findOneBy({ email });
-    const reason = await this.oneAttemptAtATime(account, async () => {
-      await this.refuseWhenAccountThrottled(account, user, origin);
+    const reason = await this.passwordAttempt(account, { user, origin, providerName: 'local' }, async () => {
       const matches = await verify(user?.passwordHash ?? (await this.getDummyHash()), password).catch(() => false);
       const refusal = !user
         ? 'unknown_account'
@@ -142,8 +149,7 @@ export class SessionsService implements OnModuleInit {
     // The same per-account budget as sign-in: a stolen session must not guess the current password from many IPs.
     const account = accountKey(user.email, this.config.secretKeyBase);
     const currentHash = user.passwordHash;
-    const matches = await this.oneAttemptAtATime(account, async () => {
-      await this.refuseWhenAccountThrottled(account, user, origin);
+    const matches = await this.passwordAttempt(account, { user, origin, providerName: 'local' }, async () => {
       const ok = await verify(currentHash, currentPassword).catch(() => false);
       if (!ok) {
         await this.audit.record('login_failed', {
@@ -166,12 +172,16 @@ export class SessionsService implements OnModuleInit {
   }
 
   /**
-   * Runs the password checks of one account one after another in this process, each counting the failures recorded
-   * by those before it: guesses sent all at once cannot all pass the count and be checked. (With several instances,
-   * at most one attempt per instance can overlap.)
+   * Runs one check of an account's password (sign-in, password change, linking an SSO identity to the account): 429
+   * past the account's failure budget, before any password is checked, and one at a time per account in this
+   * process, so each counts the failures recorded by those before it and guesses sent all at once cannot all pass
+   * the count. (With several instances, at most one attempt per instance can overlap.)
    */
-  private async oneAttemptAtATime<T>(account: string, attempt: () => Promise<T>): Promise<T> {
-    const run = (this.attempts.get(account) ?? Promise.resolve()).then(attempt);
+  async passwordAttempt<T>(account: string, who: PasswordAttempter, attempt: () => Promise<T>): Promise<T> {
+    const run = (this.attempts.get(account) ?? Promise.resolve()).then(async () => {
+      await this.refuseWhenAccountThrottled(account, who);
+      return attempt();
+    });
     const settled = run.then(
       () => undefined,
       () => undefined,
@@ -185,7 +195,7 @@ export class SessionsService implements OnModuleInit {
   }
 
   /** Too many recent failures for this e-mail: 429 before any password is checked (known or unknown alike). */
-  private async refuseWhenAccountThrottled(account: string, user: User | null, origin: RequestOrigin): Promise<void> {
+  private async refuseWhenAccountThrottled(account: string, { user, origin, providerId, providerName }: PasswordAttempter): Promise<void> {
     const { loginMaxFailuresPerAccount: max, loginFailureWindowMinutes } = this.config.auth;
     const windowMs = loginFailureWindowMinutes * 60_000;
     const now = Date.now();
@@ -196,7 +206,8 @@ export class SessionsService implements OnModuleInit {
     await this.audit.record('login_failed', {
       userId: user?.id,
       familyId: user?.familyId,
-      providerName: 'local',
+      providerId,
+      providerName,
       origin,
       details: { reason: 'account_rate_limited' },
     });

@@ -286,23 +286,24 @@ export class SsoLoginService {
     const user = await this.dataSource.getRepository(User).findOneBy({ id: pending.userId! });
     if (!user) throw linkExpired();
     const account = accountKey(user.email, this.config.secretKeyBase);
-    const { loginMaxFailuresPerAccount: max, loginFailureWindowMinutes: minutes } = this.config.auth;
-    const failures = await this.audit.failuresSince(account, new Date(Date.now() - minutes * 60_000));
-    if (failures.length >= max) {
-      throw new ApiError(429, 'rate_limit_exceeded', 'Too many failed attempts for this account. Try again later.', {}, { 'Retry-After': String(minutes * 60) });
-    }
-    const matches = user.passwordHash ? await verify(user.passwordHash, password).catch(() => false) : false;
-    if (!matches || user.status !== 'active') {
-      await this.audit.record('login_failed', {
-        userId: user.id,
-        familyId: user.familyId,
-        providerId: provider.id,
-        providerName: provider.name,
-        origin: requestOrigin,
-        details: { reason: !matches ? 'link_password_invalid' : 'suspended', account },
-      });
-      throw new ApiError(401, 'invalid_credentials', 'The password is not correct for this account.');
-    }
+    // The account's password, so the account's failure budget: the same as sign-in's.
+    const attempter = { user, origin: requestOrigin, providerId: provider.id, providerName: provider.name };
+    const refusal = await this.sessions.passwordAttempt(account, attempter, async () => {
+      const matches = user.passwordHash ? await verify(user.passwordHash, password).catch(() => false) : false;
+      const reason = !matches ? 'link_password_invalid' : user.status !== 'active' ? 'suspended' : null;
+      if (reason) {
+        await this.audit.record('login_failed', {
+          userId: user.id,
+          familyId: user.familyId,
+          providerId: provider.id,
+          providerName: provider.name,
+          origin: requestOrigin,
+          details: { reason, account },
+        });
+      }
+      return reason;
+    });
+    if (refusal) throw new ApiError(401, 'invalid_credentials', 'The password is not correct for this account.');
     const link = pending.pendingLink!;
     const identity: ProviderClaims = {
       uid: String(link.uid),
