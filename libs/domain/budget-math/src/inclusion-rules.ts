@@ -9,7 +9,8 @@ import type { TransactionKind } from '@hearth/contracts';
  *  3. account belongs to the family and exclude_from_reports = false;
  *  4. account is not tax-advantaged (isTaxAdvantagedAccount);
  *  5. account is in the budget's account set: a personal budget uses its owner's accounts; a household budget uses
- *     the viewer's finance accounts (owned, or shared with include_in_finances = true); an empty set gives zeros;
+ *     every account of the family, whoever views it (Sure counts the viewer's own and shared accounts; Hearth has
+ *     no per-member sharing, and accounts an import created have no owner); an empty set gives zeros;
  *  6. entries.excluded = false (split parents are excluded; their children count instead);
  *  7. transactions.pending = false;
  *  8. transactions.kind not in BUDGET_EXCLUDED_KINDS;
