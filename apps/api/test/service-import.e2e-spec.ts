@@ -320,6 +320,25 @@ describe('ServiceImport and family export', () => {
       expect(electricity.data).toMatchObject({ amount: '84.20', currency: 'EUR', date: '2025-01-05', notes: 'meter 4411' });
     });
 
+    it('round trip of an account without an opening balance: the import adds none, the readback matches', async () => {
+      const a = await t.newHousehold();
+      const b = await t.newHousehold();
+      // A CSV import whose account column names a new account: it is created without an opening_anchor valuation.
+      const csv = 'Date,Amount,Name,Account\n2025-02-03,-12.50,Cafe,Wallet\n2025-02-04,-3.00,Bus,Wallet';
+      const csvImport = { raw_file_content: csv, date_col_label: 'Date', amount_col_label: 'Amount', name_col_label: 'Name', account_col_label: 'Account', date_format: '%Y-%m-%d' };
+      expect((await publishAndWait(t, a, csvImport)).status).toBe('complete');
+      const valuations = (familyId: string) =>
+        t.dataSource.query(`SELECT count(*)::int AS n FROM entries WHERE family_id = $1 AND entryable_type = 'Valuation'`, [familyId]);
+      expect(await valuations(a.familyId)).toEqual([{ n: 0 }]);
+
+      const exportA = await exportFamily(a);
+      const imported = await importAndWait(b, exportA);
+      expect(imported.status).toBe('complete');
+      expect(imported.verification.readback).toMatchObject({ status: 'matched', mismatches: {} });
+      expect(await valuations(b.familyId)).toEqual([{ n: 0 }]);
+      expect(normaliseIds(await exportFamily(b))).toEqual(normaliseIds(exportA));
+    });
+
     it("carries each trade's fee through export and import, in the trade's currency", async () => {
       const a = await t.newHousehold();
       const b = await t.newHousehold();

@@ -32,11 +32,13 @@ export class FamilyExporter {
       this.data.budgets(familyId), this.data.budgetCategories(familyId), this.data.rules(familyId),
     ]);
 
+    // Every valuation the account has is in the file, so importing it must not synthesize an opening balance for
+    // an account that has none (one created by a CSV import's account column, say): skip_opening_balance_import.
     for (const a of accounts) {
       emit('Account', {
         id: a.id, name: a.name, balance: amount(a.balance, a.currency), cash_balance: amount(a.cash_balance, a.currency), currency: a.currency,
         accountable_type: a.accountable_type, subtype: a.subtype, status: a.status, institution_name: a.institution_name, notes: a.notes,
-        accountable: { subtype: a.subtype },
+        accountable: { subtype: a.subtype }, skip_opening_balance_import: true,
       });
     }
     for (const c of categories) emit('Category', { id: c.id, name: c.name, color: c.color, lucide_icon: c.lucide_icon, parent_id: c.parent_id });
