@@ -410,6 +410,22 @@ describe('ServiceImport and family export', () => {
       await get(a, '/family_exports/not-a-uuid').expect(404);
     });
 
+    it("is for admins: a member's read_write key can neither start, list, show nor download an export", async () => {
+      const a = await t.newHousehold();
+      const member = await t.newHousehold({ role: 'member' });
+      const [row] = await t.dataSource.query(
+        `INSERT INTO family_exports (family_id, file_name, status, content) VALUES ($1, 'x.ndjson', 'completed', '{}') RETURNING id`,
+        [member.familyId],
+      );
+      const refused = await request(t.server).post('/api/v1/family_exports').set('X-Api-Key', member.apiKey).expect(403);
+      expect(refused.body).toEqual({ error: 'forbidden', message: "This action requires the 'admin' role" });
+      await get(member, '/family_exports').expect(403);
+      await get(member, `/family_exports/${row.id}`).expect(403);
+      await get(member, `/family_exports/${row.id}/download`).expect(403);
+      expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM family_exports WHERE family_id = $1`, [member.familyId])).toEqual([{ n: 1 }]);
+      await request(t.server).post('/api/v1/family_exports').set('X-Api-Key', a.apiKey).expect(201);
+    });
+
     it('answers 409 export_not_ready before the export completes', async () => {
       const h = await t.newHousehold();
       const [row] = await t.dataSource.query(`INSERT INTO family_exports (family_id, file_name) VALUES ($1, 'x.ndjson') RETURNING id`, [h.familyId]);

@@ -33,7 +33,8 @@ export const RequireScope = (scope: RequiredScope) =>
 /**
  * The route takes a browser session (the httpOnly session cookie) of a user with at least `minRole`. Unsafe methods
  * also need the CSRF token in X-CSRF-Token and, when the browser sends one, a same-origin Origin header.
- * Combined with @RequireScope, a request carrying X-Api-Key is authenticated by its key instead.
+ * Combined with @RequireScope, a request carrying X-Api-Key is authenticated by its key instead; the key's user must
+ * still have at least `minRole`.
  */
 export const RequireSession = (requirement: Partial<SessionRequirement> = {}) => {
   const minRole = requirement.minRole ?? 'member';

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { roleAtLeast, RequiredScope } from '@hearth/contracts';
+import { roleAtLeast, RequiredScope, Role } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE, REQUIRED_SESSION, SessionRequirement } from './auth.decorators';
@@ -15,11 +15,16 @@ export type AuthenticatedRequest = Request & { principal?: Principal; sessionPri
 
 const KEY_OR_SESSION = 'Send an API key in the X-Api-Key header, or sign in.';
 
+function assertRole(role: Role, minRole: Role): void {
+  if (!roleAtLeast(role, minRole)) throw new ApiError(403, 'forbidden', `This action requires the '${minRole}' role`);
+}
+
 /**
  * Global guard: fails closed. A route is reachable only when it is @Public(), names the scope its API key must carry
  * (@RequireScope), or asks for a browser session (@RequireSession). A route with both takes the key when X-Api-Key is
- * sent, the session cookie otherwise. Authentication comes before the scope/role check, so bad credentials are 401
- * whatever the route asks for; a session's unsafe request must then pass the Origin and CSRF-token checks.
+ * sent, the session cookie otherwise, and holds either to the session's minimum role. Authentication comes before the
+ * scope/role check, so bad credentials are 401 whatever the route asks for; a session's unsafe request must then pass
+ * the Origin and CSRF-token checks.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -40,6 +45,8 @@ export class AuthGuard implements CanActivate {
     if (scope && (!session || req.header('x-api-key') !== undefined)) {
       const principal = await this.apiKeys.authenticate(req.header('x-api-key'));
       this.apiKeys.authorize(principal, scope);
+      // A key acts for its user: it reaches no further than that user's session would (family exports are for admins).
+      if (session) assertRole(principal.role, session.minRole);
       req.principal = principal;
       return true;
     }
@@ -53,9 +60,7 @@ export class AuthGuard implements CanActivate {
       assertSameOrigin(req, this.config.appUrl);
       assertCsrfToken(req, this.sessions.csrfToken(principal.token));
     }
-    if (!roleAtLeast(principal.role, session.minRole)) {
-      throw new ApiError(403, 'forbidden', `This action requires the '${session.minRole}' role`);
-    }
+    assertRole(principal.role, session.minRole);
     req.sessionPrincipal = principal;
     // A route that takes a key or a session (e.g. imports from the admin app): the session acts with full scope.
     if (scope) req.principal = { userId: principal.userId, familyId: principal.familyId, role: principal.role, apiKeyId: '', scope: 'read_write' };
