@@ -123,6 +123,25 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(await countRows(t, 'sso_providers')).toBe(before);
     });
 
+    it.each([
+      ['groupMappings not a list', { groupMappings: 'admins' }],
+      ['a group mapping that is not an object', { groupMappings: [null] }],
+      ['a group that is not text', { groupMappings: [{ group: ['admins'], role: 'admin' }] }],
+      ['conditions not a list', { conditions: { role: 'admin' } }],
+      ['condition groups given as text', { conditions: [{ groups: 'admins', role: 'admin' }] }],
+      ['a condition value that is not text', { conditions: [{ attribute: 'department', value: 7, role: 'admin' }] }],
+      ['an attribute mapping to a number', { attributeMappings: { given_name: 5 } }],
+      ['attributeMappings as a list', { attributeMappings: ['given_name'] }],
+      ['a role hierarchy entry that is not a list', { roleHierarchy: { admin: 'member' } }],
+    ])('refuses a role_mapping with %s (422, nothing saved), so no sign-in can trip over it', async (_, roleMapping) => {
+      const before = (await t.dataSource.query(`SELECT role_mapping, updated_at FROM sso_providers WHERE id = $1`, [corpId]))[0];
+      const res = await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${corpId}`).send({ role_mapping: roleMapping });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toBe('validation_failed');
+      expect(res.body.errors.length).toBeGreaterThan(0);
+      expect((await t.dataSource.query(`SELECT role_mapping, updated_at FROM sso_providers WHERE id = $1`, [corpId]))[0]).toEqual(before);
+    });
+
     it('is for super admins only', async () => {
       const familyAdmin = await signIn(t.server, (await t.newHousehold({ role: 'admin' })).email);
       await as(t.server, familyAdmin, 'get', '/api/v1/admin/sso_providers').expect(403);

@@ -52,6 +52,18 @@ describe('validateRoleMappingConfig', () => {
     ]);
   });
 
+  it.each([
+    [null, 'role_mapping must be an object'],
+    [{ groupMappings: 'Admins' }, 'groupMappings must be a list of {group, role}'],
+    [{ groupMappings: [null, { group: 3, role: 'admin' }] }, 'groupMappings[0] must be an object with a text group'],
+    [{ conditions: [{ groups: 'Admins', role: 'admin' }] }, 'conditions[0].groups must be a list of group names'],
+    [{ conditions: [{ attribute: 'level', value: 3, role: 'admin' }] }, 'conditions[0].value must be text'],
+    [{ attributeMappings: ['given_name'] }, 'attributeMappings must map attribute names to field names'],
+    [{ roleHierarchy: { admin: 'member' } }, 'roleHierarchy must map roles to lists of roles'],
+  ])('reports a configuration of the wrong shape instead of failing on it: %j', (config, message) => {
+    expect(validateRoleMappingConfig(config as unknown as RoleMappingConfig)).toContain(message);
+  });
+
   it('refuses a hierarchy that implies a higher or equal role', () => {
     expect(validateRoleMappingConfig({ roleHierarchy: { member: ['admin'], admin: ['admin'] } })).toEqual([
       'roleHierarchy.member may only imply lower roles, not admin',

@@ -72,8 +72,51 @@ function hierarchyErrors(hierarchy: Readonly<Partial<Record<Role, readonly Role[
   });
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/**
+ * Where the configuration (JSON from the admin API or YAML, typed by nobody) is not the shape above: lists where
+ * lists belong, objects in them, text where text is compared. The rules below, and sign-in, rely on it.
+ */
+function shapeErrors(config: unknown): string[] {
+  if (!isObject(config)) return ['role_mapping must be an object'];
+  const { groupMappings, conditions, attributeMappings, roleHierarchy } = config;
+  const errors: string[] = [];
+  if (groupMappings !== undefined && !Array.isArray(groupMappings)) errors.push('groupMappings must be a list of {group, role}');
+  if (Array.isArray(groupMappings)) {
+    groupMappings.forEach((mapping: unknown, index) => {
+      if (!isObject(mapping) || !isText(mapping.group)) errors.push(`groupMappings[${index}] must be an object with a text group`);
+    });
+  }
+  if (conditions !== undefined && !Array.isArray(conditions)) errors.push('conditions must be a list of {attribute, value, groups, role}');
+  if (Array.isArray(conditions)) {
+    conditions.forEach((condition: unknown, index) => {
+      const path = `conditions[${index}]`;
+      if (!isObject(condition)) {
+        errors.push(`${path} must be an object`);
+        return;
+      }
+      if (condition.attribute !== undefined && !isText(condition.attribute)) errors.push(`${path}.attribute must be text`);
+      if (condition.value !== undefined && !isText(condition.value)) errors.push(`${path}.value must be text`);
+      if (condition.groups !== undefined && !(Array.isArray(condition.groups) && condition.groups.every(isText))) {
+        errors.push(`${path}.groups must be a list of group names`);
+      }
+    });
+  }
+  if (attributeMappings !== undefined && !(isObject(attributeMappings) && Object.values(attributeMappings).every(isText))) {
+    errors.push('attributeMappings must map attribute names to field names');
+  }
+  if (roleHierarchy !== undefined && !(isObject(roleHierarchy) && Object.values(roleHierarchy).every(Array.isArray))) {
+    errors.push('roleHierarchy must map roles to lists of roles');
+  }
+  return errors;
+}
+
 /** Human-readable problems with a configuration an administrator entered; empty when it is usable. */
 export function validateRoleMappingConfig(config: RoleMappingConfig): string[] {
+  const shape = shapeErrors(config);
+  if (shape.length) return shape;
   return [
     ...groupMappingErrors(config.groupMappings ?? []),
     ...conditionErrors(config.conditions ?? []),
