@@ -142,6 +142,22 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect((await t.dataSource.query(`SELECT role_mapping, updated_at FROM sso_providers WHERE id = $1`, [corpId]))[0]).toEqual(before);
     });
 
+    it.each([
+      ['scopes', { scopes: '   ' }, 'scopes must not be empty'],
+      ['group_attribute', { group_attribute: ' ' }, 'group_attribute must not be empty'],
+    ])('refuses a blank %s with 422, on create and on update, saving nothing', async (_, fields, message) => {
+      const before = await countRows(t, 'sso_providers');
+      const oauth = { name: `blank-${run}`, strategy: 'oauth2', authorization_url: `${idp.issuer}/auth`, token_url: `${idp.issuer}/token`, userinfo_url: `${idp.issuer}/me`, client_id: 'c', client_secret: 's' };
+      const created = await as(t.server, admin, 'post', '/api/v1/admin/sso_providers').send({ ...oauth, ...fields });
+      expect(created.status).toBe(422);
+      expect(created.body.errors).toContain(message);
+      expect(await countRows(t, 'sso_providers')).toBe(before);
+      const updated = await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${corpId}`).send(fields);
+      expect(updated.status).toBe(422);
+      expect(updated.body.errors).toContain(message);
+      expect((await as(t.server, admin, 'get', `/api/v1/admin/sso_providers/${corpId}`).expect(200)).body).toMatchObject({ scopes: 'openid email profile groups', group_attribute: 'groups' });
+    });
+
     it('is for super admins only', async () => {
       const familyAdmin = await signIn(t.server, (await t.newHousehold({ role: 'admin' })).email);
       await as(t.server, familyAdmin, 'get', '/api/v1/admin/sso_providers').expect(403);

@@ -75,6 +75,9 @@ export function providerProblems(provider: SsoProvider, changed: string[], creat
   const errors: string[] = [];
   if ((creating || changed.includes('name')) && RESERVED_NAMES.has(provider.name)) errors.push(`name "${provider.name}" is reserved`);
   if (!provider.label?.trim()) errors.push('label must not be empty');
+  // Blank input becomes null (applyProviderFields), which these NOT NULL columns cannot hold.
+  if (!provider.scopes) errors.push('scopes must not be empty');
+  if (!provider.groupAttribute) errors.push('group_attribute must not be empty');
   const required = (value: unknown, field: string) => {
     if (value === null || value === undefined || value === '') errors.push(`${field} is required for ${provider.strategy} providers`);
   };
