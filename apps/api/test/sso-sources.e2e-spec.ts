@@ -123,6 +123,23 @@ describe('provider sources and operator tasks', () => {
       expect(await seedProvidersTask(t.dataSource, config, `${seedFile}.missing`, false, (l) => out.push(l))).toBe(1);
     });
 
+    it.each([
+      ['default_role: guest', 'default_role must be one of member, admin, super_admin'],
+      ['token_auth_method: private_key_jwt', 'token_auth_method must be one of client_secret_post, client_secret_basic'],
+    ])('sso_providers:seed refuses a provider with %s, as the admin API does', async (setting, message) => {
+      const name = `bad-${setting.split(':')[0].replace(/_/g, '-')}-${run}`;
+      const seedFile = join(mkdtempSync(join(tmpdir(), 'hearth-seed-')), 'auth.yml');
+      writeFileSync(
+        seedFile,
+        `providers:\n  - { id: ${name}, strategy: openid_connect, issuer: "${idp.issuer}", client_id: hearth, client_secret: "${SECRET}", ${setting} }\n`,
+      );
+      const config = loadConfig({ ...process.env, ...SSO_ENV, NODE_ENV: 'test' });
+      const out: string[] = [];
+      expect(await seedProvidersTask(t.dataSource, config, seedFile, false, (l) => out.push(l))).toBe(1);
+      expect(out).toContain(`ERROR: ${name}: ${message}`);
+      expect(await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [name])).toEqual([]);
+    });
+
     it('security:backfill_encryption encrypts plaintext secrets and re-encrypts them under custom keys', async () => {
       const admin = await signIn(t.server, (await t.newHousehold({ role: 'super_admin' })).email);
       const provider = await createProvider(t.server, admin, { name: `bf-${run}`, strategy: 'oauth2', authorization_url: `${idp.issuer}/auth`, token_url: `${idp.issuer}/token`, userinfo_url: `${idp.issuer}/me`, client_id: 'c', client_secret: SECRET });

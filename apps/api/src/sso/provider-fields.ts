@@ -1,7 +1,9 @@
+import { ROLES } from '@hearth/contracts';
 import { validateRoleMappingConfig } from '@hearth/domain/role-mapping';
 import type { RoleMappingConfig } from '@hearth/domain/role-mapping';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
 import { SecretBox } from './secret-box';
+import { TOKEN_AUTH_METHODS } from './sso-providers.dto';
 import type { CreateProviderDto, UpdateProviderDto } from './sso-providers.dto';
 import { SsoProvider } from './sso.entities';
 
@@ -78,6 +80,11 @@ export function providerProblems(provider: SsoProvider, changed: string[], creat
   // Blank input becomes null (applyProviderFields), which these NOT NULL columns cannot hold.
   if (!provider.scopes) errors.push('scopes must not be empty');
   if (!provider.groupAttribute) errors.push('group_attribute must not be empty');
+  // The admin API's DTO checks these too; config/auth.yml reaches here without it.
+  if (!(ROLES as readonly unknown[]).includes(provider.defaultRole)) errors.push(`default_role must be one of ${ROLES.join(', ')}`);
+  if (!(TOKEN_AUTH_METHODS as readonly unknown[]).includes(provider.tokenAuthMethod)) {
+    errors.push(`token_auth_method must be one of ${TOKEN_AUTH_METHODS.join(', ')}`);
+  }
   const required = (value: unknown, field: string) => {
     if (value === null || value === undefined || value === '') errors.push(`${field} is required for ${provider.strategy} providers`);
   };
