@@ -119,6 +119,19 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     await expectRefused(() => postResponse(t.server, corpId, response), reason);
   }
 
+  it('refuses a provider whose IdP certificate is not one, and takes a bare base64 body as IdP metadata prints it', async () => {
+    const saml = (name: string, cert: string) =>
+      as(t.server, admin, 'post', '/api/v1/admin/sso_providers').send({ strategy: 'saml', name, sso_url: idp.ssoUrl, idp_certificate: cert, enabled: false });
+    const before = await countRows(t, 'sso_providers');
+    for (const bad of ['not a cert', '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----', `${idpKeys.cert}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----`]) {
+      const refused = await saml(`bad-cert-${run}`, bad).expect(422);
+      expect(refused.body.errors).toContain('idp_certificate must be an X.509 certificate (PEM, or its base64 body)');
+    }
+    expect(await countRows(t, 'sso_providers')).toBe(before);
+    const body = idpKeys.cert.replace(/-----(BEGIN|END) CERTIFICATE-----|\s+/g, '');
+    await saml(`bare-cert-${run}`, body).expect(201);
+  });
+
   describe('service-provider metadata', () => {
     it('names our entity ID, ACS and SLO addresses, asks for e-mail NameIDs and signed assertions', async () => {
       const res = await metadataOf(t.server, corpId).expect(200);

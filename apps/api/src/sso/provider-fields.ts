@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { ROLES } from '@hearth/contracts';
 import { validateRoleMappingConfig } from '@hearth/domain/role-mapping';
 import type { RoleMappingConfig } from '@hearth/domain/role-mapping';
@@ -72,6 +73,18 @@ export function applyProviderFields(provider: SsoProvider, input: ProviderFields
   return changed;
 }
 
+/** Whether `text` is one or more X.509 certificates: PEM blocks, or one base64 body without the PEM lines. */
+function isCertificate(text: string): boolean {
+  const pem = [...text.matchAll(/-----BEGIN CERTIFICATE-----([^-]*)-----END CERTIFICATE-----/g)].map((m) => m[1]);
+  const bodies = text.includes('-----BEGIN') ? pem : [text];
+  try {
+    for (const body of bodies) new X509Certificate(Buffer.from(body.replace(/\s+/g, ''), 'base64'));
+    return bodies.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** What is wrong with a provider as it would be saved (field names as the API spells them); empty when fine. */
 export function providerProblems(provider: SsoProvider, changed: string[], creating: boolean, allowInsecureHttp: boolean): string[] {
   const errors: string[] = [];
@@ -85,6 +98,10 @@ export function providerProblems(provider: SsoProvider, changed: string[], creat
   if (!(TOKEN_AUTH_METHODS as readonly unknown[]).includes(provider.tokenAuthMethod)) {
     errors.push(`token_auth_method must be one of ${TOKEN_AUTH_METHODS.join(', ')}`);
   }
+  // Refused here, not at the first sign-in: PEM blocks, or the bare base64 body IdP metadata prints.
+  const certificate = (value: string | null, field: string) => {
+    if (value && !isCertificate(value)) errors.push(`${field} must be an X.509 certificate (PEM, or its base64 body)`);
+  };
   const required = (value: unknown, field: string) => {
     if (value === null || value === undefined || value === '') errors.push(`${field} is required for ${provider.strategy} providers`);
   };
@@ -115,11 +132,13 @@ export function providerProblems(provider: SsoProvider, changed: string[], creat
   } else {
     required(provider.ssoUrl, 'sso_url');
     required(provider.idpCertificate, 'idp_certificate');
+    certificate(provider.idpCertificate, 'idp_certificate');
     url(provider.ssoUrl, 'sso_url');
     if (provider.signRequests) {
       required(provider.spPrivateKeyEncrypted, 'sp_private_key');
       required(provider.spCertificate, 'sp_certificate');
     }
+    certificate(provider.spCertificate, 'sp_certificate');
   }
   errors.push(...validateRoleMappingConfig(provider.roleMapping as RoleMappingConfig));
   return errors;
