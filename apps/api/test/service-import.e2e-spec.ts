@@ -580,6 +580,31 @@ describe('ServiceImport and family export', () => {
       expect(amounts).toEqual([{ name: 'big', amount: '123456789012' }, { name: 'n', amount: '10000' }, { name: 's', amount: '10000' }, { name: 'tenth', amount: '10' }, { name: 'z', amount: '0' }]);
     });
 
+    it('D47: split lines under the splitLines and splits aliases are checked like split_lines, as they are published', async () => {
+      const h = await t.newHousehold();
+      const tx = (id: string, extra: Record<string, unknown>) => line('Transaction', { id, account_id: 'a1', date: '2025-01-01', amount: '100', name: id, ...extra });
+      const errors = await preflightFails(h, [
+        account(),
+        tx('camel', { splitLines: [{ amount: '40' }, { amount: '50' }] }),
+        tx('short', { splits: [{ id: 's1', amount: '100', category_id: 'c?' }] }),
+        tx('bad', { splits: 'x' }),
+      ].join('\n'));
+      expect(errors).toEqual([
+        'Line 2 Transaction split line amounts must sum to transaction amount 100 but sum to 90.',
+        'Line 3 Transaction split line 1 references missing category_id "c?".',
+        'Line 4 Transaction split_lines must be an array.',
+      ]);
+      // A split line id under an alias is a transaction a transfer may name.
+      const done = await importAndWait(h, [
+        account(), tx('p', { splits: [{ id: 's1', amount: '60' }, { id: 's2', amount: '40' }] }),
+        line('Transaction', { id: 'in', account_id: 'a1', date: '2025-01-01', amount: '-60' }),
+        line('Transfer', { inflow_transaction_id: 'in', outflow_transaction_id: 's1' }),
+      ].join('\n'));
+      expect(done.status).toBe('complete');
+      const children = await t.dataSource.query(`SELECT amount_minor::int AS amount FROM entries WHERE family_id = $1 AND parent_entry_id IS NOT NULL ORDER BY 1`, [h.familyId]);
+      expect(children).toEqual([{ amount: 4000 }, { amount: 6000 }]);
+    });
+
     it('D48: 100,001 records answer 422 max_row_count_exceeded with import_id, the import stays pending', async () => {
       const h = await t.newHousehold();
       const text = Array.from({ length: 100_001 }, (_, i) => `{"type":"Tag","data":{"id":"${i}","name":"${i}"}}`).join('\n');

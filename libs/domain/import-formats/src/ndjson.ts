@@ -396,6 +396,10 @@ const formatUnits = (units: bigint, scale: number) => {
   return `${units < 0n ? '-' : ''}${scale ? `${s.slice(0, -scale)}.${s.slice(-scale)}` : s}`;
 };
 
+/** A transaction's split lines: split_lines, else Sure's aliases splitLines and splits; the first given is the one published. */
+export const splitLinesOf = (d: Record<string, unknown>): unknown =>
+  [d.split_lines, d.splitLines, d.splits].find((v) => v !== undefined && v !== null);
+
 const sourceId = (v: unknown): string | null =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : null;
 const idList = (v: unknown): string[] => (Array.isArray(v) ? v.map(sourceId).filter((x): x is string => x !== null) : []);
@@ -486,8 +490,9 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
     const key = SOURCE_KEYS[r.type];
     const id = sourceId(r.data.id);
     if (key && id) seenAt(sources[key], id, `Line ${r.line} ${r.type}`);
-    if (r.type === 'Transaction' && Array.isArray(r.data.split_lines)) {
-      r.data.split_lines.forEach((s, k) => {
+    const splits = r.type === 'Transaction' ? splitLinesOf(r.data) : undefined;
+    if (Array.isArray(splits)) {
+      splits.forEach((s, k) => {
         const sid = isObject(s) ? sourceId(s.id) : null;
         if (sid) seenAt(sources.transactions, sid, `Line ${r.line} Transaction split line ${k + 1}`);
       });
@@ -576,11 +581,12 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
       const feeError = tradeFeeError(d);
       if (feeError) err(r.line, 'invalid_amount', `Trade ${feeError}.`);
     }
-    if (r.type === 'Transaction' && d.split_lines !== undefined && d.split_lines !== null) {
-      if (!Array.isArray(d.split_lines)) err(r.line, 'invalid_split_lines', 'Transaction split_lines must be an array.');
-      else if (d.split_lines.length) {
+    const splits = r.type === 'Transaction' ? splitLinesOf(d) : undefined;
+    if (splits !== undefined) {
+      if (!Array.isArray(splits)) err(r.line, 'invalid_split_lines', 'Transaction split_lines must be an array.');
+      else if (splits.length) {
         let ok = true;
-        d.split_lines.forEach((s, k) => {
+        splits.forEach((s, k) => {
           if (!isObject(s)) {
             ok = false;
             return err(r.line, 'invalid_split_line', `Transaction split line ${k + 1} must be a JSON object.`);
@@ -591,7 +597,7 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
         });
         const total = decimalText(d.amount);
         if (ok && total !== null) {
-          const parts = (d.split_lines as Record<string, unknown>[]).map((s) => decimalText(s.amount)!);
+          const parts = (splits as Record<string, unknown>[]).map((s) => decimalText(s.amount)!);
           const scale = Math.max(fractionDigits(total), ...parts.map(fractionDigits));
           const sum = parts.reduce((acc, p) => acc + exactUnits(p, scale), 0n);
           if (sum !== exactUnits(total, scale)) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ACCOUNTABLE_TYPES, AccountableType, TRANSACTION_KINDS } from '@hearth/contracts';
-import { minorUnitsText, ServiceRecordType } from '@hearth/domain/import-formats';
+import { minorUnitsText, ServiceRecordType, splitLinesOf } from '@hearth/domain/import-formats';
 import { classificationOf, paletteColor } from './mappables';
 import type { RowsPublisher, ImportRowRecord, PublishContext } from './publish-context';
 import { publishRules } from './taxonomy.publisher';
@@ -143,7 +143,8 @@ const transactions: Handler = async (tx, rows, ctx) => {
   const details: Array<{ id: string; category: string | null; merchant: string | null; kind: string; tags: string[] }> = [];
   for (const r of rows) {
     const d = r.data;
-    const splits = (Array.isArray(d.split_lines) ? d.split_lines : Array.isArray(d.splitLines) ? d.splitLines : Array.isArray(d.splits) ? d.splits : []) as Data[];
+    const given = splitLinesOf(d);
+    const splits = (Array.isArray(given) ? given : []) as Data[];
     const parent: EntryDraft = {
       id: transaction(d.id)!, accountId: account(d.account_id)!, date: String(d.date), name: text(d.name) ?? 'Imported transaction',
       amount: minor(d.amount, r.currency)!, currency: r.currency, notes: text(d.notes), excluded: splits.length > 0 || flag(d.excluded),
