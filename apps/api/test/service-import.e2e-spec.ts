@@ -605,6 +605,18 @@ describe('ServiceImport and family export', () => {
       expect(children).toEqual([{ amount: 4000 }, { amount: 6000 }]);
     });
 
+    it('checks the account subtype that is stored: accountable.subtype when given, else subtype', async () => {
+      const h = await t.newHousehold();
+      const errors = await preflightFails(h, [
+        account('a1', { accountable: { subtype: '' }, subtype: 'bogus' }),
+        account('a2', { accountable_type: 'Investment', accountable: { subtype: 'x'.repeat(51) } }),
+      ].join('\n'));
+      expect(errors).toEqual([
+        'Line 1 Account has invalid Depository subtype "bogus".',
+        'Line 2 Account subtype is longer than 50 characters.',
+      ]);
+    });
+
     it('D48: 100,001 records answer 422 max_row_count_exceeded with import_id, the import stays pending', async () => {
       const h = await t.newHousehold();
       const text = Array.from({ length: 100_001 }, (_, i) => `{"type":"Tag","data":{"id":"${i}","name":"${i}"}}`).join('\n');

@@ -570,7 +570,10 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
       const type = String(d.accountable_type);
       if (!Object.hasOwn(ACCOUNTABLE_SUBTYPES, type)) err(r.line, 'invalid_accountable_type', `Account has invalid accountable_type ${JSON.stringify(type.slice(0, 60))}.`);
       const accountable = isObject(d.accountable) ? d.accountable : {};
-      const subtype = accountable.subtype ?? d.subtype;
+      // The one published: accountable.subtype unless blank, else subtype (whose length the field rules check).
+      const subtype = [accountable.subtype, d.subtype].find((v) => !isBlank(v));
+      const max = FIELDS.Account.subtype.max!;
+      if (subtype !== d.subtype && typeof subtype === 'string' && subtype.trim().length > max) err(r.line, 'value_too_long', `Account subtype is longer than ${max} characters.`);
       const allowed = Object.hasOwn(ACCOUNTABLE_SUBTYPES, type) ? ACCOUNTABLE_SUBTYPES[type] : null;
       if (allowed && !isBlank(subtype) && !allowed.includes(String(subtype))) {
         err(r.line, 'invalid_accountable_subtype', `Account has invalid ${type} subtype ${JSON.stringify(String(subtype).slice(0, 60))}.`);
