@@ -267,6 +267,26 @@ describe('ServiceImport and family export', () => {
       const [electricity] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = 'Electricity'`, [h.familyId]);
       expect(rule.actions).toEqual([{ action_type: 'set_transaction_category', value: electricity.id }]);
     });
+    it('sets the kinds of a transfer\'s transactions by its accounts, as Sure does', async () => {
+      const h = await t.newHousehold();
+      const acc = (id: string, type: string) => line('Account', { id, name: id, balance: '0', accountable_type: type, skip_opening_balance_import: true });
+      const tx = (id: string, account: string, amount: string) => line('Transaction', { id, account_id: account, date: '2025-01-10', amount, name: id });
+      const pair = (to: string, type: string) => [acc(to, type), tx(`out-${to}`, 'checking', '50'), tx(`in-${to}`, to, '-50'), line('Transfer', { inflow_transaction_id: `in-${to}`, outflow_transaction_id: `out-${to}` })];
+      const done = await importAndWait(h, [
+        acc('checking', 'Depository'), ...pair('savings', 'Depository'), ...pair('card', 'CreditCard'), ...pair('mortgage', 'Loan'), ...pair('broker', 'Investment'),
+        tx('lunch', 'checking', '12'),
+      ].join('\n'));
+      expect(done.status).toBe('complete');
+      const kinds = await t.dataSource.query(
+        `SELECT e.name, t.kind FROM entries e JOIN transactions t ON t.entry_id = e.id WHERE e.family_id = $1 ORDER BY e.name`,
+        [h.familyId],
+      );
+      expect(Object.fromEntries(kinds.map((k: { name: string; kind: string }) => [k.name, k.kind]))).toEqual({
+        'in-broker': 'funds_movement', 'in-card': 'funds_movement', 'in-mortgage': 'funds_movement', 'in-savings': 'funds_movement',
+        'out-broker': 'investment_contribution', 'out-card': 'cc_payment', 'out-mortgage': 'loan_payment', 'out-savings': 'funds_movement',
+        lunch: 'standard',
+      });
+    });
   });
 
   describe('family export', () => {

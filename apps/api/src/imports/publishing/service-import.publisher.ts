@@ -177,13 +177,33 @@ const transactions: Handler = async (tx, rows, ctx) => {
   }
 };
 
+/**
+ * Transfers, then Sure's kinds for their transactions (reference imports.md 4.4): the inflow is a funds movement;
+ * the outflow pays a loan or another liability, contributes to an investment or crypto account from outside one, or
+ * is a funds movement.
+ */
 const transfers: Handler = async (tx, rows, ctx) => {
   const transaction = idOf(ctx, 'transactions');
+  const [inflows, outflows] = [rows.map((r) => transaction(r.data.inflow_transaction_id)), rows.map((r) => transaction(r.data.outflow_transaction_id))];
   await tx.query(
     `INSERT INTO transfers (id, family_id, inflow_entry_id, outflow_entry_id, status, notes, import_id)
      SELECT id, $1, i, o, s, n, $2 FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::varchar[], $7::text[]) AS x(id, i, o, s, n)`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => targetId(ctx.imp.id, 'transfer', String(r.line))), rows.map((r) => transaction(r.data.inflow_transaction_id)),
-      rows.map((r) => transaction(r.data.outflow_transaction_id)), rows.map((r) => oneOf(r.data.status, ['pending', 'confirmed'], 'pending')), rows.map((r) => text(r.data.notes))],
+    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => targetId(ctx.imp.id, 'transfer', String(r.line))), inflows, outflows,
+      rows.map((r) => oneOf(r.data.status, ['pending', 'confirmed'], 'pending')), rows.map((r) => text(r.data.notes))],
+  );
+  await tx.query(
+    `UPDATE transactions t
+        SET kind = CASE WHEN t.entry_id = x.i THEN 'funds_movement'
+                        WHEN dest.accountable_type = 'Loan' THEN 'loan_payment'
+                        WHEN dest.classification = 'liability' THEN 'cc_payment'
+                        WHEN dest.accountable_type IN ('Investment', 'Crypto') AND src.accountable_type NOT IN ('Investment', 'Crypto') THEN 'investment_contribution'
+                        ELSE 'funds_movement' END,
+            updated_at = now()
+       FROM unnest($1::uuid[], $2::uuid[]) AS x(i, o)
+       JOIN entries ie ON ie.id = x.i JOIN accounts dest ON dest.id = ie.account_id
+       JOIN entries oe ON oe.id = x.o JOIN accounts src ON src.id = oe.account_id
+      WHERE t.entry_id IN (x.i, x.o)`,
+    [inflows, outflows],
   );
 };
 
