@@ -35,6 +35,7 @@ describe('imports: HTTP contract', () => {
       expect(res.body.data.status).toBe('pending');
       expect((await stored(res.body.data.id)).status).toBe('pending');
     });
+
   });
 
   describe('PATCH /api/v1/imports/{id}', () => {
@@ -102,6 +103,22 @@ describe('imports: HTTP contract', () => {
         ],
       });
       expect(await stored(id)).toEqual(before);
+    });
+  });
+
+  describe('import ids in the path', () => {
+    it('takes an id in upper case as the same import on every route, never a 500', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1', account_id: accountId }).expect(201);
+      const id: string = created.body.data.id;
+      const upper = `/api/v1/imports/${id.toUpperCase()}`;
+      expect((await api().get(upper).set('X-Api-Key', h.apiKey)).body.data?.id).toBe(id);
+      expect((await api().patch(upper).set('X-Api-Key', h.apiKey).send({})).body.data?.id).toBe(id);
+      const published = await api().post(`${upper}/publish`).set('X-Api-Key', h.apiKey);
+      expect({ status: published.status, id: published.body.data?.id, importStatus: published.body.data?.status }).toEqual({ status: 202, id, importStatus: 'importing' });
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      const reverted = await api().post(`${upper}/revert`).set('X-Api-Key', h.apiKey);
+      expect({ status: reverted.status, id: reverted.body.data?.id }).toEqual({ status: 202, id });
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('pending');
     });
   });
 

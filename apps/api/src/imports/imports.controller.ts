@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { ArgumentMetadata, Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
@@ -10,8 +10,16 @@ import type { UploadedFile as Upload } from './import-content';
 import { ImportUploadInterceptor } from './import-upload.interceptor';
 import { ImportsService } from './imports.service';
 
-/** Malformed ids answer like unknown ones: 404, never a hint about what exists. */
-const importId = new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() });
+/**
+ * Malformed ids answer like unknown ones: 404, never a hint about what exists. A valid one goes on in lower case, as
+ * the database writes ids, so the service can compare it with the ids it reads back.
+ */
+class ImportIdPipe extends ParseUUIDPipe {
+  override async transform(value: string, metadata: ArgumentMetadata): Promise<string> {
+    return (await super.transform(value, metadata)).toLowerCase();
+  }
+}
+const importId = new ImportIdPipe({ exceptionFactory: () => ApiError.notFound() });
 
 /** The error answers each route documents, with the body each really sends (SPEC.md 2.8). */
 const IdParam = ApiParam({ name: 'id', format: 'uuid', description: 'Import id; a malformed or unknown one (or one of another family) is 404' });
