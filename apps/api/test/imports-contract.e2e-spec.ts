@@ -36,6 +36,24 @@ describe('imports: HTTP contract', () => {
       expect((await stored(res.body.data.id)).status).toBe('pending');
     });
 
+    it('refuses an empty date_format like any other unusable one, on create and PATCH, instead of failing every row', async () => {
+      const [{ count: before }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM imports WHERE family_id = $1`, [h.familyId]);
+      const res = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1', account_id: accountId, date_format: '' });
+      expect({ status: res.status, error: res.body.error, message: res.body.message }).toEqual({
+        status: 422,
+        error: 'validation_failed',
+        message: expect.stringContaining("date_format ''"),
+      });
+      const [{ count: after }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM imports WHERE family_id = $1`, [h.familyId]);
+      expect(after).toBe(before);
+
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      const patched = await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ date_format: '' });
+      expect({ status: patched.status, error: patched.body.error }).toEqual({ status: 422, error: 'validation_failed' });
+      const shown = await api().get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect({ date_format: shown.body.data.configuration.date_format, cleaned: shown.body.data.status_detail.cleaned }).toEqual({ date_format: null, cleaned: true });
+    });
   });
 
   describe('PATCH /api/v1/imports/{id}', () => {

@@ -470,7 +470,7 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   const builder = BUILDERS[imp.type];
   if (!builder) return { rows: [], fileErrors: [`${imp.type} content is not CSV`], errorCode: 'unsupported_import_type' };
   // A configuration error like those of the request's other fields, named before the file is read.
-  const formatError = imp.dateFormat && dateFormatError(imp.dateFormat);
+  const formatError = imp.dateFormat != null && dateFormatError(imp.dateFormat);
   if (formatError) return { rows: [], fileErrors: [formatError], errorCode: 'validation_failed' };
   const table = readTable(text, imp.colSep);
   if ('error' in table) return { rows: [], fileErrors: [table.error], errorCode: 'invalid_csv' };
