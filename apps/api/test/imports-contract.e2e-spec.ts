@@ -70,6 +70,23 @@ describe('imports: HTTP contract', () => {
       expect(await stored(id)).toEqual(before);
     });
 
+    it('answers a body that is not JSON with 415 instead of 200 with nothing or a form changed', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      const before = await stored(id);
+      for (const [type, body] of [
+        ['text/plain', '{"number_format":"1.234,56"}'],
+        ['application/x-www-form-urlencoded', 'number_format=1.234%2C56'],
+      ]) {
+        const res = await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).set('Content-Type', type).send(body);
+        expect({ type, status: res.status, error: res.body.error }).toEqual({ type, status: 415, error: 'unsupported_media_type' });
+        expect(await stored(id)).toEqual(before);
+      }
+      const shown = await api().get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(shown.body.data.configuration.number_format).toBe('1,234.56');
+      await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).set('Content-Type', 'application/json; charset=utf-8').send('{"number_format":"1.234,56"}').expect(200);
+    });
+
     it('moves updated_at when it changes only the mappings', async () => {
       const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
       const id = created.body.data.id;
@@ -241,6 +258,7 @@ describe('imports: HTTP contract', () => {
       await answers(one, key(api().patch(`${list}/${id}`)).send({ name_col_label: 'name' }));
       await answers(one, key(api().patch(`${list}/${id}`)).send({ number_format: 'nope' }));
       await answers(one, key(api().patch(`${list}/${id}`)).set('Content-Type', 'application/json').send('{'));
+      await answers(one, key(api().patch(`${list}/${id}`)).set('Content-Type', 'text/plain').send('{}'));
       await answers(one, key(api().patch(`${list}/${missing}`)).send({}));
 
       const rows = '/api/v1/imports/{id}/rows';

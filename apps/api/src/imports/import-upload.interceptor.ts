@@ -51,3 +51,18 @@ export class ImportUploadInterceptor implements NestInterceptor {
     return next.handle();
   }
 }
+
+/**
+ * Routes that read a JSON body only (PATCH): any other body would reach the handler as no change at all (text) or as
+ * form fields, and be answered 200; it is 415 instead.
+ */
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler) {
+    const req = context.switchToHttp().getRequest<Request>();
+    if (req.headers['content-type'] && !req.is('application/json')) {
+      throw new ApiError(415, 'unsupported_media_type', 'Send the changes as JSON (Content-Type: application/json).');
+    }
+    return next.handle();
+  }
+}

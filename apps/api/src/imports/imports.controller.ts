@@ -7,7 +7,7 @@ import { ApiError } from '../common/api-error';
 import { ErrorResponseDto, ErrorResponseWithImportIdDto } from '../common/error-response.dto';
 import { CreateImportDto, ImportListDto, ImportResponseDto, ImportRowListDto, ListImportsQuery, PageQuery, UpdateImportDto } from './import.dto';
 import type { UploadedFile as Upload } from './import-content';
-import { ImportUploadInterceptor } from './import-upload.interceptor';
+import { ImportUploadInterceptor, JsonBodyInterceptor } from './import-upload.interceptor';
 import { ImportsService } from './imports.service';
 
 /**
@@ -82,9 +82,11 @@ export class ImportsController {
 
   @Patch(':id')
   @RequireScope('write')
+  @UseInterceptors(JsonBodyInterceptor)
   @IdParam
   @ApiOkResponse({ type: ImportResponseDto })
   @BadBody
+  @ApiResponse({ status: 415, type: ErrorResponseDto, description: 'unsupported_media_type: the body is not JSON' })
   @NotFound
   @ApiResponse({
     status: 409,
