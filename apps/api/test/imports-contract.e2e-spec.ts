@@ -120,6 +120,24 @@ describe('imports: HTTP contract', () => {
       }
     });
 
+    it('refuses a mapping given twice, even with the same choice, as validation_failed, changing nothing', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      const before = await stored(id);
+      for (const second of [{ create_when_empty: true }, { create_when_empty: false }]) {
+        const res = await api()
+          .patch(`/api/v1/imports/${id}`)
+          .set('X-Api-Key', h.apiKey)
+          .send({ mappings: [{ type: 'category', key: 'Food', create_when_empty: false }, { type: 'category', key: 'Food', ...second }] });
+        expect({ status: res.status, error: res.body.error, message: res.body.message }).toEqual({
+          status: 422,
+          error: 'validation_failed',
+          message: "the category mapping with the key 'Food' is given more than once",
+        });
+        expect(await stored(id)).toEqual(before);
+      }
+    });
+
     it('names the mapping a validation message is about by its place in the list, changing nothing', async () => {
       const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food\n2024-01-02,1,Fun', account_id: accountId }).expect(201);
       const id = created.body.data.id;

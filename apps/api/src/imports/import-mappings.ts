@@ -152,6 +152,10 @@ export async function buildMappings(tx: EntityManager, imp: Import, rows: Parsed
     if (!mapping || (prior.mappableId && !live.has(prior.mappableId))) continue;
     Object.assign(mapping, { value: prior.value, mappableId: prior.mappableId, createWhenEmpty: prior.createWhenEmpty });
   }
+  // One choice per value: a second, perhaps different, would be settled by its place in the list.
+  const named = overrides.map((o) => `${o.type}:${o.key}`);
+  const twice = overrides.find((o, i) => named.indexOf(`${o.type}:${o.key}`) !== i);
+  if (twice) throw ApiError.validation([`the ${twice.type} mapping with the key '${twice.key}' is given more than once`]);
   for (const override of overrides) {
     const mapping = byKey.get(`${override.type}:${override.key}`);
     if (!mapping) throw ApiError.validation([`no ${override.type} mapping has the key '${override.key}'`]);
