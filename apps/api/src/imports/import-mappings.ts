@@ -153,8 +153,13 @@ export async function buildMappings(tx: EntityManager, imp: Import, rows: Parsed
     Object.assign(mapping, { value: prior.value, mappableId: prior.mappableId, createWhenEmpty: prior.createWhenEmpty });
   }
   // One choice per value: a second, perhaps different, would be settled by its place in the list.
-  const named = overrides.map((o) => `${o.type}:${o.key}`);
-  const twice = overrides.find((o, i) => named.indexOf(`${o.type}:${o.key}`) !== i);
+  const named = new Set<string>();
+  const twice = overrides.find((o) => {
+    const key = `${o.type}:${o.key}`;
+    if (named.has(key)) return true;
+    named.add(key);
+    return false;
+  });
   if (twice) throw ApiError.validation([`the ${twice.type} mapping with the key '${twice.key}' is given more than once`]);
   for (const override of overrides) {
     const mapping = byKey.get(`${override.type}:${override.key}`);
