@@ -426,7 +426,8 @@ function splitRow(record: QifRecord, ticker: string, where: string, rowNumber: n
   // From 1 for 1,000 to 1,000 for 1: a ratio beyond that is a misread number, and would overflow the holding.
   const valid = per10 !== null && Number(per10) >= 0.01 && Number(per10) <= 10_000;
   if (!valid) errors.push(`${where}: split ratio '${record.fields.get('Q') ?? ''}' (Q, new shares per 10 old) must be a number from 0.01 to 10000`);
-  const ratio = valid ? (Number(per10) / 10).toFixed(8).replace(/\.?0+$/, '') : null;
+  // Exact, as Q is written: a tenth of it.
+  const ratio = valid ? productOf([per10, '0.1']) : null;
   return {
     sourceRowNumber: rowNumber,
     errors,
