@@ -173,6 +173,21 @@ describe('local sign-in and sessions', () => {
     });
   });
 
+  describe('own API keys', () => {
+    it('creates one active key of a name when several requests ask for it at once', async () => {
+      const h = await t.newHousehold();
+      const browser = await signIn(t.server, h.email);
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'bank sync', scope: 'read' })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422, 422]);
+      for (const refused of answers.filter((a) => a.status === 422)) {
+        expect(refused.body).toMatchObject({ error: 'validation_failed', errors: ['name is already used by another of your active API keys'] });
+      }
+      expect(await t.dataSource.query(`SELECT id FROM api_keys WHERE user_id = $1 AND name = 'bank sync'`, [h.userId])).toHaveLength(1);
+    });
+  });
+
   describe('change password', () => {
     it('needs the current password, ends the other sessions and keeps this one', async () => {
       const h = await t.newHousehold();

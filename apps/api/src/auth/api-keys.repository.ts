@@ -46,15 +46,21 @@ export class ApiKeysRepository {
     return this.dataSource.getRepository(ApiKey).findOneBy({ id, userId });
   }
 
-  /** Whether the user has a usable (not revoked, not expired) key of this name. */
-  async activeNameTaken(userId: string, name: string, now: Date): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM api_keys
-        WHERE user_id = $1 AND name = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
-        LIMIT 1`,
-      [userId, name, now],
-    );
-    return rows.length > 0;
+  /**
+   * Inserts the key unless the user has a usable (not revoked, not expired) key of its name; null then. The user's
+   * row is locked for the check and the insert, so requests made at once cannot each find the name free.
+   */
+  async insertWithFreeName(key: Pick<ApiKey, 'userId' | 'name' | 'prefix' | 'keyHash' | 'scope' | 'expiresAt'>, now: Date): Promise<ApiKey | null> {
+    return this.dataSource.transaction(async (tx) => {
+      await tx.query(`SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, [key.userId]);
+      const taken: unknown[] = await tx.query(
+        `SELECT 1 FROM api_keys
+          WHERE user_id = $1 AND name = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3)
+          LIMIT 1`,
+        [key.userId, key.name, now],
+      );
+      return taken.length > 0 ? null : tx.getRepository(ApiKey).save(tx.getRepository(ApiKey).create(key));
+    });
   }
 
   /** Returns how many keys were revoked (0 when none matched or it was already revoked). */

@@ -42,18 +42,10 @@ export class ApiKeysService {
   async create(input: { userId: string; name: string; scope: ApiKeyScope; expiresAt?: Date | null; uniqueName?: boolean }) {
     const name = input.name.trim();
     if (!name || name.length > 100) throw ApiError.validation(['name must be 1 to 100 characters']);
-    if (input.uniqueName && (await this.keys.activeNameTaken(input.userId, name, new Date()))) {
-      throw ApiError.validation(['name is already used by another of your active API keys']);
-    }
     const generated = generateApiKey();
-    const saved = await this.keys.insert({
-      userId: input.userId,
-      name,
-      prefix: generated.prefix,
-      keyHash: generated.hash,
-      scope: input.scope,
-      expiresAt: input.expiresAt ?? null,
-    });
+    const key = { userId: input.userId, name, prefix: generated.prefix, keyHash: generated.hash, scope: input.scope, expiresAt: input.expiresAt ?? null };
+    const saved = input.uniqueName ? await this.keys.insertWithFreeName(key, new Date()) : await this.keys.insert(key);
+    if (!saved) throw ApiError.validation(['name is already used by another of your active API keys']);
     return { id: saved.id, key: generated.key, prefix: saved.prefix, scope: saved.scope, name: saved.name, record: saved };
   }
 
