@@ -334,6 +334,22 @@ describe('Budgets API', () => {
       expect((await get(`/budgets/${id}`, h.apiKey).expect(200)).body.allocated_spending_cents).toBe(9007199254740991);
       expect((await get('/budgets', h.apiKey).expect(200)).body.budgets[0].allocated_spending_cents).toBe(9007199254740991);
     });
+
+    it('answers 422 naming the amount when actual spending is beyond what _cents integers carry exactly', async () => {
+      const big = await seedHousehold(fx, await t.newHousehold(), { minimal: true });
+      for (let i = 0; i < 10; i++) {
+        await fx.entry(big, { account: big.accounts.checking, date: '2025-09-04', amount: 9999999999999.99, category: big.categories.food });
+      }
+      const message =
+        'actual_spending ($99,999,999,999,999.90) is beyond the largest amount the _cents fields carry exactly ($90,071,992,547,409.91)';
+      // The budget is made, and listed; it is its amounts that cannot be shown.
+      expect((await post('/budgets', big.h.apiKey, { start_date: '2025-09-01' }).expect(422)).body).toEqual({ error: 'amount_out_of_range', message });
+      const id = (await get('/budgets', big.h.apiKey).expect(200)).body.budgets[0].id;
+      expect((await get(`/budgets/${id}`, big.h.apiKey).expect(422)).body).toEqual({ error: 'amount_out_of_range', message });
+      const rows = await get(`/budget_categories?budget_id=${id}&category_id=${big.categories.food}`, big.h.apiKey).expect(200);
+      const row = await get(`/budget_categories/${rows.body.budget_categories[0].id}`, big.h.apiKey).expect(422);
+      expect(row.body.message).toBe(message);
+    });
   });
 
   describe('lists', () => {

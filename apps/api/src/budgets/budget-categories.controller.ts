@@ -5,7 +5,7 @@ import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.dec
 import type { Principal } from '../auth/principal';
 import { BudgetCategoryDto, BudgetCategoryListDto, ListBudgetCategoriesQuery, LocaleQuery, UpdateBudgetCategoryDto } from './budget.dto';
 import type { Presentation } from './budget.presenter';
-import { budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import { AMOUNT_OUT_OF_RANGE, budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import { BudgetsService } from './budgets.service';
 
 @ApiTags('budgets')
@@ -30,6 +30,7 @@ export class BudgetCategoriesController {
   @RequireScope('read')
   @ApiOkResponse({ type: BudgetCategoryDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
   @ApiResponse(NOT_FOUND)
+  @ApiResponse(AMOUNT_OUT_OF_RANGE)
   show(
     @CurrentPrincipal() principal: Principal,
     @Param('id', budgetIdPipe) id: string,
@@ -44,7 +45,7 @@ export class BudgetCategoriesController {
   @RequireScope('write')
   @ApiOkResponse({ type: BudgetCategoryDto, description: "A subcategory's parent row moves with its limit" })
   @ApiResponse(NOT_FOUND)
-  @ApiResponse({ status: 422, description: 'validation_failed: budgeted_spending is not a decimal >= 0' })
+  @ApiResponse({ status: 422, description: 'validation_failed: budgeted_spending is not a decimal >= 0; or amount_out_of_range as for GET, the change then made' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', budgetIdPipe) id: string,

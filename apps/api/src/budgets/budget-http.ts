@@ -10,6 +10,10 @@ export const budgetIdPipe = new ParseUUIDPipe({ exceptionFactory: () => ApiError
 export const UNCONVERTED_HEADER = 'X-Budget-Unconverted-Entries';
 
 export const NOT_FOUND = { status: 404, description: "record_not_found: malformed id, unknown id or another family's" };
+export const AMOUNT_OUT_OF_RANGE = {
+  status: 422,
+  description: 'amount_out_of_range: an actual or available amount summed from the ledger is beyond what a _cents integer carries exactly (±9007199254740991)',
+};
 export const UNCONVERTED = {
   name: UNCONVERTED_HEADER,
   description: 'Present when foreign-currency entries had no exchange rate on their date and were left out',

@@ -1,7 +1,8 @@
 import { budgetName, familyTimeZone, isBudgetInitialized, isCurrentBudget } from '@hearth/domain/budget-math';
 import type { BudgetAmounts, BudgetCategoryAmounts } from '@hearth/domain/budget-math';
-import { formatMoney, toCents } from '@hearth/domain/money';
+import { formatMoney, LARGEST_CENTS, toCents } from '@hearth/domain/money';
 import type { MinorUnits } from '@hearth/domain/money';
+import { ApiError } from '../common/api-error';
 import type { BudgetCategoryDto, BudgetCategorySummaryDto, BudgetDto, BudgetSummaryDto } from './budget.dto';
 import type { BudgetCategoryRecord, BudgetRecord } from './budgets.repository';
 
@@ -14,6 +15,18 @@ export interface Presentation {
 const formatted = (amount: MinorUnits | null, currency: string, locale: string): string | null =>
   amount === null ? null : formatMoney(amount, currency, locale);
 const cents = (amount: MinorUnits | null): number | null => (amount === null ? null : toCents(amount));
+
+/**
+ * The `_cents` of an amount added up from the ledger. Limits are kept within an exact JSON integer when they are set,
+ * but actual amounts sum whatever the ledger holds: one beyond is refused by name rather than sent rounded.
+ */
+function summedCents(field: string, amount: MinorUnits, currency: string, locale: string): number {
+  if (amount > LARGEST_CENTS || amount < -LARGEST_CENTS) {
+    const [value, largest] = [formatMoney(amount, currency, locale), formatMoney(LARGEST_CENTS, currency, locale)];
+    throw new ApiError(422, 'amount_out_of_range', `${field} (${value}) is beyond the largest amount the _cents fields carry exactly (${largest})`);
+  }
+  return toCents(amount);
+}
 
 const isCurrent = (budget: BudgetRecord, now: Date): boolean =>
   isCurrentBudget(budget, budget.monthStartDay, now, familyTimeZone(budget.timezone));
@@ -46,6 +59,7 @@ export function presentBudgetSummary(budget: BudgetRecord, allocated: MinorUnits
 /** SPEC.md 2.7: the header fields, then the seven formatted amounts, then the same seven in cents. */
 export function presentBudget(budget: BudgetRecord, amounts: BudgetAmounts, view: Presentation): BudgetDto {
   const money = (amount: MinorUnits) => formatMoney(amount, budget.currency, view.locale);
+  const summed = (field: string, amount: MinorUnits) => summedCents(field, amount, budget.currency, view.locale);
   return {
     ...header(budget, view),
     budgeted_spending: formatted(amounts.budgetedSpending, budget.currency, view.locale),
@@ -58,10 +72,10 @@ export function presentBudget(budget: BudgetRecord, amounts: BudgetAmounts, view
     budgeted_spending_cents: cents(amounts.budgetedSpending),
     expected_income_cents: cents(amounts.expectedIncome),
     allocated_spending_cents: toCents(amounts.allocatedSpending),
-    actual_spending_cents: toCents(amounts.actualSpending),
-    actual_income_cents: toCents(amounts.actualIncome),
-    available_to_spend_cents: toCents(amounts.availableToSpend),
-    available_to_allocate_cents: toCents(amounts.availableToAllocate),
+    actual_spending_cents: summed('actual_spending', amounts.actualSpending),
+    actual_income_cents: summed('actual_income', amounts.actualIncome),
+    available_to_spend_cents: summed('available_to_spend', amounts.availableToSpend),
+    available_to_allocate_cents: summed('available_to_allocate', amounts.availableToAllocate),
   };
 }
 
@@ -101,9 +115,9 @@ export function presentBudgetCategory(
   return {
     ...stored,
     actual_spending: formatMoney(amounts.actualSpending, row.currency, view.locale),
-    actual_spending_cents: toCents(amounts.actualSpending),
+    actual_spending_cents: summedCents('actual_spending', amounts.actualSpending, row.currency, view.locale),
     available_to_spend: formatMoney(amounts.availableToSpend, row.currency, view.locale),
-    available_to_spend_cents: toCents(amounts.availableToSpend),
+    available_to_spend_cents: summedCents('available_to_spend', amounts.availableToSpend, row.currency, view.locale),
     category,
     created_at,
     updated_at,

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { BudgetDto, BudgetListDto, CreateBudgetDto, ListBudgetsQuery, LocaleQuery, UpdateBudgetDto } from './budget.dto';
-import { budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import { AMOUNT_OUT_OF_RANGE, budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import type { Presentation } from './budget.presenter';
 import { BudgetsService } from './budgets.service';
 
@@ -26,6 +26,7 @@ export class BudgetsController {
   @RequireScope('read')
   @ApiOkResponse({ type: BudgetDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
   @ApiResponse(NOT_FOUND)
+  @ApiResponse(AMOUNT_OUT_OF_RANGE)
   async show(
     @CurrentPrincipal() principal: Principal,
     @Param('id', budgetIdPipe) id: string,
@@ -40,7 +41,7 @@ export class BudgetsController {
   @RequireScope('write')
   @ApiResponse({ status: 201, type: BudgetDto, description: 'Budget created, with a row (0) per category' })
   @ApiResponse({ status: 200, type: BudgetDto, description: 'The budget of that month already existed; rows added for new categories' })
-  @ApiResponse({ status: 422, description: 'validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead)' })
+  @ApiResponse({ status: 422, description: 'validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead); or amount_out_of_range as for GET, the budget then made' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateBudgetDto,
@@ -58,7 +59,7 @@ export class BudgetsController {
   @RequireScope('write')
   @ApiOkResponse({ type: BudgetDto })
   @ApiResponse(NOT_FOUND)
-  @ApiResponse({ status: 422, description: 'validation_failed: an amount is not a decimal >= 0' })
+  @ApiResponse({ status: 422, description: 'validation_failed: an amount is not a decimal >= 0; or amount_out_of_range as for GET, the change then made' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', budgetIdPipe) id: string,

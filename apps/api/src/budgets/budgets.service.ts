@@ -10,7 +10,7 @@ import {
   summarizeBudget,
 } from '@hearth/domain/budget-math';
 import type { BudgetSummary, CategoryActivity, IsoDate } from '@hearth/domain/budget-math';
-import { convertedSumToMinorUnits, formatDecimal, MoneyError, parseAmount } from '@hearth/domain/money';
+import { convertedSumToMinorUnits, formatDecimal, LARGEST_CENTS, MoneyError, parseAmount } from '@hearth/domain/money';
 import type { MinorUnits } from '@hearth/domain/money';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
@@ -103,9 +103,6 @@ function pageWindow(query: { page?: string; per_page?: string }, totalCount: num
   };
 }
 
-/** Larger amounts could not come back as exact JSON `_cents` integers. */
-const MAX_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
-
 /** A decimal amount >= 0 in `currency`, from a JSON string or number. */
 function amountParam(name: string, value: unknown, currency: string): MinorUnits {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
@@ -118,7 +115,7 @@ function amountParam(name: string, value: unknown, currency: string): MinorUnits
   if (amount === undefined || amount < 0n) {
     throw ApiError.validation([`${name} must be a decimal amount of at least 0 in ${currency}`]);
   }
-  if (amount > MAX_AMOUNT) throw ApiError.validation([`${name} must be at most ${formatDecimal(MAX_AMOUNT, currency)}`]);
+  if (amount > LARGEST_CENTS) throw ApiError.validation([`${name} must be at most ${formatDecimal(LARGEST_CENTS, currency)}`]);
   return amount;
 }
 
@@ -243,14 +240,14 @@ export class BudgetsService {
           previous: own?.budgetedSpending ?? 0n,
           next: amount,
         });
-        if (parentBudget > MAX_AMOUNT) {
-          throw ApiError.validation([`budgeted_spending would raise the parent category above ${formatDecimal(MAX_AMOUNT, row.currency)}`]);
+        if (parentBudget > LARGEST_CENTS) {
+          throw ApiError.validation([`budgeted_spending would raise the parent category above ${formatDecimal(LARGEST_CENTS, row.currency)}`]);
         }
         if (parentBudget !== parent.budgetedSpending) await this.budgets.setCategoryBudget(tx, parent.id, parentBudget);
       }
       // Top-level limits add up to allocated_spending, which must stay a JSON-safe _cents integer too.
-      if ((await this.budgets.lockAllocatedSpending(tx, row.budgetId)) > MAX_AMOUNT) {
-        throw ApiError.validation([`budgeted_spending would raise the budget's allocated spending above ${formatDecimal(MAX_AMOUNT, row.currency)}`]);
+      if ((await this.budgets.lockAllocatedSpending(tx, row.budgetId)) > LARGEST_CENTS) {
+        throw ApiError.validation([`budgeted_spending would raise the budget's allocated spending above ${formatDecimal(LARGEST_CENTS, row.currency)}`]);
       }
     });
   }

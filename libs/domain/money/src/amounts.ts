@@ -35,10 +35,13 @@ export function convertAmount(amount: MinorUnits, from: string, to: string, rate
   return divideRoundingHalfAwayFromZero(numerator, denominator);
 }
 
+/** The largest amount (in minor units, either sign) an API `_cents` field carries as an exact JSON integer. */
+export const LARGEST_CENTS: MinorUnits = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** The JSON integer for an API `_cents` field; refuses amounts a JS number cannot hold exactly. */
 export function toCents(amount: MinorUnits): number {
   const cents = Number(amount);
-  if (!Number.isSafeInteger(cents)) {
+  if (amount > LARGEST_CENTS || amount < -LARGEST_CENTS) {
     throw new MoneyError('unsafe_amount', `${amount} minor units exceed the range of a JSON integer`);
   }
   return cents;

@@ -3663,7 +3663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead) */
+            /** @description validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead); or amount_out_of_range as for GET, the budget then made */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3718,6 +3718,13 @@ export interface operations {
             };
             /** @description record_not_found: malformed id, unknown id or another family's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description amount_out_of_range: an actual or available amount summed from the ledger is beyond what a _cents integer carries exactly (±9007199254740991) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3778,7 +3785,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed: an amount is not a decimal >= 0 */
+            /** @description validation_failed: an amount is not a decimal >= 0; or amount_out_of_range as for GET, the change then made */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3897,6 +3904,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description amount_out_of_range: an actual or available amount summed from the ledger is beyond what a _cents integer carries exactly (±9007199254740991) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     BudgetCategoriesController_update: {
@@ -3953,7 +3967,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed: budgeted_spending is not a decimal >= 0 */
+            /** @description validation_failed: budgeted_spending is not a decimal >= 0; or amount_out_of_range as for GET, the change then made */
             422: {
                 headers: {
                     [name: string]: unknown;
