@@ -389,3 +389,15 @@ describe('parseQif: cash transfers of an investment account', () => {
     ]);
   });
 });
+
+describe('parseQif: splits that do not add up to the total', () => {
+  it('reports each split row when the split amounts ($) add up to other than T, instead of losing the difference', () => {
+    const qif = '!Type:Bank\nD01/02/2024\nT-100.00\nPShop\nL--Split--\nSA\n$-60.00\nSB\n$-30.00\n^\nD01/03/2024\nT-1,000\nPShop\nSA\n$-999.99\nSB\n$-.01\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => [r.values.amount, r.errors])).toEqual([
+      ['60.00', ["Row 1 (line 2): the split amounts ($) add up to -90.00, not the total -100.00 (T)"]],
+      ['30.00', ["Row 2 (line 2): the split amounts ($) add up to -90.00, not the total -100.00 (T)"]],
+      ['999.99', []],
+      ['0.01', []],
+    ]);
+  });
+});
