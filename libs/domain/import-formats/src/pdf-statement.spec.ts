@@ -260,6 +260,23 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('skips a dated beginning balance or balance forward line, as US statements label the balance the period starts with', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Amount', 'Balance'],
+        ['01/02/2024', 'Beginning balance', '', '1,000.00'],
+        ['01/03/2024', 'Grocer', '-45.99', '954.01'],
+        ['01/31/2024', 'Balance forward', '', '954.01'],
+        ['02/01/2024', 'Bakery', '-3.20', '950.81'],
+      ],
+      [40, 110, 400, 480],
+    );
+    expect(parsePdfStatement(items, options).rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-01-03', 'Grocer', '45.99', []],
+      ['2024-02-01', 'Bakery', '3.20', []],
+    ]);
+  });
+
   it('reads B/F, C/F (brought, carried forward) and b/d, carried down as balance lines, dated or not, and dates the rows under a dated one', () => {
     const items = page(
       [

@@ -34,11 +34,11 @@ const HEADER_WORDS: Array<[RegExp, MoneyColumn | 'date' | 'description']> = [
 const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%d-%m-%Y', '%m-%d-%Y', '%d %b %Y', '%b %e, %Y', '%b %e %Y', '%d/%m/%y', '%m/%d/%y'];
 /**
  * A line that sums up the table (totals, balances brought or carried forward or down, also as B/F, C/F, B/D, C/D, a
- * "money in / money out" box under it): without a date, not a transaction of the day above it; with one, no
- * transaction either unless it has an amount.
+ * US "beginning balance" or "balance forward", a "money in / money out" box under it): without a date, not a
+ * transaction of the day above it; with one, no transaction either unless it has an amount.
  */
 const SUMMARY =
-  /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|ending) balance\b|^(?:balance )?(?:(?:brought|carried) (?:forward|down)\b|[bc]\/[fd](?![\w/]))|^(?:money|payments?|paid) (?:in|out)\b/i;
+  /^(?:sub-?)?totals?\b|^(?:opening|closing|previous|new|starting|beginning|ending) balance\b|^balance forward\b|^(?:balance )?(?:(?:brought|carried) (?:forward|down)\b|[bc]\/[fd](?![\w/]))|^(?:money|payments?|paid) (?:in|out)\b/i;
 /**
  * How a line under the end of the table sums up the period (fees or interest charged, a summary box). Only there: in
  * the table, "Interest charged" is a transaction.
