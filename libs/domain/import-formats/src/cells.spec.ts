@@ -1,4 +1,4 @@
-import { checkedText, dateFormatError, yearsBefore, decodeBytes, exceedsProduct, minorUnitError, productOf, normalizeHeader, parseDate, parseNumber, parseStatementAmount, splitTags } from './cells';
+import { checkedText, dateFormatError, yearsBefore, decodeBytes, exceedsProduct, minorUnitError, productOf, normalizeHeader, parseDate, parseNumber, parseStatementAmount, sameNumber, splitTags, sumOf } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -225,5 +225,20 @@ describe('productOf', () => {
     expect(productOf(['-1.5', '0.04'])).toBe('0.06');
     expect(productOf(['10', '100'])).toBe('1000');
     expect(productOf(['0', '12.5'])).toBe('0');
+  });
+});
+
+describe('sumOf and sameNumber', () => {
+  it('add decimal strings exactly, to the finest of their decimals', () => {
+    expect(sumOf(['-60.00', '-30'])).toBe('-90.00');
+    expect(sumOf(['0.1', '0.2'])).toBe('0.3');
+    expect(sumOf(['12', '-12.000'])).toBe('0.000');
+    expect(sumOf(['99999999999999999999.99', '0.01'])).toBe('100000000000000000000.00');
+  });
+
+  it('compare decimal strings as numbers', () => {
+    expect(sameNumber('-90.00', '-90')).toBe(true);
+    expect(sameNumber('0', '-0.00')).toBe(true);
+    expect(sameNumber('90', '-90')).toBe(false);
   });
 });

@@ -369,3 +369,15 @@ export function minorUnitError(column: string, decimal: string, currency: string
 /** -x for a decimal string; zero stays unsigned. */
 export const negateDecimal = (decimal: string): string =>
   /^-?0*(\.0*)?$/.test(decimal) ? decimal.replace(/^-/, '') : decimal.startsWith('-') ? decimal.slice(1) : `-${decimal}`;
+
+/** The sum of plain decimal strings, exactly, to the finest of their decimals ("-60.00" and "-30" add up to "-90.00"). */
+export function sumOf(terms: string[]): string {
+  const decimals = terms.map((term) => parseDecimal(term)!);
+  const scale = Math.max(0, ...decimals.map((d) => d.scale));
+  const units = decimals.reduce((sum, d) => sum + d.unscaled * 10n ** BigInt(scale - d.scale), 0n);
+  const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
+  return `${units < 0n ? '-' : ''}${scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits}`;
+}
+
+/** Whether two decimal strings are the same number ("-90.00" and "-90"). */
+export const sameNumber = (a: string, b: string): boolean => /^-?0*(\.0*)?$/.test(sumOf([a, negateDecimal(b)]));

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, tradeSizeError, yearsBefore } from './cells';
+import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
 import { ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -180,17 +180,7 @@ function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases
   // A blank side counts as 0 (imports.md 3.6).
   const out = outflow ? requiredNumber(outflow, 'Outflow', format, errors, row) : '0';
   const into = inflow ? requiredNumber(inflow, 'Inflow', format, errors, row) : '0';
-  return out === null || into === null ? null : subtractDecimals(into, out.replace(/^-/, ''));
-}
-
-/** a - b on decimal strings, exactly (scaled to the longer fraction). */
-function subtractDecimals(a: string, b: string): string {
-  const digits = Math.max((a.split('.')[1] ?? '').length, (b.split('.')[1] ?? '').length);
-  const scale = (v: string) => BigInt(v.replace('.', '') + '0'.repeat(digits - (v.split('.')[1] ?? '').length));
-  const result = scale(a) - scale(b);
-  const sign = result < 0n ? '-' : '';
-  const abs = (result < 0n ? -result : result).toString().padStart(digits + 1, '0');
-  return digits ? `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}` : `${sign}${abs}`;
+  return out === null || into === null ? null : sumOf([into, negateDecimal(out.replace(/^-/, ''))]);
 }
 
 function categoryText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): string {

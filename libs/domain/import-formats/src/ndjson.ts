@@ -1,6 +1,6 @@
 import { INVESTMENT_ACTIVITY_LABELS } from '@hearth/contracts';
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
-import { feeBeyondTrade, minorUnitError, negativeError, yearsBefore } from './cells';
+import { feeBeyondTrade, minorUnitError, negativeError, sameNumber, sumOf, yearsBefore } from './cells';
 
 // The service's own NDJSON format (Sure's export, reference imports.md 4): one {"type": T, "data": {...}} object per
 // line. Everything here is pure: parsing, the strict preflight and the publish plan (dependency order, resolved
@@ -383,19 +383,6 @@ export function decimalText(v: unknown): string | null {
   return DECIMAL.test(text) ? text.replace(/^\+/, '') : null;
 }
 
-/** Sum of decimal texts as an exact scaled bigint, for comparing split totals. */
-function exactUnits(text: string, scale: number): bigint {
-  const m = DECIMAL.exec(text)!;
-  const frac = (m[2] ?? '').padEnd(scale, '0');
-  const magnitude = BigInt(m[1] + frac);
-  return text.startsWith('-') ? -magnitude : magnitude;
-}
-const fractionDigits = (text: string) => DECIMAL.exec(text)?.[2]?.length ?? 0;
-const formatUnits = (units: bigint, scale: number) => {
-  const s = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
-  return `${units < 0n ? '-' : ''}${scale ? `${s.slice(0, -scale)}.${s.slice(-scale)}` : s}`;
-};
-
 /** A transaction's split lines: split_lines, else Sure's aliases splitLines and splits; the first given is the one published. */
 export const splitLinesOf = (d: Record<string, unknown>): unknown =>
   [d.split_lines, d.splitLines, d.splits].find((v) => v !== undefined && v !== null);
@@ -600,11 +587,9 @@ export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingF
         });
         const total = decimalText(d.amount);
         if (ok && total !== null) {
-          const parts = (splits as Record<string, unknown>[]).map((s) => decimalText(s.amount)!);
-          const scale = Math.max(fractionDigits(total), ...parts.map(fractionDigits));
-          const sum = parts.reduce((acc, p) => acc + exactUnits(p, scale), 0n);
-          if (sum !== exactUnits(total, scale)) {
-            err(r.line, 'split_amount_mismatch', `Transaction split line amounts must sum to transaction amount ${total} but sum to ${formatUnits(sum, scale)}.`);
+          const sum = sumOf((splits as Record<string, unknown>[]).map((s) => decimalText(s.amount)!));
+          if (!sameNumber(sum, total)) {
+            err(r.line, 'split_amount_mismatch', `Transaction split line amounts must sum to transaction amount ${total} but sum to ${sum}.`);
           }
         }
       }

@@ -1,4 +1,3 @@
-import { parseDecimal } from '@hearth/domain/money';
 import {
   detectDateLayout,
   feeBeyondTrade,
@@ -10,6 +9,8 @@ import {
   parseDate,
   parseStatementAmount,
   productOf,
+  sameNumber,
+  sumOf,
   shownValue,
   tradeSizeError,
 } from './cells';
@@ -203,7 +204,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
       const parts = splits.map((s) => parseStatementAmount(s.amount));
       if (parts.every((p) => p !== null)) {
         const sum = sumOf(parts as string[]);
-        if (sum !== null && !sameDecimal(sum, total)) problems.push(`the split amounts ($) add up to ${sum}, not the total ${total} (T)`);
+        if (!sameNumber(sum, total)) problems.push(`the split amounts ($) add up to ${sum}, not the total ${total} (T)`);
       }
       splits.forEach((split, k) => {
         const part = categoryAndTags(split.category);
@@ -242,22 +243,6 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     });
   });
   return { rows, fileErrors: [] };
-}
-
-/** The exact sum of decimal strings, with as many decimals as the finest of them. */
-function sumOf(decimals: string[]): string | null {
-  const parsed = decimals.map((d) => parseDecimal(d));
-  if (parsed.some((d) => !d)) return null;
-  const scale = Math.max(...parsed.map((d) => d!.scale));
-  const unscaled = parsed.reduce((sum, d) => sum + d!.unscaled * 10n ** BigInt(scale - d!.scale), 0n);
-  const digits = (unscaled < 0n ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
-  return `${unscaled < 0n ? '-' : ''}${scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits}`;
-}
-
-/** Whether two decimal strings are the same number (-90.00 and -90). */
-function sameDecimal(a: string, b: string): boolean {
-  const [x, y] = [parseDecimal(a)!, parseDecimal(b)!];
-  return x.unscaled * 10n ** BigInt(y.scale) === y.unscaled * 10n ** BigInt(x.scale);
 }
 
 /** The problem, as a list, when an amount has more decimals than the import's currency stores (minor units would round it). */
