@@ -122,6 +122,20 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it("publishes QIF X forms as their action and the transfer from or to the account named, leaving the account's cash as it was", async () => {
+    const qif = '!Type:Invst\nD03/01/2024\nNBuyX\nYAAPL\nI150\nQ2\nT300.00\nL[Checking]\n$300.00\n^\nD03/02/2024\nNDivX\nYAAPL\nT2.40\nL[Checking]\n$2.40\n^\n';
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    expect((await ledger()).map(({ type, name, amount, kind }: { type: string; name: string; amount: number; kind: string | null }) => ({ type, name, amount, kind }))).toEqual([
+      { type: 'Transaction', name: 'Cash Transfer In', amount: -30000, kind: 'funds_movement' },
+      { type: 'Trade', name: 'Buy 2 AAPL', amount: 30000, kind: null },
+      { type: 'Transaction', name: 'Dividend: AAPL', amount: -240, kind: 'standard' },
+      { type: 'Transaction', name: 'Cash Transfer Out', amount: 240, kind: 'funds_movement' },
+    ]);
+    expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it('publishes QIF ShrsIn and ShrsOut as trades of no cash at their cost per share, labelled Transfer', async () => {
     const qif = '!Type:Invst\nD03/01/2024\nNShrsIn\nYAAPL\nI150\nQ10\n^\nD03/02/2024\nNShrsOut\nYAAPL\nQ4\nT600\n^\n';
     const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: accountId, publish: 'true' }).expect(201);

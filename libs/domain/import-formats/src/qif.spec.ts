@@ -100,6 +100,39 @@ describe('QIF investment cash actions', () => {
   });
 });
 
+describe('QIF X forms', () => {
+  it("become their action and the cash transfer from or to the account L names, which cancel out in the account's cash", () => {
+    const qif = [
+      '!Type:Invst',
+      'D03/01/2024', 'NBuyX', 'YAAPL', 'I150', 'Q2', 'T300.00', 'L[Checking]', '$300.00', '^',
+      'D03/02/2024', 'NSellX', 'YAAPL', 'I160', 'Q1', 'T160.00', 'L[Checking]', '$160.00', '^',
+      'D03/03/2024', 'NDivX', 'YAAPL', 'T2.40', 'L[Checking]', '$2.40', 'Mquarterly', '^',
+      'D03/04/2024', 'NMargIntX', 'T1.10', 'L[Checking]', '$1.10', '^',
+      'D03/05/2024', 'NBuyX', 'YVTI', 'I200', 'Q0.5', 'L[Savings]', '^',
+      'D03/06/2024', 'NXIn', 'T50.00', 'L[Checking]', '^',
+      'D03/07/2024', 'NDivX', 'YAAPL', 'T1.00', '^',
+      '',
+    ].join('\n');
+    const { rows } = parseQif(qif, options);
+    expect(rows.map((r) => [r.sourceRowNumber, r.errors, r.values.row_kind, r.values.amount, r.values.name, r.values.transfer_account])).toEqual([
+      [1, [], 'trade', '300.00', 'Buy 2 AAPL', undefined],
+      [2, [], 'transaction', '-300.00', 'Cash Transfer In', 'Checking'],
+      [3, [], 'trade', '-160.00', 'Sell 1 AAPL', undefined],
+      [4, [], 'transaction', '160.00', 'Cash Transfer Out', 'Checking'],
+      [5, [], 'transaction', '-2.40', 'Dividend: AAPL', null],
+      [6, [], 'transaction', '2.40', 'Cash Transfer Out', 'Checking'],
+      [7, [], 'transaction', '1.10', 'Margin Interest', null],
+      [8, [], 'transaction', '-1.10', 'Cash Transfer In', 'Checking'],
+      [9, [], 'trade', null, 'Buy 0.5 VTI', undefined],
+      [10, [], 'transaction', '-100', 'Cash Transfer In', 'Savings'],
+      [11, [], 'transaction', '-50.00', 'Cash Transfer In', 'Checking'],
+      // Without an account named, the dividend stays in the investment account's cash.
+      [12, [], 'transaction', '-1.00', 'Dividend: AAPL', null],
+    ]);
+    expect(rows[5].values.notes).toBe('quarterly');
+  });
+});
+
 describe('QIF amounts finer than the currency', () => {
   it('are row errors in bank records, splits, cash actions and trades; trailing zeros are not finer', () => {
     const bank = parseQif('!Type:Bank\nD03/01/2024\nT-1.234\nPShop\n^\nD03/02/2024\nT-10.00\nPSplit\nSFood\n$-4.005\nSHome\n$-5.995\n^\nD03/03/2024\nT-2.5000\nPZeros\n^\n', options);

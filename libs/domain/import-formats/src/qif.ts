@@ -55,8 +55,12 @@ const CASH_ACTIONS: Record<string, { name: (security: string) => string; inflow:
   margint: { name: () => 'Margin Interest', inflow: false },
   miscexp: { name: () => 'Miscellaneous Expense', inflow: false },
 };
-// The X forms (DivX, MargIntX, ...) name the account the cash came from or went to (L[Checking]): same name and sign.
+// The X forms (DivX, MargIntX, ...) are the same income or expense, paid from or to another account: see xTransferRow.
 for (const action of ['div', 'intinc', 'cglong', 'cgmid', 'cgshort', 'rtrncap', 'miscinc', 'margint', 'miscexp']) CASH_ACTIONS[`${action}x`] = CASH_ACTIONS[action];
+
+/** BuyX, SellX, DivX, MargIntX and the like: an action whose cash came from or went to the account L names. */
+const isXForm = (action: string) =>
+  action.endsWith('x') && (BUY_ACTIONS.has(action) || SELL_ACTIONS.has(action) || Object.hasOwn(CASH_ACTIONS, action));
 
 interface QifRecord {
   section: string;
@@ -159,7 +163,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
   }
   // A split record becomes a row per split: counted before any row is built.
-  const rowCount = records.reduce((n, r) => n + (r.section === 'invst' ? 1 + Number(Object.hasOwn(REINVESTED, actionOf(r))) : Math.max(1, r.splits.filter((split) => split.amount).length)), 0);
+  const rowCount = records.reduce((n, r) => n + (r.section === 'invst' ? investmentRowCount(r) : Math.max(1, r.splits.filter((split) => split.amount).length)), 0);
   if (rowCount > opts.maxRows) {
     return { rows: [], fileErrors: [`The file has ${rowCount} rows; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
@@ -181,6 +185,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
       const trade = investmentRow(record, rowNumber, base, securities, errorsOf(rowNumber));
       rows.push(trade);
       if (Object.hasOwn(REINVESTED, actionOf(record))) rows.push(reinvestedIncome(record, trade, rows.length + 1, errorsOf));
+      if (xTransferAccount(record)) rows.push(xTransferRow(record, trade, rows.length + 1, errorsOf));
       return;
     }
     const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
@@ -294,6 +299,42 @@ function reinvestedIncome(record: QifRecord, trade: ParsedRow, rowNumber: number
   };
 }
 
+/** The rows an investment record becomes: its action, the income a reinvestment paid with, an X form's transfer. */
+const investmentRowCount = (record: QifRecord) => 1 + Number(Object.hasOwn(REINVESTED, actionOf(record))) + Number(xTransferAccount(record) !== null);
+
+/** The account an X form's cash came from or went to (L[Checking]), or null: not an X form, or it names none. */
+const xTransferAccount = (record: QifRecord): string | null =>
+  isXForm(actionOf(record)) ? categoryAndTags(record.fields.get('L')).transferTo : null;
+
+/**
+ * An X form (BuyX, SellX, DivX, MargIntX, ...) leaves the investment account's cash as it was: a buy or an expense
+ * was paid from the account L names, a sale or income went to it. The record becomes its action and, as the row
+ * after it, the cash transfer that brought that money in or took it out again (its bank side is the same transfer,
+ * in that account's file). The transfer is the action's cash (T, else qty x price) the other way.
+ */
+function xTransferRow(record: QifRecord, action: ParsedRow, rowNumber: number, errorsOf: (n: number, extra?: string[]) => string[]): ParsedRow {
+  const { qty = null, price = null, amount = null } = action.values as Record<string, string | null | undefined>;
+  const traded = qty !== null && price !== null ? productOf([qty, price]) : null;
+  const cash = amount ?? (traded === null ? null : qty!.startsWith('-') ? negateDecimal(traded) : traded);
+  const transfer = cash === null ? null : negateDecimal(cash);
+  return {
+    sourceRowNumber: rowNumber,
+    errors: errorsOf(rowNumber, transfer === null ? ['the cash transferred is unknown: it needs T, or Q and I'] : []),
+    values: {
+      date: action.values.date,
+      currency: action.values.currency,
+      account: null,
+      row_kind: 'transaction',
+      amount: transfer,
+      name: CASH_ACTIONS[transfer?.startsWith('-') ? 'xin' : 'xout'].name(''),
+      category: null,
+      tags: [],
+      notes: record.fields.get('M') || null,
+      transfer_account: xTransferAccount(record),
+    },
+  };
+}
+
 /** A trade row: QIF names securities by ticker (or name) only, never by exchange. */
 const tradeRow = (rowNumber: number, errors: string[], base: RowBase, trade: Record<string, string | null>): ParsedRow => ({
   sourceRowNumber: rowNumber,
@@ -380,8 +421,9 @@ function investmentRow(record: QifRecord, rowNumber: number, base: RowBase, secu
       category: null,
       tags: [],
       notes: record.fields.get('M') || null,
-      // Cash moved from or to another account (XIn/XOut L[Checking]) is a transfer, as on the bank side of it.
-      transfer_account: categoryAndTags(record.fields.get('L')).transferTo,
+      // Cash moved from or to another account (XIn/XOut L[Checking]) is a transfer, as on the bank side of it; an X
+      // form's income or expense is not (its transfer is the row after it).
+      transfer_account: isXForm(action) ? null : categoryAndTags(record.fields.get('L')).transferTo,
     },
   };
 }
