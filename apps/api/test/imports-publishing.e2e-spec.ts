@@ -531,6 +531,17 @@ describe('imports: publishing and reverting alongside other data', () => {
       ]);
     });
 
+    it('makes an existing subcategory top-level when no row gives it a parent, and revert puts the parent back', async () => {
+      const h = await t.newHousehold();
+      await q(`WITH top AS (INSERT INTO categories (family_id, name) VALUES ($1, 'Food') RETURNING id) INSERT INTO categories (family_id, name, parent_id) SELECT $1, n, id FROM top, unnest(ARRAY['Snacks', 'Drinks']) AS n`, [h.familyId]);
+      const imp = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nSnacks,\nDrinks,Food\nDrinks,' });
+      expect({ status: imp.status, error: imp.error }).toEqual({ status: 'complete', error: null });
+      const parents = async () => (await categories(h)).map((c: { name: string; parent: string | null }) => [c.name, c.parent]);
+      expect(await parents()).toEqual([['Drinks', 'Food'], ['Food', null], ['Snacks', null]]);
+      await revertAndWait(t, h, imp.id);
+      expect(await parents()).toEqual([['Drinks', 'Food'], ['Food', null], ['Snacks', 'Food']]);
+    });
+
     it('refuses parents that make a cycle, within the file or through existing categories, and budgets keep working', async () => {
       const h = await t.newHousehold();
       const cycle = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,B\nB,A' });

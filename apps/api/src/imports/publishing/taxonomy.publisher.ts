@@ -61,6 +61,12 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
       WHERE c.family_id = $1 AND c.name = t.child`,
     [ctx.imp.familyId, parents.map((r) => r.name), parents.map((r) => r.parent)],
   );
+  // A category no row gives a parent is top-level (imports.md 3.7), unless this import created it (in an earlier chunk).
+  await tx.query(
+    `UPDATE categories SET parent_id = NULL, updated_at = now()
+      WHERE family_id = $1 AND name = ANY($2::text[]) AND parent_id IS NOT NULL AND import_id IS DISTINCT FROM $3`,
+    [ctx.imp.familyId, rows.filter((r) => !r.parent).map((r) => r.name), ctx.imp.id],
+  );
   // Walking up from each category given a parent: one that reaches itself is in a cycle (budgets could not total it).
   const cycles: Array<{ name: string }> = await tx.query(
     `WITH RECURSIVE up(start, id) AS (
