@@ -542,6 +542,20 @@ describe('imports: publishing and reverting alongside other data', () => {
       expect(await parents()).toEqual([['Drinks', 'Food'], ['Food', null], ['Snacks', 'Food']]);
     });
 
+    it("creates a parent it only names, and a rule's category, as Sure does: #737373 with the shapes icon, which a child takes", async () => {
+      const h = await t.newHousehold();
+      const imp = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,color,parent_category\nKid,#111111,Named' });
+      expect(imp.status).toBe('complete');
+      const actions = JSON.stringify([{ action_type: 'set_transaction_category', value: 'Taxi' }]);
+      const rules = `name,resource_type,conditions,actions\nRides,transaction,[],"${actions.replace(/"/g, '""')}"`;
+      expect((await publishAndWait(t, h, { type: 'RuleImport', raw_file_content: rules })).status).toBe('complete');
+      expect(await categories(h)).toEqual([
+        { name: 'Kid', color: '#737373', icon: 'shapes', parent: 'Named' },
+        { name: 'Named', color: '#737373', icon: 'shapes', parent: null },
+        { name: 'Taxi', color: '#737373', icon: 'shapes', parent: null },
+      ]);
+    });
+
     it('refuses parents that make a cycle, within the file or through existing categories, and budgets keep working', async () => {
       const h = await t.newHousehold();
       const cycle = await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,parent_category\nA,B\nB,A' });

@@ -22,11 +22,14 @@ async function byName(tx: EntityManager, table: string, familyId: string, names:
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
-/** Creates the categories (parents first) and tags of the given names that the family lacks; returns name -> id. */
-export async function ensureNamed(tx: EntityManager, table: 'categories' | 'tags', imp: Import, names: string[], parents: Map<string, string> = new Map()) {
+/**
+ * Creates the categories (parents first) and tags of the given names that the family lacks, in `color` when given,
+ * else one of the palette's; returns name -> id.
+ */
+export async function ensureNamed(tx: EntityManager, table: 'categories' | 'tags', imp: Import, names: string[], parents: Map<string, string> = new Map(), color?: string) {
   const unique = [...new Set(names)];
   if (!unique.length) return new Map<string, string>();
-  const colors = unique.map((n) => (table === 'categories' ? (parents.get(n) ? null : paletteColor(n)) : paletteColor(n)));
+  const colors = unique.map((n) => (table === 'categories' && parents.get(n) ? null : (color ?? paletteColor(n))));
   if (table === 'categories') {
     await tx.query(
       `INSERT INTO categories (family_id, name, color, parent_id, import_id)

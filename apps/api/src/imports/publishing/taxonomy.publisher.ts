@@ -3,6 +3,9 @@ import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
 import { ImportRowRecord, previousValues, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
+/** Sure's colour for a category a CategoryImport or RuleImport creates without one (imports.md 3.7, 3.9). */
+const CATEGORY_COLOR = '#737373';
+
 interface CategoryRow {
   name: string;
   color: string | null;
@@ -51,10 +54,10 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
      ON CONFLICT (family_id, name) DO UPDATE
        SET color = COALESCE((SELECT c FROM given WHERE n = EXCLUDED.name), categories.color),
            lucide_icon = COALESCE((SELECT i FROM given WHERE n = EXCLUDED.name), categories.lucide_icon), updated_at = now()`,
-    [ctx.imp.familyId, ctx.imp.id, '#737373', rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.icon)],
+    [ctx.imp.familyId, ctx.imp.id, CATEGORY_COLOR, rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.icon)],
   );
   const parents = rows.filter((r) => r.parent);
-  await ensureNamed(tx, 'categories', ctx.imp, parents.map((r) => r.parent!));
+  await ensureNamed(tx, 'categories', ctx.imp, parents.map((r) => r.parent!), new Map(), CATEGORY_COLOR);
   await tx.query(
     `UPDATE categories c SET parent_id = p.id, color = p.color, updated_at = now()
        FROM unnest($2::text[], $3::text[]) AS t(child, parent) JOIN categories p ON p.family_id = $1 AND p.name = t.parent
@@ -209,7 +212,7 @@ export const publishRules: RowsPublisher = async (tx, records, ctx) => {
   const names = { categories: new Set<string>(), merchants: new Set<string>(), tags: new Set<string>() };
   for (const row of given) namesIn([...row.conditions, ...row.actions], names);
   const ids = {
-    categories: await ensureNamed(tx, 'categories', ctx.imp, [...names.categories]),
+    categories: await ensureNamed(tx, 'categories', ctx.imp, [...names.categories], new Map(), CATEGORY_COLOR),
     tags: await ensureNamed(tx, 'tags', ctx.imp, [...names.tags]),
     merchants: await ensureMerchants(tx, ctx, [...names.merchants]),
   };
