@@ -440,6 +440,19 @@ describe('imports: publishing and reverting alongside other data', () => {
     });
   });
 
+  describe('accounts a trade file names', () => {
+    it('creates an account it names that the family lacks as an investment account, and finds an existing one of any type', async () => {
+      const h = await t.newHousehold();
+      await newAccount(t, h, 'Cash box', 'USD');
+      const imp = await publishAndWait(t, h, { type: 'TradeImport', raw_file_content: 'date,ticker,qty,price,account\n2024-05-01,SAP,2,150,New broker\n2024-05-02,AAPL,1,190,Cash box' });
+      expect(imp.status).toBe('complete');
+      expect(await q(`SELECT name, accountable_type, classification FROM accounts WHERE family_id = $1 ORDER BY name`, [h.familyId])).toEqual([
+        { name: 'Cash box', accountable_type: 'Depository', classification: 'asset' },
+        { name: 'New broker', accountable_type: 'Investment', classification: 'asset' },
+      ]);
+    });
+  });
+
   describe('QIF opening balance', () => {
     it("keeps one per account, the file's, and revert puts back the one it replaced", async () => {
       const h = await t.newHousehold();

@@ -48,14 +48,18 @@ export async function ensureNamed(tx: EntityManager, table: 'categories' | 'tags
   return byName(tx, table, imp.familyId, unique);
 }
 
+/**
+ * Finds the accounts of the given names, creating those the family lacks: investment accounts for a trade file, which
+ * fills them with trades (Sure makes every one a Depository), else Depository.
+ */
 async function ensureAccounts(tx: EntityManager, imp: Import, names: string[], currency: string): Promise<Map<string, string>> {
   const existing = await byName(tx, 'accounts', imp.familyId, names);
   const missing = [...new Set(names)].filter((n) => !existing.has(n));
   if (missing.length) {
     await tx.query(
       `INSERT INTO accounts (id, family_id, name, accountable_type, classification, currency, import_id)
-       SELECT id, $1, n, 'Depository', 'asset', $2, $3 FROM unnest($4::uuid[], $5::text[]) AS t(id, n)`,
-      [imp.familyId, currency, imp.id, missing.map(() => timeOrderedId()), missing],
+       SELECT id, $1, n, $6, 'asset', $2, $3 FROM unnest($4::uuid[], $5::text[]) AS t(id, n)`,
+      [imp.familyId, currency, imp.id, missing.map(() => timeOrderedId()), missing, imp.type === 'TradeImport' ? 'Investment' : 'Depository'],
     );
   }
   return byName(tx, 'accounts', imp.familyId, names);
