@@ -142,6 +142,18 @@ describe('user management API (/api/v1/admin/users)', () => {
     const stranger = await member('member');
     await as(t.server, admin.browser, 'get', `/api/v1/admin/users/${stranger.userId}/auth_history`).expect(404);
   });
+
+  it('refuses an audit log time bound that is not an ISO 8601 date, rather than reading it as another day', async () => {
+    const root = await member('super_admin');
+    for (const bound of ['from=1', 'from=2024-02-30', 'to=0', 'to=March%207']) {
+      const res = await as(t.server, root.browser, 'get', `/api/v1/admin/audit_logs?${bound}`).expect(422);
+      expect(res.body.error).toBe('validation_failed');
+      expect(res.body.message).toMatch(/^(from|to) must be an ISO 8601 date-time$/);
+    }
+    await as(t.server, root.browser, 'get', '/api/v1/admin/audit_logs').expect(200);
+    const day = await as(t.server, root.browser, 'get', '/api/v1/admin/audit_logs?from=2024-02-29&to=2999-01-01T00:00:00.000Z').expect(200);
+    expect(day.body.total).toBeGreaterThan(0);
+  });
 });
 
 describe('the last active super admin', () => {

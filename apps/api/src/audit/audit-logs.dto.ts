@@ -1,19 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsDate, IsIn, IsInt, isISO8601, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { AUDIT_EVENTS } from '@hearth/contracts';
 import type { AuditEvent } from '@hearth/contracts';
+
+/** Only an ISO 8601 date or date-time of a real calendar day becomes a Date; `1` or `2024-02-30` fail @IsDate. */
+const isoDateTime = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && isISO8601(value, { strict: true, strictSeparator: true }) ? new Date(value) : new Date(NaN);
 
 export class AuditLogQuery {
   @ApiPropertyOptional({ enum: AUDIT_EVENTS }) @IsOptional() @IsIn(AUDIT_EVENTS) event?: AuditEvent;
   @ApiPropertyOptional({ format: 'date-time', description: 'Events at or after this moment' })
   @IsOptional()
-  @Type(() => Date)
+  @Transform(isoDateTime)
   @IsDate({ message: 'from must be an ISO 8601 date-time' })
   from?: Date;
   @ApiPropertyOptional({ format: 'date-time', description: 'Events before this moment' })
   @IsOptional()
-  @Type(() => Date)
+  @Transform(isoDateTime)
   @IsDate({ message: 'to must be an ISO 8601 date-time' })
   to?: Date;
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() user_id?: string;
