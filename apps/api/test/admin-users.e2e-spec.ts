@@ -154,6 +154,18 @@ describe('user management API (/api/v1/admin/users)', () => {
     const day = await as(t.server, root.browser, 'get', '/api/v1/admin/audit_logs?from=2024-02-29&to=2999-01-01T00:00:00.000Z').expect(200);
     expect(day.body.total).toBeGreaterThan(0);
   });
+
+  it('refuses a page past a million or not in decimal digits on the user list and the audit log, naming page', async () => {
+    const root = await member('super_admin');
+    for (const path of ['/api/v1/admin/users', '/api/v1/admin/audit_logs']) {
+      for (const page of ['1e300', '400000000000000000', '0x10']) {
+        const res = await as(t.server, root.browser, 'get', `${path}?page=${page}`).expect(422);
+        expect(res.body).toMatchObject({ error: 'validation_failed', message: 'page must be an integer from 1 to 1000000' });
+      }
+      expect((await as(t.server, root.browser, 'get', `${path}?per_page=0x10`).expect(422)).body.error).toBe('validation_failed');
+      expect((await as(t.server, root.browser, 'get', `${path}?page=1000000&per_page=100`).expect(200)).body.page).toBe(1_000_000);
+    }
+  });
 });
 
 describe('the last active super admin', () => {

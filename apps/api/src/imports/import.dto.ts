@@ -11,6 +11,7 @@ import {
   unaliasImportType,
   VERIFICATION_STATUSES,
 } from '@hearth/contracts';
+import { decimalInteger } from '../common/decimal-integer';
 import { OptionalNotNull } from '../common/optional-not-null';
 
 const LABEL = { maxLength: 255 };
@@ -112,9 +113,6 @@ export class UpdateImportDto extends ImportConfigurationInput {
   @IsEmpty({ message: 'raw_file_content cannot be changed: upload the new file as a new import' })
   raw_file_content?: unknown;
 }
-
-/** Digits only: Number() would also read '0x10', '1e1' and ' 2'; anything else stays as sent and fails @IsInt. */
-const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value);
 
 export class PageQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 })
