@@ -143,6 +143,22 @@ describe('user management API (/api/v1/admin/users)', () => {
     await as(t.server, admin.browser, 'get', `/api/v1/admin/users/${stranger.userId}/auth_history`).expect(404);
   });
 
+  it('acts with the role the actor holds under the lock: one demoted or suspended after the request was authenticated is refused', async () => {
+    const root = await member('super_admin');
+    const target = await member('member');
+    const service = t.app.get(AdminUsersService);
+    // The principal the guard loaded just before another super admin demoted, then suspended, `root`.
+    const actor = { userId: root.userId, familyId: root.familyId, role: 'super_admin' as const, email: root.email, sessionId: 'x', token: 'x' };
+    const origin = { ip: null, userAgent: null };
+    await t.dataSource.getRepository(User).update({ id: root.userId }, { role: 'member' });
+    await expect(service.changeRole(actor, target.userId, 'super_admin', origin)).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    await t.dataSource.getRepository(User).update({ id: root.userId }, { role: 'super_admin', status: 'suspended' });
+    await expect(service.suspend(actor, target.userId, origin)).rejects.toMatchObject({ status: 401 });
+    await expect(service.remove(actor, target.userId, target.email, origin)).rejects.toMatchObject({ status: 401 });
+    expect(await user(target.userId)).toMatchObject({ role: 'member', status: 'active' });
+    expect(await audits(target.userId, 'role_changed')).toEqual([]);
+  });
+
   it('refuses an audit log time bound that is not an ISO 8601 date, rather than reading it as another day', async () => {
     const root = await member('super_admin');
     for (const bound of ['from=1', 'from=2024-02-30', 'to=0', 'to=March%207']) {
@@ -203,7 +219,8 @@ describe('the last active super admin', () => {
       () => service.suspend(actor, last.id, origin),
       () => service.remove(actor, last.id, last.email, origin),
     ]) {
-      await expect(attempt()).rejects.toMatchObject({ status: 409, code: 'last_super_admin' });
+      // Re-read under the lock, the suspended actor is refused before the last super admin could be touched.
+      await expect(attempt()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
     }
     expect(await t.dataSource.query(`SELECT role, status FROM users WHERE id = $1`, [last.id])).toEqual([{ role: 'super_admin', status: 'active' }]);
   });

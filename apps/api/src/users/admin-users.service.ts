@@ -46,8 +46,8 @@ export class AdminUsersService {
 
   async changeRole(actor: SessionPrincipal, id: string, role: Role, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
-      const target = await this.manageable(actor, id, tx);
-      if (!roleAtLeast(actor.role, role)) {
+      const { actor: current, target } = await this.manageable(actor, id, tx);
+      if (!roleAtLeast(current.role, role)) {
         throw new ApiError(403, 'forbidden', `Only a ${role} can grant the ${role} role`);
       }
       if (target.role === role) return target;
@@ -61,7 +61,7 @@ export class AdminUsersService {
   /** Suspends the user: every session ends now, and their API keys are refused from the next request. */
   async suspend(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
-      const target = await this.manageable(actor, id, tx);
+      const { target } = await this.manageable(actor, id, tx);
       if (target.status === 'suspended') return target;
       if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
       await this.users.setStatus(target.id, 'suspended', tx);
@@ -73,7 +73,7 @@ export class AdminUsersService {
 
   async reactivate(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
-      const target = await this.manageable(actor, id, tx);
+      const { target } = await this.manageable(actor, id, tx);
       if (target.status === 'active') return target;
       await this.users.setStatus(target.id, 'active', tx);
       await this.record('user_reactivated', actor, target, origin, tx);
@@ -84,7 +84,7 @@ export class AdminUsersService {
   /** Permanent removal, only when the request repeats the user's e-mail; audited in the same transaction. */
   async remove(actor: SessionPrincipal, id: string, confirmationEmail: string, origin: RequestOrigin): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const target = await this.manageable(actor, id, tx);
+      const { target } = await this.manageable(actor, id, tx);
       if (!sameText(normalizeEmail(confirmationEmail), target.email)) {
         throw new ApiError(422, 'confirmation_mismatch', 'The email address did not match. The user was not removed.');
       }
@@ -100,15 +100,22 @@ export class AdminUsersService {
     return this.audit.historyForUser(target.id, HISTORY_LIMIT);
   }
 
-  /** Under the administration lock, returns a user the actor may change: visible, not themselves, not ranked above them. */
-  private async manageable(actor: SessionPrincipal, id: string, tx: EntityManager): Promise<AdminUserRow> {
+  /**
+   * Under the administration lock, returns the actor as they are now (a request authenticated before the actor was
+   * demoted or suspended acts no more) and a user they may change: visible, not themselves, not ranked above them.
+   */
+  private async manageable(principal: SessionPrincipal, id: string, tx: EntityManager): Promise<{ actor: SessionPrincipal; target: AdminUserRow }> {
     await this.users.lockAdministration(tx);
+    const self = await this.users.find(principal.userId, tx);
+    if (!self || self.status !== 'active') throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
+    if (!roleAtLeast(self.role, 'admin')) throw new ApiError(403, 'forbidden', "This action requires the 'admin' role");
+    const actor = { ...principal, role: self.role, familyId: self.familyId };
     const target = await this.get(actor, id, tx);
     if (target.id === actor.userId) throw ownAccount();
     if (!roleAtLeast(actor.role, target.role)) {
       throw new ApiError(403, 'forbidden', `Only a ${target.role} can manage this user`);
     }
-    return target;
+    return { actor, target };
   }
 
   private async assertNotLastSuperAdmin(target: AdminUserRow, tx: EntityManager): Promise<void> {
