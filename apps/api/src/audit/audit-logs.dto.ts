@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsIn, IsInt, isISO8601, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsDate, IsIn, isISO8601, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { AUDIT_EVENTS } from '@hearth/contracts';
 import type { AuditEvent } from '@hearth/contracts';
-import { decimalInteger } from '../common/decimal-integer';
+import { PageParam, PerPageParam } from '../common/paging';
 
 /** Only an ISO 8601 date or date-time of a real calendar day becomes a Date; `1` or `2024-02-30` fail @IsDate. */
 const isoDateTime = ({ value }: { value: unknown }) =>
@@ -23,20 +23,8 @@ export class AuditLogQuery {
   to?: Date;
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() user_id?: string;
   @ApiPropertyOptional({ description: '`local` or a provider name' }) @IsOptional() @IsString() @Length(1, 100) provider?: string;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 })
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt({ message: 'page must be an integer from 1 to 1000000' })
-  @Min(1, { message: 'page must be an integer from 1 to 1000000' })
-  @Max(1_000_000, { message: 'page must be an integer from 1 to 1000000' })
-  page?: number;
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  per_page?: number;
+  @PageParam() page?: number;
+  @PerPageParam(50) per_page?: number;
 }
 
 export class AuditLogDto {

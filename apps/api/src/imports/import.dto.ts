@@ -1,6 +1,6 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmpty, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmpty, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import {
   AMOUNT_TYPE_STRATEGIES,
   COLUMN_SEPARATORS,
@@ -11,7 +11,7 @@ import {
   unaliasImportType,
   VERIFICATION_STATUSES,
 } from '@hearth/contracts';
-import { decimalInteger } from '../common/decimal-integer';
+import { PageParam, PerPageParam } from '../common/paging';
 import { OptionalNotNull } from '../common/optional-not-null';
 
 const LABEL = { maxLength: 255 };
@@ -115,20 +115,8 @@ export class UpdateImportDto extends ImportConfigurationInput {
 }
 
 export class PageQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 })
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt({ message: 'page must be an integer from 1 to 1000000' })
-  @Min(1, { message: 'page must be an integer from 1 to 1000000' })
-  @Max(1_000_000, { message: 'page must be an integer from 1 to 1000000' })
-  page?: number;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt({ message: 'per_page must be an integer from 1 to 100' })
-  @Min(1, { message: 'per_page must be an integer from 1 to 100' })
-  @Max(100, { message: 'per_page must be an integer from 1 to 100' })
-  per_page?: number;
+  @PageParam() page?: number;
+  @PerPageParam(25) per_page?: number;
 }
 
 /** An empty filter (`?status=`, what a form's blank choice sends) means no filter. */

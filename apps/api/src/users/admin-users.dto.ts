@@ -1,9 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { AUDIT_EVENTS, ROLES, USER_STATUSES } from '@hearth/contracts';
 import type { AuditEvent, Role, UserStatus } from '@hearth/contracts';
-import { decimalInteger } from '../common/decimal-integer';
+import { PageParam, PerPageParam } from '../common/paging';
 
 export class ListUsersQuery {
   @ApiPropertyOptional({ description: 'Matches e-mail, first or last name (case-insensitive)' })
@@ -18,20 +17,8 @@ export class ListUsersQuery {
   @IsString()
   @Length(1, 100)
   provider?: string;
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 })
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt({ message: 'page must be an integer from 1 to 1000000' })
-  @Min(1, { message: 'page must be an integer from 1 to 1000000' })
-  @Max(1_000_000, { message: 'page must be an integer from 1 to 1000000' })
-  page?: number;
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
-  @IsOptional()
-  @Transform(decimalInteger)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  per_page?: number;
+  @PageParam() page?: number;
+  @PerPageParam(25) per_page?: number;
 }
 
 export class AdminUserDto {
