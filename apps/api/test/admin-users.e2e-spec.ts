@@ -4,6 +4,7 @@ import { AdminUsersService } from '../src/users/admin-users.service';
 import { startFreshTestApp } from './support/fresh-database';
 import { as, Browser, signIn } from './support/sessions';
 import { Household, startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 describe('user management API (/api/v1/admin/users)', () => {
   let t: TestApp;
@@ -223,5 +224,32 @@ describe('the last active super admin', () => {
       await expect(attempt()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
     }
     expect(await t.dataSource.query(`SELECT role, status FROM users WHERE id = $1`, [last.id])).toEqual([{ role: 'super_admin', status: 'active' }]);
+  });
+
+  (process.env.DATABASE_URL ? it : it.skip)("survives a demotion by an admin and one by a sign-in's role sync at the same moment", async () => {
+    await t.dataSource.query(`UPDATE users SET status = 'suspended' WHERE role = 'super_admin'`);
+    const a = await t.newHousehold({ role: 'super_admin' });
+    const b = await t.newHousehold({ role: 'super_admin' });
+    const browserA = await signIn(t.server, a.email);
+    // What an SSO sign-in's role sync does when a's groups no longer map to super_admin: lock the super admins, find
+    // another one, demote a. It commits only once b's demotion by a is waiting.
+    const sync = t.dataSource.createQueryRunner();
+    await sync.connect();
+    let demotion: Promise<request.Response> | undefined;
+    try {
+      await sync.startTransaction();
+      await sync.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
+      await sync.query(`UPDATE users SET role = 'member' WHERE id = $1`, [a.userId]);
+      const [{ pid }] = await sync.query(`SELECT pg_backend_pid() AS pid`);
+      demotion = as(t.server, browserA, 'patch', `/api/v1/admin/users/${b.userId}`).send({ role: 'member' }).then((r) => r);
+      await until('the demotion waiting on the sign-in', async () =>
+        Number((await t.dataSource.query(`SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))[0].count),
+      );
+      await sync.commitTransaction();
+    } finally {
+      await sync.release();
+    }
+    expect([403, 409]).toContain((await demotion).status);
+    expect(await t.dataSource.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active'`)).toEqual([{ id: b.userId }]);
   });
 });

@@ -78,8 +78,12 @@ export class AdminUsersRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * The active super admins, locked: an SSO sign-in's role sync (which does not take the administration lock) locks
+   * them too, so a demotion here waits for one there and counts what it left rather than what was before.
+   */
   async activeSuperAdmins(manager: EntityManager): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active'`);
+    const rows: { id: string }[] = await manager.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
     return rows.map((row) => row.id);
   }
 
