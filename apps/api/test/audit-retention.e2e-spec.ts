@@ -2,11 +2,12 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { retentionTask, verifyArchiveTask } from '../src/audit/audit-cli';
+import { archiveFileName } from '../src/audit/audit-retention.policy';
 import { AUDIT_QUEUE, RETENTION_JOB } from '../src/audit/audit-retention.queue';
 import { AuditRetentionRepository } from '../src/audit/audit-retention.repository';
 import type { RetentionReport } from '../src/audit/audit-retention.service';
@@ -239,6 +240,41 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       expect(left.filter((name) => report.archive!.expired_files.includes(name))).toEqual([]);
       // Nothing it wrote in that run is older than the window, so only new files remain.
       expect(left.sort()).toEqual(report.archive!.written.map((f) => f.file).sort());
+    });
+  });
+  describe('archive files the service did not write', () => {
+    let t: TestApp;
+    let config: AppConfig;
+    const archiveDir = () => join(dir, 'foreign');
+    beforeAll(async () => {
+      t = await startFreshTestApp({ AUDIT_RETENTION_TIER: 'compliance', AUDIT_ARCHIVE_DIR: archiveDir() });
+      config = t.app.get<AppConfig>(APP_CONFIG);
+    });
+    afterAll(() => t?.close());
+
+    it('neither move where archiving continues nor stop verification: rows past the database window are archived before they go', async () => {
+      const later = (days: number) => new Date(Date.now() + days * DAY);
+      // A stray pair whose manifest is not signed with this instance's key, and one whose manifest is JSON but no object.
+      const period = { from: later(365), to: later(395) };
+      const unsigned = archiveFileName(period);
+      const broken = archiveFileName({ from: later(400), to: later(430) });
+      await mkdir(archiveDir(), { recursive: true });
+      for (const name of [unsigned, broken]) await writeFile(join(archiveDir(), name), gzipSync('{"id":"forged"}\n'));
+      const manifest = { file: unsigned, rows: 1, from: period.from.toISOString(), to: period.to.toISOString(), sha256: 'f'.repeat(64), hmac_sha256: 'f'.repeat(64) };
+      await writeFile(join(archiveDir(), `${unsigned}.manifest.json`), JSON.stringify(manifest));
+      await writeFile(join(archiveDir(), `${broken}.manifest.json`), 'null');
+
+      const old = await oldEvent(t, 400);
+      const report = await t.app.get(AuditRetentionService).run();
+      expect(report.archive?.archived_rows).toBe(1);
+      expect(await present(t, [old])).toEqual([]);
+      expect((await archiveContents(archiveDir())).events.map((e) => e.id)).toContain(old);
+
+      const printed: string[] = [];
+      expect(await verifyArchiveTask(config, (line) => printed.push(line))).toBe(1);
+      expect(printed).toContain(`FAIL ${unsigned}: manifest signature does not match (edited, or SECRET_KEY_BASE changed)`);
+      expect(printed).toContain(`FAIL ${broken}: manifest is not a JSON object`);
+      expect(printed.at(-1)).toBe('3 files, 1 rows verified; 2 problems');
     });
   });
 });

@@ -94,10 +94,14 @@ export class AuditArchive {
       .sort((a, b) => a.period.from.getTime() - b.period.from.getTime());
   }
 
-  /** The end of the newest complete file: where the next run continues. */
+  /**
+   * The end of the newest complete file this instance signed: where the next run continues. A stray or forged file
+   * is not trusted to say so: one dated ahead would stop archiving while the purge went on deleting.
+   */
   async archivedThrough(): Promise<Date | null> {
-    const files = await this.list();
-    return files.reduce<Date | null>((latest, f) => (!latest || f.period.to > latest ? f.period.to : latest), null);
+    const newestFirst = (await this.list()).sort((a, b) => b.period.to.getTime() - a.period.to.getTime());
+    for (const file of newestFirst) if (typeof (await this.signedManifest(file.name)) !== 'string') return file.period.to;
+    return null;
   }
 
   /** Leftovers of an interrupted write; never a finished file. */
@@ -189,18 +193,8 @@ export class AuditArchive {
 
   /** The number of rows when the file matches its manifest, else what is wrong. */
   private async check(name: string): Promise<number | string> {
-    let manifest: ArchiveManifest;
-    try {
-      manifest = JSON.parse(await readFile(join(this.directory, name + MANIFEST_SUFFIX), 'utf8')) as ArchiveManifest;
-    } catch {
-      return 'manifest is not valid JSON';
-    }
-    const period = parseArchiveFileName(name)!;
-    if (manifest.file !== name || manifest.from !== period.from.toISOString() || manifest.to !== period.to.toISOString()) {
-      return 'manifest describes another file';
-    }
-    const { hmac_sha256: _hmac, written_at: _written, ...body } = manifest;
-    if (!sameHex(manifest.hmac_sha256, this.sign(body))) return 'manifest signature does not match (edited, or SECRET_KEY_BASE changed)';
+    const manifest = await this.signedManifest(name);
+    if (typeof manifest === 'string') return manifest;
     const hash = createHash('sha256');
     for await (const chunk of createReadStream(join(this.directory, name))) hash.update(chunk as Buffer);
     if (hash.digest('hex') !== manifest.sha256) return 'SHA-256 does not match the manifest: the file was changed';
@@ -215,6 +209,25 @@ export class AuditArchive {
       return 'file is not readable gzip NDJSON';
     }
     return count === manifest.rows ? count : `holds ${count} rows, the manifest says ${manifest.rows}`;
+  }
+
+  /** The manifest of a file when this instance signed it for that file, else what is wrong with it. */
+  private async signedManifest(name: string): Promise<ArchiveManifest | string> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(join(this.directory, name + MANIFEST_SUFFIX), 'utf8'));
+    } catch {
+      return 'manifest is not valid JSON';
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'manifest is not a JSON object';
+    const manifest = parsed as ArchiveManifest;
+    const period = parseArchiveFileName(name)!;
+    if (manifest.file !== name || manifest.from !== period.from.toISOString() || manifest.to !== period.to.toISOString()) {
+      return 'manifest describes another file';
+    }
+    const { hmac_sha256: _hmac, written_at: _written, ...body } = manifest;
+    if (!sameHex(manifest.hmac_sha256, this.sign(body))) return 'manifest signature does not match (edited, or SECRET_KEY_BASE changed)';
+    return manifest;
   }
 
   private sign(body: Omit<ArchiveManifest, 'hmac_sha256' | 'written_at'>): string {
