@@ -387,6 +387,15 @@ describe('parseQif: files of several accounts', () => {
     });
   });
 
+  it('refuses a file whose transactions are of several account types though no !Account block names the accounts', () => {
+    const qif = '!Type:Bank\nD01/05/2024\nT-10\nPShop\n^\n!Type:Invst\nD01/06/2024\nNBuy\nYAAPL\nI10\nQ1\nT10\n^\n!Type:CCard\nD01/07/2024\nT-5\nPCafe\n^\n';
+    expect(parseQif(qif, options)).toEqual({
+      rows: [],
+      errorCode: 'invalid_qif',
+      fileErrors: ['The QIF file holds transactions of 3 account types (Bank, Invst, CCard); export each account to its own file and import it into its account'],
+    });
+  });
+
   it('reads a file of one account, with or without its !Account block or the list of accounts before it', () => {
     const listed = `!Option:AutoSwitch\n!Account\nNChecking\nTBank\n^\nNVisa\nTCCard\n^\n!Clear:AutoSwitch\n${section('Checking', 'Bank', 'Shop')}`;
     expect(parseQif(listed, options).rows.map((r) => r.values.name)).toEqual(['Shop']);

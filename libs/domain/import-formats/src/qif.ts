@@ -27,7 +27,7 @@ export interface QifOptions {
 }
 
 /** Sections holding transactions; lists (Cat, Class, Tag, Memorized, Prices) are skipped and Security maps names to tickers. */
-const TRANSACTION_SECTIONS = new Set(['bank', 'cash', 'ccard', 'oth a', 'oth l', 'invst']);
+const TRANSACTION_SECTIONS = new Map(['Bank', 'Cash', 'CCard', 'Oth A', 'Oth L', 'Invst'].map((name) => [name.toLowerCase(), name]));
 
 /** Numeric date layouts tried on every D field; the one parsing the most samples wins, US first on a tie. */
 const DATE_LAYOUTS = ['%m/%d/%Y', '%d/%m/%Y', '%d.%m.%Y', '%Y-%m-%d', '%m-%d-%Y', '%d-%m-%Y', '%Y/%m/%d'];
@@ -160,6 +160,12 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
   if (accounts.length > 1) {
     const named = accounts.slice(0, 5).map((a) => `'${shownValue(a)}'`).join(', ');
     const message = `The QIF file holds transactions of ${accounts.length} accounts (${named}${accounts.length > 5 ? ', …' : ''}); export each account to its own file and import it into its account`;
+    return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
+  }
+  // Without !Account blocks, sections of different types (Bank, then Invst) are as surely different accounts.
+  const types = [...new Set(records.map((r) => TRANSACTION_SECTIONS.get(r.section)!))];
+  if (types.length > 1) {
+    const message = `The QIF file holds transactions of ${types.length} account types (${types.join(', ')}); export each account to its own file and import it into its account`;
     return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
   }
   // A split record becomes a row per split: counted before any row is built.
