@@ -125,6 +125,20 @@ describe('parseNumber', () => {
   });
 });
 
+describe('parseStatementAmount', () => {
+  it('reads thousands grouped by commas, points, spaces or apostrophes', () => {
+    expect(['1,234.56', '1.234,56', '1 234.56', '1\u00a0234,56', "1'234.56", '12\u2019345.00-', "(1'234'567.89)"].map(parseStatementAmount)).toEqual([
+      '1234.56',
+      '1234.56',
+      '1234.56',
+      '1234.56',
+      '1234.56',
+      '-12345.00',
+      '-1234567.89',
+    ]);
+  });
+});
+
 describe('parseDate', () => {
   it('writes years below 1000 with four digits', () => {
     expect(parseDate('0050-01-02', '%Y-%m-%d')).toBe('0050-01-02');

@@ -335,10 +335,11 @@ export function detectDateLayout(samples: string[], layouts: string[]): string {
 
 /**
  * An amount as statements print it: `1,234.56`, or `1.234,56` when the comma is clearly the decimal mark; thousands
- * may be grouped by spaces instead (`1 234.56`, `1 234,56`); parentheses or a trailing minus mean negative.
+ * may be grouped by spaces or, as in Switzerland, apostrophes instead (`1 234.56`, `1 234,56`, `1'234.56`); parentheses
+ * or a trailing minus mean negative.
  */
 export function parseStatementAmount(raw: string | undefined): string | null {
-  const value = raw?.trim().replace(/(?<=\d)[ \u00a0\u202f](?=\d{3}(?!\d))/g, '');
+  const value = raw?.trim().replace(/(?<=\d)[ \u00a0\u202f'\u2019](?=\d{3}(?!\d))/g, '');
   if (!value || value.length > MAX_CELL_CHARS) return null;
   return /^[^\d]*-?[\d.\s]*,\d{1,2}\)?-?$/.test(value) ? parseNumber(value, '1.234,56') : parseNumber(value, '1,234.56');
 }

@@ -300,15 +300,22 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
-  it('reads amounts grouped in thousands by spaces, as it reads them grouped by commas or points', () => {
+  it('reads amounts grouped in thousands by spaces or apostrophes, as it reads them grouped by commas or points', () => {
     const items = page(
-      [['Date', 'Description', 'Amount'], ['23/01/2024', 'Rent', '-1 234.56'], ['24/01/2024', 'Salary', '2\u00a0500,00'], ['25/01/2024', 'Car', '-12 345 678,90']],
+      [
+        ['Date', 'Description', 'Amount'],
+        ['23/01/2024', 'Rent', '-1 234.56'],
+        ['24/01/2024', 'Salary', '2\u00a0500,00'],
+        ['25/01/2024', 'Car', '-12 345 678,90'],
+        ['26/01/2024', 'Bonus', "3'250.00"],
+      ],
       [40, 110, 400],
     );
     expect(parsePdfStatement(items, options).rows.map((r) => [r.values.amount, r.errors])).toEqual([
       ['1234.56', []],
       ['-2500.00', []],
       ['12345678.90', []],
+      ['-3250.00', []],
     ]);
   });
 

@@ -46,7 +46,7 @@ const SUMMARY =
 const PERIOD_SUMMARY = /\bsummary\b|^(?:fees?|interest|charges?) charged\b|\b(?:this|the) (?:period|statement)\b/i;
 /** Most units from one line of a table to the next (a wrapped line, the next row) on a page printed at 14 or closer. */
 const LINE_STEP = 20;
-const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
+const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.'\u2019\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
 
 interface Cell {
   text: string;
