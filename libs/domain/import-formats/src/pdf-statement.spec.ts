@@ -119,6 +119,23 @@ describe('parsePdfStatement', () => {
     expect(parsePdfStatement(items, options).rows.map((r) => r.values.amount)).toEqual(['4.50', '100.00', '-2000.00']);
   });
 
+  it('does not take a bank statement for a credit card statement because its footer advertises a credit card', () => {
+    const items = [
+      ...page([['Checking statement']], [40], 1, 760),
+      ...page(
+        [
+          ['Date', 'Description', 'Amount'],
+          ['2024-02-01', 'Coffee', '-4.50'],
+          ['2024-02-03', 'Salary', '2,000.00'],
+        ],
+        [40, 120, 400],
+      ),
+      ...page([['Apply for our Rewards Credit Card today']], [40], 1, 80),
+      ...page([['Page 2 of 2'], ['Ask us about our credit card offers']], [40], 2, 760),
+    ];
+    expect(parsePdfStatement(items, options).rows.map((r) => r.values.amount)).toEqual(['4.50', '-2000.00']);
+  });
+
   it('reads tables that continue on later pages under a repeated header, and month-name dates', () => {
     const header = ['Date', 'Details', 'Money out', 'Money in'];
     const items = [

@@ -179,7 +179,8 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
   // Many statements print the date on a day's first row only: the later rows of the day take it. A header with other
   // columns starts another table, which takes no date from this one; a header repeated on the next page does not.
   let dayDate: string | null = null;
-  const tableLines = new Set<Line>();
+  // What the statement prints before its first table: its title and account details.
+  const preamble: Line[] = [];
   // The table's lowest line so far: its header, a dated line or a row's. A summary line is not the table's.
   let tableBottom: Line | null = null;
   for (const line of lines) {
@@ -191,7 +192,10 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       tableBottom = line;
       continue;
     }
-    if (!columns) continue;
+    if (!columns) {
+      preamble.push(line);
+      continue;
+    }
     const table = columns;
     const moneyLeft = Math.min(...columns.map((c) => c.left)) - 10;
     const [first, ...rest] = line.cells;
@@ -211,7 +215,6 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     if (wrapped && !moneyCells.length) {
       previous.description.push(...line.cells.map((c) => c.text));
       previous.last = line;
-      tableLines.add(line);
       if (!previous.apart) tableBottom = line;
       continue;
     }
@@ -222,7 +225,6 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       previous.columns = table;
       previous.last = line;
       previous.awaitingAmount = false;
-      tableLines.add(line);
       tableBottom = line;
       continue;
     }
@@ -237,7 +239,6 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       // description only, under the header, waits for its amount on a wrapped line below it.
       dayDate = first.text;
       candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: !inMoneyColumns, apart: false });
-      tableLines.add(line);
       tableBottom = line;
     } else if (dated && !rest.length && headerLine?.page === line.page) {
       // A date on a line of its own, under the header, heads the day's rows.
@@ -254,7 +255,6 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       const apart = tableBottom?.page === line.page && tableBottom !== headerLine && tableBottom.y - line.y > lineStep(line);
       if (!apart || !PERIOD_SUMMARY.test(description.join(' '))) {
         candidates.push({ line, last: line, columns: table, date: apart ? null : dayDate, description, money: moneyCells, awaitingAmount: false, apart });
-        tableLines.add(line);
         if (!apart) tableBottom = line;
       }
     }
@@ -262,8 +262,9 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
   // A dated line whose wrapped lines hold no amount either is a note (a day heading, a message), not a transaction.
   // No money is lost with it: an amount on any line of the table is a row.
   const transactions = candidates.filter((c) => !c.awaitingAmount);
-  // The statement's own text says it is a card's; a transaction's description ("Credit card payment") does not.
-  const creditCard = lines.some((l) => !tableLines.has(l) && l.cells.some((c) => /credit card/i.test(c.text)));
+  // The statement's title and details say it is a card's; a transaction ("Credit card payment") or an advert under
+  // the table ("Apply for our credit card") does not.
+  const creditCard = preamble.some((l) => l.cells.some((c) => /credit card/i.test(c.text)));
   if (!transactions.length) {
     return refuse('No transaction table was found: the statement needs a header row with a Date column and Amount or Debit/Credit columns.');
   }
