@@ -87,13 +87,13 @@ export function checkedText(text: string): DecodeResult {
   return { text: text.replace(/^\uFEFF/, '') };
 }
 
-/** "Account type*" -> "account_type" (Sure's header normalisation), so labels and aliases match loosely. */
 /** Whether `text` has more than `max` characters as PostgreSQL counts them for varchar(n): code points, not UTF-16 units. */
 export const longerThan = (text: string, max: number): boolean => text.length > max && [...text].length > max;
 
 /** `value` for a message: its first 40 characters and an ellipsis when longer, never half a character. */
 export const shownValue = (value: string): string => (longerThan(value, 40) ? `${[...value].slice(0, 40).join('')}…` : value);
 
+/** "Account type*" -> "account_type" (Sure's header normalisation), so labels and aliases match loosely. */
 export const normalizeHeader = (header: string) => header.trim().toLowerCase().replace(/\*/g, '').replace(/[\s-]+/g, '_');
 
 /**
