@@ -225,6 +225,13 @@ describe('parseImportContent: export layouts and other types', () => {
     expect(rows[1].errors).toEqual(['Row 2: a rule needs at least one action', 'Row 2: conditions must be a JSON array of objects']);
   });
 
+  it('refuses rule conditions nested deeper than 32 levels as a row error instead of overflowing the stack', () => {
+    const nested = (depth: number) => `[${'{""sub_conditions"":['.repeat(depth)}${']}'.repeat(depth)}]`;
+    const csv = `name,conditions,actions\nDeep,"${nested(50_000)}","[{""type"":""set_category"",""value"":""Food""}]"\nShallow,"${nested(3)}","[{""type"":""set_category"",""value"":""Food""}]"`;
+    const { rows } = parseImportContent(settings({ type: 'RuleImport' }), csv, options);
+    expect(rows.map((r) => r.errors)).toEqual([['Row 1: conditions nests objects or arrays deeper than 32 levels'], []]);
+  });
+
   it('validates category colours and merchant websites', () => {
     const categories = parseImportContent(settings({ type: 'CategoryImport' }), 'name,color,parent_category\nFood,#AA00cc,\nCoffee,red,Food', options);
     expect(categories.rows.map((r) => [r.values.color, r.errors])).toEqual([

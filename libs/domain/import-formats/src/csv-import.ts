@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
 import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
-import { ruleOperandTable } from './ndjson';
+import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
 // strings with positive = money leaving the account, tags as a list.
@@ -371,6 +371,11 @@ const isObject = (x: unknown): x is Record<string, unknown> => x !== null && typ
 function jsonList(raw: string, column: string, errors: string[], row: number): unknown[] | null {
   if (!raw) {
     errors.push(`Row ${row}: ${column} is required`);
+    return null;
+  }
+  // Refused before JSON.parse, as in NDJSON: the operand checks and the publisher recurse into sub_conditions.
+  if (nestingDepth(raw, MAX_NESTING) > MAX_NESTING) {
+    errors.push(`Row ${row}: ${column} nests objects or arrays deeper than ${MAX_NESTING} levels`);
     return null;
   }
   try {

@@ -108,7 +108,7 @@ export function emptyRecordCounts(): Record<string, number> {
 }
 
 /** Deepest nesting of objects/arrays in a JSON text, counted without parsing (strings are skipped). */
-function nestingDepth(text: string, limit: number): number {
+export function nestingDepth(text: string, limit: number): number {
   let depth = 0;
   let max = 0;
   let inString = false;
