@@ -60,6 +60,12 @@ describe('parseImportContent: transactions', () => {
     expect(rows.map((r) => r.values.amount)).toEqual(['-10', '10']);
   });
 
+  it('matches the custom_column inflow value as the trimmed cells are read: surrounding spaces in either do not count', () => {
+    const csv = 'date,amount,kind\n2024-03-01,10, CR \n2024-03-02,10,DR';
+    const { rows } = parseImportContent(settings({ amountTypeStrategy: 'custom_column', entityTypeColLabel: 'kind', amountTypeInflowValue: ' CR ' }), csv, options);
+    expect(rows.map((r) => r.values.amount)).toEqual(['-10', '10']);
+  });
+
   it('reports each bad cell with its row and column, keeping the other rows', () => {
     const csv = 'date,amount,currency\n2024-03-01,abc,USD\n1990-01-01,5,USD\n2024-03-03,5,XYZ\n2030-01-01,5,USD\n2024-03-05,5,EUR';
     const { rows } = parseImportContent(settings({ currencyColLabel: 'currency' }), csv, options);

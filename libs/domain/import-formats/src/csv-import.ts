@@ -211,7 +211,8 @@ function signedAmount(imp: CsvImportSettings, value: string | null, cell: (l: st
   }
   if (imp.amountTypeStrategy === 'custom_column') {
     const marker = cell(imp.entityTypeColLabel, ['entity_type', 'type']);
-    const isInflow = marker === imp.amountTypeInflowValue;
+    // Cells are read trimmed, so the configured value is too (the API requires it non-blank once trimmed).
+    const isInflow = marker === imp.amountTypeInflowValue?.trim();
     const magnitude = value.replace(/^-/, '');
     return isInflow ? negateDecimal(magnitude) : magnitude;
   }
