@@ -39,6 +39,11 @@ describe('decodeBytes', () => {
     expect(decodeBytes(utf16)).toEqual({ text: 'Date,Name\n2024-01-02,Zoë' });
   });
 
+  it('refuses a file marked UTF-8 by its byte-order mark whose bytes are not UTF-8, instead of reading the mark into the first header', () => {
+    const bytes = Uint8Array.from([0xef, 0xbb, 0xbf, ...Buffer.from('Date,Name\n2024-01-02,Caf'), 0xe9]);
+    expect(decodeBytes(bytes)).toEqual({ error: { code: 'invalid_encoding', message: expect.stringContaining('byte-order mark') } });
+  });
+
   it('refuses binary content with a clear error', () => {
     expect(decodeBytes(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toEqual({
       error: { code: 'invalid_encoding', message: expect.stringContaining('binary') },

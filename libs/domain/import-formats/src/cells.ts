@@ -65,7 +65,7 @@ const invalidEncoding = (message: string): DecodeResult => ({ error: { code: 'in
 
 /**
  * UTF-8 (BOM removed) or UTF-16 with a BOM; otherwise Windows-1250 or -1252, chosen by which letters the bytes
- * spell. Binary content is refused.
+ * spell. Binary content, and content with a UTF-8 BOM that is not UTF-8, is refused.
  */
 export function decodeBytes(bytes: Uint8Array): DecodeResult {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return checkedText(new TextDecoder('utf-16le').decode(bytes.subarray(2)));
@@ -74,6 +74,10 @@ export function decodeBytes(bytes: Uint8Array): DecodeResult {
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '') };
   } catch {
+    // A file that says it is UTF-8 and is not mixes encodings: no code page reads all of it (nor its mark) right.
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      return invalidEncoding('The file starts with a UTF-8 byte-order mark but is not valid UTF-8; save it again as UTF-8.');
+    }
     return { text: decodeCodePage(bytes) };
   }
 }
