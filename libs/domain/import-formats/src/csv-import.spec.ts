@@ -66,6 +66,16 @@ describe('parseImportContent: transactions', () => {
     expect(rows.map((r) => r.values.amount)).toEqual(['-10', '10']);
   });
 
+  it('refuses a custom_column file without the type column as a whole, rather than reading every row as an outflow', () => {
+    const custom = settings({ amountTypeStrategy: 'custom_column', entityTypeColLabel: 'kind', amountTypeInflowValue: 'CR' });
+    expect(parseImportContent(custom, 'date,amount,memo\n2024-03-01,10,CR', options)).toEqual({
+      rows: [],
+      errorCode: 'invalid_csv',
+      fileErrors: ['The CSV is missing required columns: kind'],
+    });
+    expect(parseImportContent(custom, 'date,amount,type\n2024-03-01,10,CR', options).rows[0]).toMatchObject({ errors: [], values: { amount: '-10' } });
+  });
+
   it('reports each bad cell with its row and column, keeping the other rows', () => {
     const csv = 'date,amount,currency\n2024-03-01,abc,USD\n1990-01-01,5,USD\n2024-03-03,5,XYZ\n2030-01-01,5,USD\n2024-03-05,5,EUR';
     const { rows } = parseImportContent(settings({ currencyColLabel: 'currency' }), csv, options);

@@ -200,6 +200,11 @@ function categoryText(imp: CsvImportSettings, cell: (label: string | null, alias
 }
 
 
+/** Where custom_column finds the column whose value marks an inflow, after entity_type_col_label. */
+const MARKER_ALIASES = ['entity_type', 'type'];
+/** The types whose amounts custom_column signs (Mint has its own Transaction Type column). */
+const SIGNED_BY_MARKER = new Set<ImportType>(['TransactionImport', 'ActualImport', 'YnabImport']);
+
 /** The file's sign convention -> ours (positive = outflow), including a debit/credit type column. */
 function signedAmount(imp: CsvImportSettings, value: string | null, cell: (l: string | null, a?: string[]) => string): string | null {
   if (value === null) return null;
@@ -210,7 +215,7 @@ function signedAmount(imp: CsvImportSettings, value: string | null, cell: (l: st
     return credit ? negateDecimal(value.replace(/^-/, '')) : value.replace(/^-/, '');
   }
   if (imp.amountTypeStrategy === 'custom_column') {
-    const marker = cell(imp.entityTypeColLabel, ['entity_type', 'type']);
+    const marker = cell(imp.entityTypeColLabel, MARKER_ALIASES);
     // Cells are read trimmed, so the configured value is too (the API requires it non-blank once trimmed).
     const isInflow = marker === imp.amountTypeInflowValue?.trim();
     const magnitude = value.replace(/^-/, '');
@@ -474,7 +479,10 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
     const message = `The file has ${table.records.length} rows; at most ${opts.maxRows} can be stored for one import`;
     return { rows: [], fileErrors: [message], errorCode: 'too_many_rows' };
   }
-  const missing = (REQUIRED_COLUMNS[imp.type]?.(imp) ?? [])
+  // Without its marker column, custom_column would read every row as an outflow.
+  const marker: Array<[string | null, string[]]> =
+    imp.amountTypeStrategy === 'custom_column' && SIGNED_BY_MARKER.has(imp.type) ? [[imp.entityTypeColLabel, MARKER_ALIASES]] : [];
+  const missing = [...(REQUIRED_COLUMNS[imp.type]?.(imp) ?? []), ...marker]
     .filter(([label, aliases]) => !hasColumn(table, label, aliases))
     .map(([label, aliases]) => label ?? aliases.join(' or '));
   if (missing.length) {
