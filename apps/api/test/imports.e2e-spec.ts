@@ -287,6 +287,19 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     ]);
   });
 
+  it("reads a YNAB export in the date format it was written in when date_format names it, else in YNAB's US default", async () => {
+    const h = await t.newHousehold();
+    const header = 'Account,Flag,Date,Payee,Category Group/Category,Category Group,Category,Memo,Outflow,Inflow,Cleared';
+    const csv = [header, 'Visa,,25/03/2024,Bakery,Food: Bread,Food,Bread,,£4.20,£0.00,Cleared'].join('\n');
+    const us = await createImport(t.server, h.apiKey, { type: 'YnabImport', raw_file_content: csv }).expect(201);
+    expect(us.body.data).toMatchObject({ configuration: { date_format: '%m/%d/%Y' }, stats: { invalid_rows_count: 1 } });
+    const uk = await createImport(t.server, h.apiKey, { type: 'YnabImport', raw_file_content: csv, date_format: '%d/%m/%Y' }).expect(201);
+    expect(uk.body.data).toMatchObject({ configuration: { date_format: '%d/%m/%Y' }, stats: { invalid_rows_count: 0 } });
+    // PATCH too: the US import read again with the day first.
+    const patched = await request(t.server).patch(`/api/v1/imports/${us.body.data.id}`).set('X-Api-Key', h.apiKey).send({ date_format: '%d/%m/%Y' }).expect(200);
+    expect(patched.body.data).toMatchObject({ configuration: { date_format: '%d/%m/%Y' }, stats: { invalid_rows_count: 0 } });
+  });
+
   it('publishes trades, creating offline securities for unknown tickers', async () => {
     const h = await t.newHousehold();
     const accountId = await newAccount(t, h, 'Brokerage');

@@ -38,22 +38,27 @@ const CSV_TYPES = new Set<ImportType>(IMPORT_TYPES.filter((t) => !['PdfImport', 
 /** Types whose stored text is parsed again when the configuration changes. */
 const REPARSED_TYPES = new Set<ImportType>([...CSV_TYPES, 'QifImport']);
 
-/** Export layouts whose column labels are fixed by the exporting app (reference imports.md 3.4-3.6). */
+/**
+ * Export layouts whose column labels are fixed by the exporting app (reference imports.md 3.4-3.6). Their date
+ * format is only a default: YNAB writes dates as its user set them (25/03/2024 in the UK), so a date_format given
+ * wins (Sure overwrites it too).
+ */
 const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
   MintImport: {
-    dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Description', amountColLabel: 'Amount',
+    dateColLabel: 'Date', nameColLabel: 'Description', amountColLabel: 'Amount',
     currencyColLabel: 'Currency', accountColLabel: 'Account Name', categoryColLabel: 'Category',
     tagsColLabel: 'Labels', notesColLabel: 'Notes', entityTypeColLabel: 'Transaction Type', signageConvention: 'inflows_positive',
   },
   ActualImport: {
-    dateColLabel: 'Date', dateFormat: '%Y-%m-%d', nameColLabel: 'Payee', amountColLabel: 'Amount',
+    dateColLabel: 'Date', nameColLabel: 'Payee', amountColLabel: 'Amount',
     accountColLabel: 'Account', categoryColLabel: 'Category', notesColLabel: 'Notes', signageConvention: 'inflows_positive',
   },
   YnabImport: {
-    dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Payee', accountColLabel: 'Account',
+    dateColLabel: 'Date', nameColLabel: 'Payee', accountColLabel: 'Account',
     categoryColLabel: 'Category', notesColLabel: 'Memo', signageConvention: 'inflows_positive',
   },
 };
+const LAYOUT_DATE_FORMATS: Partial<Record<ImportType, string>> = { MintImport: '%m/%d/%Y', ActualImport: '%Y-%m-%d', YnabImport: '%m/%d/%Y' };
 
 export function resolveImportType(raw: string | undefined): ImportType {
   const type = raw === undefined || raw === '' ? 'TransactionImport' : unaliasImportType(raw);
@@ -123,6 +128,7 @@ export class ImportsService {
       ...configurationChanges(dto),
       ...FIXED_LAYOUTS[type],
     });
+    if (LAYOUT_DATE_FORMATS[type]) imp.dateFormat ??= LAYOUT_DATE_FORMATS[type];
     validateConfiguration(imp);
 
     const saved = await this.dataSource.transaction(async (tx) => {
