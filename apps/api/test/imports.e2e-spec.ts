@@ -278,13 +278,18 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       'Account,Flag,Date,Payee,Category Group/Category,Category Group,Category,Memo,Outflow,Inflow,Cleared',
       'Visa,,03/10/2024,Hardware Store,Home: Repairs,Home,Repairs,nails,"$1,020.50",$0.00,Cleared',
       'Visa,,03/11/2024,Refund Co,Home: Repairs,Home,Repairs,,$0.00,$20.00,Cleared',
+      'Visa,,03/12/2024,Transfer : Checking,,,,,$0.00,$300.00,Cleared',
     ].join('\n');
     const done = await publishAndWait(t, h, { type: 'YnabImport', raw_file_content: csv });
     expect(done.status).toBe('complete');
     expect(await entries(h.familyId)).toEqual([
       expect.objectContaining({ date: '2024-03-10', name: 'Hardware Store', amount: 102050, notes: 'nails', category: 'Repairs', account: 'Visa' }),
       expect.objectContaining({ date: '2024-03-11', name: 'Refund Co', amount: -2000, category: 'Repairs', account: 'Visa' }),
+      expect.objectContaining({ date: '2024-03-12', name: 'Transfer : Checking', amount: -30000, category: null, account: 'Visa' }),
     ]);
+    // The transfer moved money between the family's accounts: budgets leave it out.
+    const kinds = await t.dataSource.query(`SELECT e.name, t.kind FROM entries e JOIN transactions t ON t.entry_id = e.id WHERE e.family_id = $1 ORDER BY e.date`, [h.familyId]);
+    expect(kinds.map((k: { kind: string }) => k.kind)).toEqual(['standard', 'standard', 'funds_movement']);
   });
 
   it("reads a YNAB export in the date format it was written in when date_format names it, else in YNAB's US default", async () => {

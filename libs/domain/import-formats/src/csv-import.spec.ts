@@ -178,6 +178,16 @@ describe('parseImportContent: export layouts and other types', () => {
     ]);
   });
 
+  it("marks a YNAB transfer (payee 'Transfer : Savings') as a transfer to that account, which budgets leave out", () => {
+    const csv = 'Account,Date,Payee,Category Group/Category,Memo,Outflow,Inflow\nChecking,03/01/2024,Transfer : Savings,,,500.00,0.00\nChecking,03/02/2024,Transfer Station,Bills: Waste,,20.00,0.00';
+    const ynab = settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Payee', accountColLabel: 'Account' });
+    const { rows } = parseImportContent(ynab, csv, { ...options, hasAccount: false });
+    expect(rows.map((r) => [r.values.name, r.values.amount, r.values.transfer_account])).toEqual([
+      ['Transfer : Savings', '500.00', 'Savings'],
+      ['Transfer Station', '20.00', null],
+    ]);
+  });
+
   it('reads YNAB Outflow and Inflow once, in the import number format, naming the bad cell', () => {
     const ynab = (numberFormat: string, rows: string) =>
       parseImportContent(settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', numberFormat }), `Date,Payee,Outflow,Inflow\n${rows}`, options).rows;

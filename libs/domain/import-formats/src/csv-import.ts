@@ -149,6 +149,8 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
       notes: cell(imp.notesColLabel, ['notes', 'memo']) || null,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };
+    // YNAB names a transfer's payee after the other account: money moved, which budgets leave out.
+    if (imp.type === 'YnabImport') values.transfer_account = /^Transfer : (.+)$/.exec(values.name as string)?.[1].trim() ?? null;
     if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
     return values;
   };
