@@ -72,6 +72,18 @@ describe('local login enabled (default)', () => {
     await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: 'garbage', password: 'a long passphrase' }).expect(422);
   });
 
+  it('spends an outstanding reset link when the password is changed another way', async () => {
+    const h = await t.newHousehold();
+    await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);
+    const token = linkToken(t, h.email)!;
+    const browser = await signIn(t.server, h.email);
+    await as(t.server, browser, 'put', '/api/v1/me/password').send({ current_password: PASSWORD, new_password: 'a brand new passphrase' }).expect(204);
+    const refused = await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token, password: 'the attacker passphrase' }).expect(422);
+    expect(refused.body.error).toBe('invalid_token');
+    await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+    await signIn(t.server, h.email, 'a brand new passphrase');
+  });
+
   it('manages the caller\'s own API keys: shown once, listed by prefix, unique names, revoked', async () => {
     const h = await t.newHousehold();
     const other = await t.newHousehold();

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hash } from 'argon2';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -34,7 +34,7 @@ export class PasswordResetsService {
     const now = new Date();
     await this.dataSource.transaction(async (tx) => {
       const tokens = tx.getRepository(PasswordResetToken);
-      await tokens.update({ userId: user.id, usedAt: IsNull() }, { usedAt: now });
+      await this.spendOutstanding(user.id, now, tx);
       await tokens.insert(tokens.create({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS), usedAt: null }));
       await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
@@ -67,6 +67,11 @@ export class PasswordResetsService {
       await this.sessions.revokeAllForUser(user.id, new Date(), tx);
       await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
+  }
+
+  /** Spends every unused link of the user: a newer link, or a password set any other way, makes older ones useless. */
+  async spendOutstanding(userId: string, at: Date, manager: EntityManager): Promise<void> {
+    await manager.getRepository(PasswordResetToken).update({ userId, usedAt: IsNull() }, { usedAt: at });
   }
 
   private assertEnabled(): void {
