@@ -151,6 +151,19 @@ export class SamlGateway {
       throw new SamlRejection(libraryReason(error), describe(error));
     }
     if (provider.idpEntityId && profile.issuer !== provider.idpEntityId) throw new SamlRejection('issuer_mismatch');
+    // node-saml checks NotOnOrAfter only when present and remembers nothing: a captured request would end the
+    // identity's later sessions whenever replayed. It must be recent, and each ID is accepted once.
+    const root = (await parseDomFromString(xml)).documentElement;
+    const issuedAt = Date.parse(root?.getAttribute('IssueInstant') ?? '');
+    const now = Date.now();
+    if (!Number.isFinite(issuedAt) || issuedAt > now + SAML_CLOCK_SKEW_MS || issuedAt < now - SAML_REQUEST_TTL_MS - SAML_CLOCK_SKEW_MS) {
+      throw new SamlRejection('logout_request_stale');
+    }
+    const notOnOrAfter = Date.parse(root?.getAttribute('NotOnOrAfter') ?? '');
+    const rememberUntil = new Date(Math.max(issuedAt + SAML_REQUEST_TTL_MS, Number.isFinite(notOnOrAfter) ? notOnOrAfter : 0) + SAML_CLOCK_SKEW_MS);
+    const requestId = typeof profile.ID === 'string' ? profile.ID : '';
+    if (!requestId || requestId.length > 190) throw new SamlRejection('logout_request_id_missing');
+    if (!(await this.repository.recordAssertion(provider.id, `logout:${requestId}`, rememberUntil))) throw new SamlRejection('logout_request_replayed');
     return { nameId: profile.nameID, responseUrl: await saml.getLogoutResponseUrlAsync(profile, '', {}, true) };
   }
 

@@ -39,7 +39,10 @@ export class SamlRepository {
     return row ? { browserHash: row.browser_hash as string, purpose: row.purpose as string, userId: (row.user_id as string | null) ?? null } : null;
   }
 
-  /** Records an accepted assertion ID; false when this provider's assertion was seen before (a replay). */
+  /**
+   * Records an accepted assertion ID (or `logout:<ID>` of a LogoutRequest); false when this provider's message was
+   * seen before (a replay).
+   */
   async recordAssertion(providerId: string, assertionId: string, expiresAt: Date): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO saml_assertions (provider_id, assertion_id, expires_at) VALUES ($1, $2, $3)

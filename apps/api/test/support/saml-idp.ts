@@ -187,10 +187,10 @@ export class SamlIdp {
   }
 
   /** A signed IdP-initiated LogoutRequest (HTTP-POST binding) for `nameId`, base64. */
-  logoutRequest(nameId: string): string {
+  logoutRequest(nameId: string, issueInstant = new Date()): string {
     const sp = this.requireSp();
     const xml =
-      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomUUID()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${escape(sp.acs.replace(/callback$/, 'logout'))}">` +
+      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomUUID()}" Version="2.0" IssueInstant="${issueInstant.toISOString()}" Destination="${escape(sp.acs.replace(/callback$/, 'logout'))}">` +
       `<saml:Issuer>${escape(this.entityId)}</saml:Issuer><saml:NameID Format="${EMAIL_FORMAT}">${escape(nameId)}</saml:NameID></samlp:LogoutRequest>`;
     return SamlLib.constructSAMLSignature({
       rawSamlMessage: xml,
