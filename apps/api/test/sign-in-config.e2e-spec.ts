@@ -72,6 +72,26 @@ describe('local login enabled (default)', () => {
     await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: 'garbage', password: 'a long passphrase' }).expect(422);
   });
 
+  it('answers a known address without waiting for the mail transport, which may be slow or failing', async () => {
+    const h = await t.newHousehold();
+    const send = jest
+      .spyOn(t.app.get(MAILER) as LogMailer, 'send')
+      .mockImplementationOnce(() => new Promise((resolve) => setTimeout(resolve, 2000)))
+      .mockImplementationOnce(() => Promise.reject(new Error('SMTP 421')));
+    try {
+      const started = Date.now();
+      const known = await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);
+      expect(Date.now() - started).toBeLessThan(1500);
+      const unknown = await request(t.server).post('/api/v1/auth/password_reset').send({ email: 'nobody-at-all@example.com' }).expect(202);
+      expect(known.body).toEqual(unknown.body);
+      const down = await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);
+      expect(down.body).toEqual(unknown.body);
+      expect(send).toHaveBeenCalledTimes(2);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   it('spends an outstanding reset link when the password is changed another way', async () => {
     const h = await t.newHousehold();
     await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hash } from 'argon2';
+import type { Logger } from 'pino';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
+import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { User } from '../users/user.entity';
 import { normalizeEmail } from '../users/users.service';
@@ -23,6 +25,7 @@ export class PasswordResetsService {
     private readonly audit: AuditService,
     @Inject(MAILER) private readonly mailer: Mailer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Always the same answer, so it tells nothing about which addresses have accounts. */
@@ -39,11 +42,14 @@ export class PasswordResetsService {
       await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
     const link = `${this.baseUrl()}/password_reset?token=${encodeURIComponent(token)}`;
-    await this.mailer.send({
-      to: user.email,
-      subject: 'Reset your Hearth password',
-      text: `Someone asked to reset the password of your Hearth account.\n\nTo choose a new password, open this link within one hour:\n${link}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
-    });
+    // Not awaited: a slow or failing transport must not make a known address answer later, or differently.
+    void this.mailer
+      .send({
+        to: user.email,
+        subject: 'Reset your Hearth password',
+        text: `Someone asked to reset the password of your Hearth account.\n\nTo choose a new password, open this link within one hour:\n${link}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
+      })
+      .catch((err: unknown) => this.logger.error({ err, userId: user.id }, 'password reset e-mail could not be sent'));
   }
 
   /** Sets the new password, spends the token and ends every session of the user, all or nothing. */
