@@ -96,11 +96,7 @@ export class SamlGateway {
     const inResponseTo = root.getAttribute('InResponseTo') || null;
     const cache = new SamlRequestCache(this.repository, provider.id);
     try {
-      const weak = xpath
-        .selectAttributes(dom, "//*[local-name()='SignatureMethod' or local-name()='DigestMethod']/@Algorithm")
-        .map((attribute) => attribute.value)
-        .filter((algorithm) => !STRONG_ALGORITHMS.has(algorithm));
-      if (weak.length) throw new SamlRejection('weak_signature_algorithm', weak[0]);
+      refuseWeakAlgorithms(dom);
 
       const profile = await this.validateWithLibrary(provider, origin, cache, xml);
       // node-saml reads the Status only when there is no assertion: a signed assertion inside a failure Response
@@ -142,6 +138,10 @@ export class SamlGateway {
    */
   async verifyLogoutRequest(provider: SsoProvider, origin: string, encodedRequest: unknown): Promise<{ nameId: string; responseUrl: string }> {
     const xml = screenSamlResponse(encodedRequest);
+    const dom = await parseDomFromString(xml).catch((error: unknown) => {
+      throw new SamlRejection('response_malformed', describe(error));
+    });
+    refuseWeakAlgorithms(dom);
     const cache = new SamlRequestCache(this.repository, provider.id);
     const saml = this.client(provider, origin, cache);
     let profile: Profile;
@@ -153,7 +153,7 @@ export class SamlGateway {
     if (provider.idpEntityId && profile.issuer !== provider.idpEntityId) throw new SamlRejection('issuer_mismatch');
     // node-saml checks NotOnOrAfter only when present and remembers nothing: a captured request would end the
     // identity's later sessions whenever replayed. It must be recent, and each ID is accepted once.
-    const root = (await parseDomFromString(xml)).documentElement;
+    const root = dom.documentElement;
     const issuedAt = Date.parse(root?.getAttribute('IssueInstant') ?? '');
     const now = Date.now();
     if (!Number.isFinite(issuedAt) || issuedAt > now + SAML_CLOCK_SKEW_MS || issuedAt < now - SAML_REQUEST_TTL_MS - SAML_CLOCK_SKEW_MS) {
@@ -211,6 +211,15 @@ export class SamlGateway {
     if (!provider.signRequests || !provider.spPrivateKeyEncrypted || !provider.spCertificate) return null;
     return { privateKey: this.box.open(provider.spPrivateKeyEncrypted, SP_PRIVATE_KEY_PURPOSE), publicCert: provider.spCertificate };
   }
+}
+
+/** Every signature and digest algorithm in an IdP message must be SHA-256 or stronger. */
+function refuseWeakAlgorithms(dom: Awaited<ReturnType<typeof parseDomFromString>>): void {
+  const weak = xpath
+    .selectAttributes(dom, "//*[local-name()='SignatureMethod' or local-name()='DigestMethod']/@Algorithm")
+    .map((attribute) => attribute.value)
+    .filter((algorithm) => !STRONG_ALGORITHMS.has(algorithm));
+  if (weak.length) throw new SamlRejection('weak_signature_algorithm', weak[0]);
 }
 
 /** node-saml's error messages -> our audit reasons (the message itself goes to the audit detail, never to the user). */

@@ -187,7 +187,7 @@ export class SamlIdp {
   }
 
   /** A signed IdP-initiated LogoutRequest (HTTP-POST binding) for `nameId`, base64. */
-  logoutRequest(nameId: string, issueInstant = new Date()): string {
+  logoutRequest(nameId: string, issueInstant = new Date(), signatureAlgorithm = SHA256): string {
     const sp = this.requireSp();
     const xml =
       `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomUUID()}" Version="2.0" IssueInstant="${issueInstant.toISOString()}" Destination="${escape(sp.acs.replace(/callback$/, 'logout'))}">` +
@@ -196,7 +196,7 @@ export class SamlIdp {
       rawSamlMessage: xml,
       privateKey: this.keys.key,
       signingCert: this.idp.entityMeta.getX509Certificate('signing') as string,
-      signatureAlgorithm: SHA256,
+      signatureAlgorithm,
       isMessageSigned: true,
       isBase64Output: true,
       signatureConfig: { prefix: 'ds', location: { reference: "/*[local-name(.)='LogoutRequest']/*[local-name(.)='Issuer']", action: 'after' } },
