@@ -60,6 +60,16 @@ describe('local login enabled (default)', () => {
     expect(events.map((e: { event: string }) => e.event).sort()).toEqual(['password_reset', 'password_reset_requested']);
   });
 
+  it("refuses a reset request or completion posted from another site's page, sending no mail", async () => {
+    const h = await t.newHousehold();
+    const outbox = () => (t.app.get(MAILER) as LogMailer).outbox.filter((m) => m.to === h.email);
+    const forged = await request(t.server).post('/api/v1/auth/password_reset').set('Origin', 'https://evil.example').type('form').send({ email: h.email }).expect(403);
+    expect(forged.body.error).toBe('csrf_failed');
+    await request(t.server).post('/api/v1/auth/password_reset/complete').set('Origin', 'https://evil.example').send({ token: 'x'.repeat(43), password: 'my new long passphrase' }).expect(403);
+    expect(outbox()).toEqual([]);
+    expect(await t.dataSource.query(`SELECT id FROM password_reset_tokens WHERE user_id = $1`, [h.userId])).toEqual([]);
+  });
+
   it('refuses an expired reset token and keeps only the newest link alive', async () => {
     const h = await t.newHousehold();
     await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);

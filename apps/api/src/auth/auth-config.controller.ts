@@ -67,6 +67,7 @@ export class AuthConfigController {
   @HttpCode(202)
   @ApiAcceptedResponse({ type: MessageDto })
   async requestReset(@Body() body: PasswordResetRequestDto, @Req() req: Request): Promise<MessageDto> {
+    assertSameOrigin(req, this.config.appUrl); // another site's form would send mails from its visitors' addresses
     await this.passwordResets.request(body.email, requestOrigin(req));
     return { message: 'If an account with a password exists for that address, a reset link is on its way.' };
   }
@@ -77,6 +78,7 @@ export class AuthConfigController {
   @HttpCode(204)
   @ApiNoContentResponse()
   async completeReset(@Body() body: PasswordResetCompleteDto, @Req() req: Request): Promise<void> {
+    assertSameOrigin(req, this.config.appUrl);
     await this.passwordResets.complete(body.token, body.password, requestOrigin(req));
   }
 }
