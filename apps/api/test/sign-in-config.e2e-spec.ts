@@ -114,6 +114,19 @@ describe('local login enabled (default)', () => {
     await signIn(t.server, h.email, 'a brand new passphrase');
   });
 
+  it('spends every other live link of the account when one completes a reset (two requests made at once leave two)', async () => {
+    const h = await t.newHousehold();
+    await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);
+    const used = linkToken(t, h.email)!;
+    // What two requests racing each other leave behind: a second live link next to the first.
+    const other = 'B'.repeat(43);
+    await t.dataSource.query(`INSERT INTO password_reset_tokens (user_id, token_hash, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [h.userId, hashToken(other)]);
+    await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: used, password: 'my new long passphrase' }).expect(204);
+    const refused = await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: other, password: 'the attacker passphrase' }).expect(422);
+    expect(refused.body.error).toBe('invalid_token');
+    await signIn(t.server, h.email, 'my new long passphrase');
+  });
+
   it('manages the caller\'s own API keys: shown once, listed by prefix, unique names, revoked', async () => {
     const h = await t.newHousehold();
     const other = await t.newHousehold();

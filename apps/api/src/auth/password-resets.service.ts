@@ -70,6 +70,8 @@ export class PasswordResetsService {
       const user = userId ? await tx.getRepository(User).findOneBy({ id: userId }) : null;
       if (!user || user.status !== 'active') throw invalid();
       await tx.getRepository(User).update({ id: user.id }, { passwordHash });
+      // Two requests made at once can each have left a link: the other must not set a password after this one.
+      await this.spendOutstanding(user.id, new Date(), tx);
       await this.sessions.revokeAllForUser(user.id, new Date(), tx);
       await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
