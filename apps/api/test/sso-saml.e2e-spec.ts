@@ -315,7 +315,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       const [event] = await t.dataSource.query(`SELECT * FROM audit_logs WHERE event = 'logout_idp' AND user_id = $1`, [gina.id]);
       expect(event).toMatchObject({ provider_name: CORP });
     });
-    it('ends no session with a LogoutRequest seen before (captured and replayed), issued long ago or signed with SHA-1', async () => {
+    it('ends no session with a LogoutRequest seen before (captured and replayed), issued long ago, signed with SHA-1 or meant for another service', async () => {
       const logout = (SAMLRequest: string) => request(t.server).post(`/auth/saml/${corpId}/logout`).type('form').send({ SAMLRequest }).expect(302);
       const captured = idp.logoutRequest(mail('hugo'));
       const first = await samlLogin(person('hugo'));
@@ -325,6 +325,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       expect((await logout(captured)).headers.location).toBe('/login');
       expect((await logout(idp.logoutRequest(mail('hugo'), new Date(Date.now() - 60 * 60_000)))).headers.location).toBe('/login');
       expect((await logout(idp.logoutRequest(mail('hugo'), new Date(), SHA1))).headers.location).toBe('/login');
+      expect((await logout(idp.logoutRequest(mail('hugo'), new Date(), undefined, 'https://wiki.corp.example/saml/slo'))).headers.location).toBe('/login');
       await request(t.server).get('/api/v1/me').set('Cookie', again.cookie).expect(200);
       const hugo = await userByEmail(mail('hugo'));
       expect(await t.dataSource.query(`SELECT id FROM audit_logs WHERE event = 'logout_idp' AND user_id = $1`, [hugo.id])).toHaveLength(1);

@@ -151,9 +151,12 @@ export class SamlGateway {
       throw new SamlRejection(libraryReason(error), describe(error));
     }
     if (provider.idpEntityId && profile.issuer !== provider.idpEntityId) throw new SamlRejection('issuer_mismatch');
+    const root = dom.documentElement;
+    // The IdP signs a request for each service the identity signed in to: one meant for another is not ours to act on.
+    const destination = destinationProblem(root?.hasAttribute('Destination') ? root.getAttribute('Destination') : null, samlUrls(origin, provider.id).logout);
+    if (destination) throw new SamlRejection(destination);
     // node-saml checks NotOnOrAfter only when present and remembers nothing: a captured request would end the
     // identity's later sessions whenever replayed. It must be recent, and each ID is accepted once.
-    const root = dom.documentElement;
     const issuedAt = Date.parse(root?.getAttribute('IssueInstant') ?? '');
     const now = Date.now();
     if (!Number.isFinite(issuedAt) || issuedAt > now + SAML_CLOCK_SKEW_MS || issuedAt < now - SAML_REQUEST_TTL_MS - SAML_CLOCK_SKEW_MS) {

@@ -186,11 +186,11 @@ export class SamlIdp {
     return { SAMLResponse: await this.response(id, user, options), requestId: id };
   }
 
-  /** A signed IdP-initiated LogoutRequest (HTTP-POST binding) for `nameId`, base64. */
-  logoutRequest(nameId: string, issueInstant = new Date(), signatureAlgorithm = SHA256): string {
+  /** A signed IdP-initiated LogoutRequest (HTTP-POST binding) for `nameId`, base64; to our logout URL unless `destination`. */
+  logoutRequest(nameId: string, issueInstant = new Date(), signatureAlgorithm = SHA256, destination?: string): string {
     const sp = this.requireSp();
     const xml =
-      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomUUID()}" Version="2.0" IssueInstant="${issueInstant.toISOString()}" Destination="${escape(sp.acs.replace(/callback$/, 'logout'))}">` +
+      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomUUID()}" Version="2.0" IssueInstant="${issueInstant.toISOString()}" Destination="${escape(destination ?? sp.acs.replace(/callback$/, 'logout'))}">` +
       `<saml:Issuer>${escape(this.entityId)}</saml:Issuer><saml:NameID Format="${EMAIL_FORMAT}">${escape(nameId)}</saml:NameID></samlp:LogoutRequest>`;
     return SamlLib.constructSAMLSignature({
       rawSamlMessage: xml,
