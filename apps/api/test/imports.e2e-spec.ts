@@ -521,6 +521,17 @@ describe('imports: publishing in chunks of two', () => {
     expect(count).toBe(5);
   });
 
+  it("counts in a QIF stock split the file's trades dated before it that come after it in the file", async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(t, h);
+    // In chunks of two the buy of March 2 (row 3) would come after the split (row 2) was booked on 10 shares.
+    const qif = '!Type:Invst\nD03/01/2024\nNBuy\nYAAPL\nI100\nQ10\nT1000\n^\nD03/05/2024\nNStkSplit\nYAAPL\nQ20\n^\nD03/02/2024\nNBuy\nYAAPL\nI100\nQ5\nT500\n^\n';
+    const imp = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qif, account_id: accountId });
+    expect(imp.status).toBe('complete');
+    const splits = await t.dataSource.query(`SELECT tr.qty::float AS qty FROM entries e JOIN trades tr ON tr.entry_id = e.id WHERE e.account_id = $1 AND tr.investment_activity_label = 'Other'`, [accountId]);
+    expect(splits).toEqual([{ qty: 15 }]);
+  });
+
   it("moves the account's opening balance once, to before the file's earliest row in any chunk, and revert puts it back", async () => {
     const h = await t.newHousehold();
     const accountId = await newAccount(t, h);

@@ -250,15 +250,20 @@ export class ImportPublisher {
 
   /**
    * The bounds of the chunks after the resume point `after`: up to IMPORT_CHUNK_ROWS rows each (default 5,000), in
-   * one scan. The rows cannot change meanwhile: PATCH refuses an import that is importing.
+   * one scan. The rows cannot change meanwhile: PATCH refuses an import that is importing. A file with stock splits
+   * is one chunk: a split counts the holding on its day, which the file's trades dated before it make up wherever
+   * they stand in the file (a QIF file holds at most IMPORT_MAX_ROWS rows).
    */
   private async chunksAfter(imp: Import, after: number): Promise<Array<Omit<ImportChunk, 'inOrder'>>> {
+    const [{ splits }] = imp.type === 'QifImport'
+      ? await this.dataSource.query(`SELECT EXISTS (SELECT 1 FROM import_rows WHERE import_id = $1 AND "values"->>'row_kind' = 'split') AS splits`, [imp.id])
+      : [{ splits: false }];
     const chunks: Array<{ size: number; through: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS size, max(source_row_number) AS through
          FROM (SELECT source_row_number, (row_number() OVER (ORDER BY source_row_number) - 1) / $3 AS chunk
                  FROM import_rows WHERE import_id = $1 AND source_row_number > $2) r
         GROUP BY chunk ORDER BY chunk`,
-      [imp.id, after, this.config.importChunkRows],
+      [imp.id, after, splits ? 2 ** 31 - 1 : this.config.importChunkRows],
     );
     return chunks.map(({ size, through }, i) => ({ after: i ? chunks[i - 1].through : after, through, size, last: i === chunks.length - 1 }));
   }
