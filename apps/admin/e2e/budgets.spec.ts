@@ -63,4 +63,27 @@ describe('browser: /budgets', () => {
     expect(row.planned).toBe(4000);
     await page.context().close();
   });
+
+  it('shows and keeps amounts of a currency without minor units (JPY) as they are', async () => {
+    const h = await app.t.newHousehold({ currency: 'JPY' });
+    const page = await app.newPage();
+    await signInAs(page, h.email, `/budgets?month=${MONTH}`);
+    await page.getByRole('button', { name: 'Start this month’s budget' }).click();
+    await page.getByRole('heading', { name: MONTH_NAME }).waitFor();
+
+    await page.getByLabel('Planned spending', { exact: true }).fill('50000');
+    await page.getByLabel('Planned spending', { exact: true }).press('Enter');
+    await page.waitForFunction(() => (document.querySelector('input[aria-label="Planned spending"]') as HTMLInputElement | null)?.value === '50000');
+    // Saving the other amount sends the planned one again: it must stay ¥50,000, not become ¥500.
+    await page.getByLabel('Expected income', { exact: true }).fill('300000');
+    await page.getByLabel('Expected income', { exact: true }).press('Enter');
+    await page.waitForFunction(() => (document.querySelector('input[aria-label="Expected income"]') as HTMLInputElement | null)?.value === '300000');
+
+    const [budget] = await app.t.dataSource.query(
+      `SELECT budgeted_spending_minor::int AS planned, expected_income_minor::int AS income FROM budgets WHERE family_id = $1`,
+      [h.familyId],
+    );
+    expect(budget).toEqual({ planned: 50000, income: 300000 });
+    await page.context().close();
+  });
 });

@@ -1,11 +1,10 @@
+import { formatDecimal } from '@hearth/domain/money';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { useBudgetCategories, useUpdateBudgetCategory } from '../api/useBudgets';
 import { AmountEditor } from './AmountEditor';
 import { BudgetBar } from './BudgetBar';
-
-const toDecimal = (cents: number) => (cents / 100).toFixed(2);
 
 /** Planned vs actual per category, with bars and an editable planned amount. */
 export function CategoryRows({ budgetId, month }: { budgetId: string; month: string }) {
@@ -29,7 +28,7 @@ export function CategoryRows({ budgetId, month }: { budgetId: string; month: str
                 <AmountEditor
                   key={row.budgeted_spending_cents}
                   label={`Planned for ${row.category.name}`}
-                  initial={toDecimal(row.budgeted_spending_cents)}
+                  initial={formatDecimal(BigInt(row.budgeted_spending_cents), row.currency)}
                   pending={update.isPending && update.variables?.id === row.id}
                   onSave={(value) => update.mutate({ id: row.id, budgeted_spending: value })}
                 />

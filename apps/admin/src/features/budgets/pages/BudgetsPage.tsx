@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { formatDecimal } from '@hearth/domain/money';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
@@ -8,15 +9,16 @@ import { BudgetBar } from '../components/BudgetBar';
 import { CategoryRows } from '../components/CategoryRows';
 
 const thisMonth = () => new Date().toISOString().slice(0, 7);
-const decimal = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+/** A `_cents` amount (minor units of the currency: JPY has none) as the plain decimal the API reads back. */
+const decimal = (cents: number | null, currency: string) => (cents === null ? '' : formatDecimal(BigInt(cents), currency));
 
 function Totals({ budget, month }: { budget: Budget; month: string }) {
   const update = useUpdateBudget(month);
   const save = (changes: { budgeted_spending?: string | null; expected_income?: string | null }) =>
     update.mutate({
       id: budget.id,
-      budgeted_spending: decimal(budget.budgeted_spending_cents) || null,
-      expected_income: decimal(budget.expected_income_cents) || null,
+      budgeted_spending: decimal(budget.budgeted_spending_cents, budget.currency) || null,
+      expected_income: decimal(budget.expected_income_cents, budget.currency) || null,
       ...changes,
     });
   return (
@@ -48,11 +50,11 @@ function Totals({ budget, month }: { budget: Budget; month: string }) {
       <div className="inline-form">
         <div className="field">
           <span className="label">Planned spending ({budget.currency})</span>
-          <AmountEditor key={`s${budget.updated_at}`} label="Planned spending" initial={decimal(budget.budgeted_spending_cents)} pending={update.isPending} onSave={(v) => save({ budgeted_spending: v || null })} />
+          <AmountEditor key={`s${budget.updated_at}`} label="Planned spending" initial={decimal(budget.budgeted_spending_cents, budget.currency)} pending={update.isPending} onSave={(v) => save({ budgeted_spending: v || null })} />
         </div>
         <div className="field">
           <span className="label">Expected income ({budget.currency})</span>
-          <AmountEditor key={`i${budget.updated_at}`} label="Expected income" initial={decimal(budget.expected_income_cents)} pending={update.isPending} onSave={(v) => save({ expected_income: v || null })} />
+          <AmountEditor key={`i${budget.updated_at}`} label="Expected income" initial={decimal(budget.expected_income_cents, budget.currency)} pending={update.isPending} onSave={(v) => save({ expected_income: v || null })} />
         </div>
       </div>
       <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
