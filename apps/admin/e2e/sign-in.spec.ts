@@ -67,6 +67,19 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     await page.waitForURL(/\/sign-in/);
     await request(app.t.server).get('/api/v1/me').set('Cookie', `hearth_session=${session!.value}`).expect(401);
   });
+
+  it('sends a user whose session ended back to sign-in, to the page they were on', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'Your keys' }).waitFor();
+    await app.t.dataSource.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1`, [admin.id]);
+
+    await page.getByLabel('Name').fill('after expiry');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(/\/sign-in\?next=%2Fsettings%2Fapi_keys$/);
+    await expectVisible(page.getByRole('heading', { name: 'Sign in to Hearth' }));
+  });
 });
 
 describe('browser: sign-in page when local login is disabled', () => {

@@ -1,9 +1,17 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '../lib/api/client';
+import { meQuery } from './auth/useSession';
 import { router } from './router';
 
+/** A 401 means the session ended (expired, revoked, signed out elsewhere): forget it, and RequireSession sends the user to sign-in. */
+const onError = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 401) queryClient.setQueryData(meQuery.queryKey, null);
+};
+
 const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
   defaultOptions: {
     // Refusals (4xx) are answers, not glitches: retry only network failures and 5xx, once.
     queries: { retry: (count, error) => count < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500), refetchOnWindowFocus: false },
