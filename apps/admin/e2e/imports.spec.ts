@@ -92,4 +92,24 @@ describe('browser: /imports', () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     await page.context().close();
   });
+
+  it('clears a column the user empties in the configuration of an uploaded import', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, user.email, '/imports/new');
+    await dropFile(page, 'memo.csv', ['Date,Amount,Description,Memo', '2024-01-15,-45.99,Grocer,weekly shop'].join('\n'));
+    expect(await page.getByLabel('Notes column').inputValue()).toBe('Memo'); // guessed
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+
+    await page.getByLabel('Notes column').fill('');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByText('Configuration saved; rows re-checked.').waitFor();
+    const [stored] = await app.t.dataSource.query(`SELECT notes_col_label FROM imports WHERE id = $1`, [id]);
+    expect(stored.notes_col_label).toBeNull();
+    await page.reload();
+    expect(await page.getByLabel('Notes column').inputValue()).toBe('');
+    await page.context().close();
+  });
 });

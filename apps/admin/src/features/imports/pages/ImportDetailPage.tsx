@@ -16,7 +16,9 @@ function ConfigureForm({ detail }: { detail: ImportDetail }) {
   const [config, setConfig] = useState<ImportConfiguration>(() => configOf(detail));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate(config);
+    // A field the user emptied goes as null, which clears it: left out, the API would keep its old value.
+    const cleared = Object.keys(configOf(detail)).filter((key) => !config[key as keyof ImportConfiguration]);
+    update.mutate({ ...config, ...Object.fromEntries(cleared.map((key) => [key, null])) });
   };
   return (
     <section className="card" aria-labelledby="configure-title">
