@@ -64,4 +64,17 @@ describe('browser: /admin/users', () => {
     expect(await statusOf(other.id)).toBe('active');
     await page.context().close();
   });
+
+  it('applies the sign-in method filter when the search is submitted with Enter', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    await app.newUser({ role: 'member', familyId: admin.familyId });
+    const page = await app.newPage();
+    await signInAs(page, admin.email, '/admin/users');
+    await page.getByText('2 users').waitFor();
+    await page.getByLabel('Sign-in method').fill('keycloak');
+    await page.getByLabel('Sign-in method').press('Enter');
+    await page.getByText('No user matches these filters.').waitFor();
+    expect(page.url()).toContain('provider=keycloak');
+    await page.context().close();
+  });
 });

@@ -31,6 +31,7 @@ export function UsersPage() {
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [historyOf, setHistoryOf] = useState<AdminUser | null>(null);
   const [q, setQ] = useState(filters.q ?? '');
+  const [provider, setProvider] = useState(filters.provider ?? '');
 
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
@@ -43,7 +44,7 @@ export function UsersPage() {
   };
   const search = (event: FormEvent) => {
     event.preventDefault();
-    update({ q: q.trim() || undefined });
+    update({ q: q.trim() || undefined, provider: provider.trim() || undefined });
   };
   const actionError = suspend.error ?? reactivate.error;
   const pages = users.data ? Math.max(1, Math.ceil(users.data.total / users.data.per_page)) : 1;
@@ -76,7 +77,12 @@ export function UsersPage() {
           </select>
         </Field>
         <Field label="Sign-in method">
-          <input placeholder="local or provider name" defaultValue={filters.provider ?? ''} onBlur={(e) => e.target.value !== (filters.provider ?? '') && update({ provider: e.target.value.trim() || undefined })} />
+          <input
+            placeholder="local or provider name"
+            value={provider}
+            onChange={(e) => setProvider(e.target.value)}
+            onBlur={() => provider.trim() !== (filters.provider ?? '') && update({ provider: provider.trim() || undefined })}
+          />
         </Field>
         <button type="submit">Search</button>
       </form>
