@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Page } from 'playwright-core';
-import { screenshot, signIn, startBrowserApp, type BrowserApp } from './support/browser-app';
+import { screenshot, signIn, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(120_000);
 
@@ -79,6 +79,23 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.waitForURL(/\/sign-in\?next=%2Fsettings%2Fapi_keys$/);
     await expectVisible(page.getByRole('heading', { name: 'Sign in to Hearth' }));
+  });
+
+  it('explains a CSRF refusal after signing in again in another tab, and the retry works', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    await signIn(page, admin.email);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'Your keys' }).waitFor();
+    const other = await page.context().newPage(); // same cookie jar: a new session and CSRF token
+    await signInAs(other, admin.email, '/imports');
+
+    await page.getByLabel('Name').fill('after re-sign-in');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/signed in again/i);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Key “after re-sign-in”').waitFor();
   });
 });
 

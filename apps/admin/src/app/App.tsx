@@ -4,9 +4,15 @@ import { ApiError } from '../lib/api/client';
 import { meQuery } from './auth/useSession';
 import { router } from './router';
 
-/** A 401 means the session ended (expired, revoked, signed out elsewhere): forget it, and RequireSession sends the user to sign-in. */
+/**
+ * A 401 means the session ended (expired, revoked, signed out elsewhere): forget it, and RequireSession sends the user to
+ * sign-in. A csrf_failed refusal means the session changed under this page (signed in again in another tab): read the
+ * session, and its CSRF token, again so that a retry works.
+ */
 const onError = (error: unknown) => {
-  if (error instanceof ApiError && error.status === 401) queryClient.setQueryData(meQuery.queryKey, null);
+  if (!(error instanceof ApiError)) return;
+  if (error.status === 401) queryClient.setQueryData(meQuery.queryKey, null);
+  else if (error.code === 'csrf_failed') void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
 };
 
 const queryClient = new QueryClient({

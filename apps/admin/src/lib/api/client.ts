@@ -75,6 +75,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 429 && error.retryAfterSeconds) return `Too many requests. Try again in ${error.retryAfterSeconds} seconds.`;
+    if (error.code === 'csrf_failed') return 'Your session changed, perhaps because you signed in again in another tab. Nothing was saved: try again.';
     // A validation error's message is its first detail: say each problem once.
     return [error.message, ...error.details.filter((d) => d !== error.message)].join(' ');
   }
