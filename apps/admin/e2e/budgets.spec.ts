@@ -86,4 +86,15 @@ describe('browser: /budgets', () => {
     expect(budget).toEqual({ planned: 50000, income: 300000 });
     await page.context().close();
   });
+
+  it('opens on the current month of the user’s own time zone', async () => {
+    const h = await app.t.newHousehold();
+    // 00:30 on 1 December in Auckland is still 30 November in UTC.
+    const context = await app.browser.newContext({ baseURL: app.baseUrl, timezoneId: 'Pacific/Auckland' });
+    const page = await context.newPage();
+    await page.clock.setFixedTime(new Date('2026-11-30T11:30:00Z'));
+    await signInAs(page, h.email, '/budgets');
+    expect(await page.getByLabel('Month').inputValue()).toBe('2026-12');
+    await context.close();
+  });
 });

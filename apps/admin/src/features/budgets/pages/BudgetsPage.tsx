@@ -8,7 +8,11 @@ import { AmountEditor } from '../components/AmountEditor';
 import { BudgetBar } from '../components/BudgetBar';
 import { CategoryRows } from '../components/CategoryRows';
 
-const thisMonth = () => new Date().toISOString().slice(0, 7);
+/** YYYY-MM of today where the user is (toISOString would give the UTC month, a day off around midnight). */
+const thisMonth = () => {
+  const today = new Date();
+  return `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}`;
+};
 /** A `_cents` amount (minor units of the currency: JPY has none) as the plain decimal the API reads back. */
 const decimal = (cents: number | null, currency: string) => (cents === null ? '' : formatDecimal(BigInt(cents), currency));
 
