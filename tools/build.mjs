@@ -22,7 +22,9 @@ export function buildApi() {
 
 export function buildAdmin({ force = false } = {}) {
   const index = join(root, 'dist/admin/index.html');
-  if (!force && existsSync(index) && statSync(index).mtimeMs >= newestMtime(join(root, 'apps/admin'))) return;
+  // The SPA bundles the libraries it imports (contracts, money) as well as its own sources.
+  const sources = ['apps/admin', 'libs/contracts', 'libs/domain/money'].map((dir) => newestMtime(join(root, dir)));
+  if (!force && existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources)) return;
   run('node', [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/admin/vite.config.mts', '--logLevel', 'warn']);
 }
 
