@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { LogMailer, MAILER } from '../src/auth/mailer';
 import { User } from '../src/users/user.entity';
 import { AdminUsersService } from '../src/users/admin-users.service';
 import { startFreshTestApp } from './support/fresh-database';
@@ -69,9 +70,12 @@ describe('user management API (/api/v1/admin/users)', () => {
     expect(bad.body.error).toBe('validation_failed');
   });
 
-  it("suspends: the user's session and API key are refused at once; reactivation restores the key", async () => {
+  it("suspends: the user's session, API key and reset link are refused at once; reactivation restores the key only", async () => {
     const admin = await member('admin');
     const target = await member('member', admin);
+    await request(t.server).post('/api/v1/auth/password_reset').send({ email: target.email }).expect(202);
+    const resetLink = [...(t.app.get(MAILER) as LogMailer).outbox].reverse().find((m) => m.to === target.email)!.text;
+    const token = /token=([A-Za-z0-9_-]+)/.exec(resetLink)![1];
     await request(t.server).get('/api/v1/me').set('Cookie', target.browser.cookie).expect(200);
     await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', target.apiKey).expect(200);
 
@@ -87,6 +91,9 @@ describe('user management API (/api/v1/admin/users)', () => {
     await as(t.server, admin.browser, 'post', `/api/v1/admin/users/${target.userId}/reactivate`).expect(200);
     await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', target.apiKey).expect(200);
     await request(t.server).get('/api/v1/me').set('Cookie', target.browser.cookie).expect(401); // sessions stay ended
+    // So does the reset link mailed before the suspension.
+    const reset = await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token, password: 'a takeover passphrase' }).expect(422);
+    expect(reset.body.error).toBe('invalid_token');
     expect(await audits(target.userId, 'user_reactivated')).toHaveLength(1);
   });
 

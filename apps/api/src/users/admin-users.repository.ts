@@ -103,8 +103,13 @@ export class AdminUsersRepository {
     await manager.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
   }
 
-  async revokeSessions(userId: string, manager: EntityManager): Promise<void> {
+  /**
+   * Ends every way back in the user holds now: sessions, and the reset links mailed before (one would still set a
+   * password after a reactivation within its hour).
+   */
+  async endAccess(userId: string, manager: EntityManager): Promise<void> {
     await manager.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
+    await manager.query(`UPDATE password_reset_tokens SET used_at = now() WHERE user_id = $1 AND used_at IS NULL`, [userId]);
   }
 
   /** Removes the user; sessions, API keys, reset tokens and SSO identities go with it (ON DELETE CASCADE). */

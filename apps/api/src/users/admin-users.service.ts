@@ -58,14 +58,14 @@ export class AdminUsersService {
     });
   }
 
-  /** Suspends the user: every session ends now, and their API keys are refused from the next request. */
+  /** Suspends the user: every session and mailed reset link ends now, and their API keys are refused from the next request. */
   async suspend(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
       const { target } = await this.manageable(actor, id, tx);
       if (target.status === 'suspended') return target;
       if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
       await this.users.setStatus(target.id, 'suspended', tx);
-      await this.users.revokeSessions(target.id, tx);
+      await this.users.endAccess(target.id, tx);
       await this.record('user_suspended', actor, target, origin, tx);
       return (await this.users.find(target.id, tx))!;
     });
