@@ -138,4 +138,11 @@ describe('operator CLI', () => {
       /Missing --password, --family-name/,
     );
   });
+
+  it('refuses an e-mail, password or family name longer than the HTTP API accepts', async () => {
+    const args = ['users:create', '--email', `${'a'.repeat(320)}@example.com`, '--password', 'p'.repeat(257), '--family-name', 'f'.repeat(201)];
+    await expect(cli(args, { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' })).rejects.toThrow(
+      'Error: email must be at most 320 characters; password must be 8 to 256 characters; family name must be at most 200 characters',
+    );
+  }, 120_000);
 });

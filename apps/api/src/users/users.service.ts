@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ROLES, Role } from '@hearth/contracts';
 import { hash } from 'argon2';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/auth.dto';
 import { ApiError } from '../common/api-error';
 import { Family } from '../finance/entities/family.entity';
 import { User } from './user.entity';
@@ -33,9 +34,13 @@ export class UsersService {
     const email = normalizeEmail(input.email);
     const errors: string[] = [];
     if (!EMAIL.test(email)) errors.push('email must be a valid e-mail address');
+    else if (email.length > 320) errors.push('email must be at most 320 characters');
     if (!ROLES.includes(input.role)) errors.push(`role must be one of ${ROLES.join(', ')}`);
-    if (input.password !== undefined && input.password.length < 8) errors.push('password must be at least 8 characters');
+    if (input.password !== undefined && (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)) {
+      errors.push(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    }
     if (!input.familyId && !input.familyName?.trim()) errors.push('a family name or family id is required');
+    else if (!input.familyId && input.familyName!.trim().length > 200) errors.push('family name must be at most 200 characters');
     const currency = (input.currency ?? 'USD').toUpperCase();
     if (!CURRENCY.test(currency)) errors.push('currency must be an ISO 4217 code such as USD');
     if (errors.length) throw ApiError.validation(errors);
