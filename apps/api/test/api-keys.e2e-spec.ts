@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { ApiKeysService } from '../src/auth/api-keys.service';
+import { ApiKey } from '../src/auth/auth.entities';
 import { User } from '../src/users/user.entity';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -138,6 +139,22 @@ describe('operator CLI', () => {
       /Missing --password, --family-name/,
     );
   });
+
+  it('refuses an API key for a suspended user, whose keys would be refused anyway', async () => {
+    const dataDir = `${tmpdir()}/hearth-cli-${process.pid}-${Date.now()}`;
+    const t = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      const h = await t.newHousehold();
+      await t.dataSource.getRepository(User).update({ id: h.userId }, { status: 'suspended' });
+      await expect(cli(['api-keys:create', '--email', h.email, '--name', 'ops', '--scope', 'read'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' })).rejects.toThrow(
+        `Error: User ${h.email} is suspended; reactivate the account before creating an API key`,
+      );
+      expect(await t.dataSource.getRepository(ApiKey).countBy({ userId: h.userId, name: 'ops' })).toBe(0);
+    } finally {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses an e-mail, password or family name longer than the HTTP API accepts', async () => {
     const args = ['users:create', '--email', `${'a'.repeat(320)}@example.com`, '--password', 'p'.repeat(257), '--family-name', 'f'.repeat(201)];

@@ -49,6 +49,7 @@ const COMMANDS: Record<string, Command> = {
       if (!API_KEY_SCOPES.includes(v.scope as ApiKeyScope)) throw new Error(`--scope must be one of ${API_KEY_SCOPES.join(', ')}`);
       const user = await new UsersService(dataSource).findByEmail(v.email!);
       if (!user) throw new Error(`No user with e-mail ${v.email}`);
+      if (user.status !== 'active') throw new Error(`User ${user.email} is suspended; reactivate the account before creating an API key`);
       const created = await new ApiKeysService(new ApiKeysRepository(dataSource)).create({
         userId: user.id,
         name: v.name!,
