@@ -156,6 +156,21 @@ describe('operator CLI', () => {
     }
   }, 120_000);
 
+  it('refuses a key name the user already has on an active key, as the settings API does', async () => {
+    const dataDir = `${tmpdir()}/hearth-cli-${process.pid}-${Date.now()}`;
+    const t = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      const h = await t.newHousehold();
+      await expect(cli(['api-keys:create', '--email', h.email, '--name', ' test key ', '--scope', 'read'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' })).rejects.toThrow(
+        'Error: name is already used by another of your active API keys',
+      );
+      expect(await t.dataSource.getRepository(ApiKey).countBy({ userId: h.userId })).toBe(1);
+    } finally {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('refuses an e-mail, password or family name longer than the HTTP API accepts', async () => {
     const args = ['users:create', '--email', `${'a'.repeat(320)}@example.com`, '--password', 'p'.repeat(257), '--family-name', 'f'.repeat(201)];
     await expect(cli(args, { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' })).rejects.toThrow(

@@ -54,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
         userId: user.id,
         name: v.name!,
         scope: v.scope as ApiKeyScope,
+        uniqueName: true,
       });
       console.log(`Created API key "${created.name}" (${created.scope}) prefix=${created.prefix}`);
       console.log('Store it now; it cannot be shown again:');
