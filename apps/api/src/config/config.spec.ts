@@ -19,6 +19,7 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'abc' }, /PORT must be an integer/],
     [{ PORT: '70000' }, /PORT must be an integer/],
+    [{ PORT: '0' }, /PORT must be an integer from 1 to 65535/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use postgres: or postgresql:/],
     [{ DATABASE_URL: 'not a url' }, /DATABASE_URL must be a URL/],
     [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis: or rediss:/],

@@ -233,7 +233,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return Object.freeze({
     nodeEnv,
     role: processRole(env, databaseUrl),
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port: integer(env, 'PORT', 3000, 1, 65535),
     host: env.HOST || '0.0.0.0',
     databaseUrl,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
