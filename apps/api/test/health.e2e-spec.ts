@@ -22,6 +22,21 @@ describe('health and the job queue', () => {
     });
   });
 
+  it('answers 503 naming what is down when the database does not answer', async () => {
+    const query = t.dataSource.query.bind(t.dataSource);
+    const down = jest.spyOn(t.dataSource, 'query').mockImplementation((sql: string, ...rest) =>
+      sql === 'SELECT 1' ? Promise.reject(new Error('connect ECONNREFUSED postgres://hearth:secret@db:5432/hearth')) : query(sql, ...rest),
+    );
+    try {
+      const res = await request(t.server).get('/api/v1/health').expect(503);
+      expect(res.body).toMatchObject({ status: 'degraded', database: 'down', queue: 'ok' });
+      expect(JSON.stringify(res.body)).not.toContain('secret');
+    } finally {
+      down.mockRestore();
+    }
+    await request(t.server).get('/api/v1/health').expect(200);
+  });
+
   it('runs a job end to end on the configured backend', async () => {
     const queue = t.app.get<Queue>(getQueueToken(HEALTH_QUEUE));
     const nonce = `n-${Date.now()}`;

@@ -1,7 +1,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Queue } from 'bullmq';
+import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
 import { RUNTIME } from '../database/database.module';
@@ -51,13 +52,17 @@ export class HealthController {
   @Public()
   @Get()
   @ApiOkResponse({ type: HealthDto })
-  async health(): Promise<HealthDto> {
+  @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database or the queue does not answer' })
+  async health(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {
     const [database, queue] = await Promise.all([
       probe(() => this.dataSource.query('SELECT 1')),
       probe(() => this.queue.getJobCounts('waiting')),
     ]);
+    const status = database === 'ok' && queue === 'ok' ? 'ok' : 'degraded';
+    // Load balancers and orchestrators read the code, not the body: a degraded instance must leave their rotation.
+    if (status === 'degraded') res.status(503);
     return {
-      status: database === 'ok' && queue === 'ok' ? 'ok' : 'degraded',
+      status,
       mode: this.runtime.mode,
       database,
       queue,
