@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, /REDIS_URL must use redis: or rediss:/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ NODE_ENV: 'production' }, /SECRET_KEY_BASE must be set in production/],
+    [{ NODE_ENV: 'production', SECRET_KEY_BASE: 'development-only-secret-key-base-change-me-in-production' }, /SECRET_KEY_BASE must not be the development value in production/],
     [{ SECRET_KEY_BASE: 'short' }, /SECRET_KEY_BASE must be at least 32 characters/],
     [{ AUTH_LOCAL_LOGIN_ENABLED: 'yes' }, /AUTH_LOCAL_LOGIN_ENABLED must be true or false/],
     [{ AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED: 'flase' }, /AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED must be true or false/],

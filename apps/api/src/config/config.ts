@@ -126,6 +126,8 @@ function secretKeyBase(env: Env, nodeEnv: AppConfig['nodeEnv']): string {
     return DEVELOPMENT_SECRET;
   }
   if (raw.length < 32) throw new ConfigError('SECRET_KEY_BASE must be at least 32 characters');
+  // The development value is public (it is in this file): in production it would key every secret for anyone.
+  if (raw === DEVELOPMENT_SECRET && nodeEnv === 'production') throw new ConfigError('SECRET_KEY_BASE must not be the development value in production');
   return raw;
 }
 
