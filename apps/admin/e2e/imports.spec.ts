@@ -112,4 +112,46 @@ describe('browser: /imports', () => {
     expect(await page.getByLabel('Notes column').inputValue()).toBe('');
     await page.context().close();
   });
+
+  it('configures a CSV whose type column says money in or out, and the date format of a YNAB export', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, user.email, '/imports/new');
+    const typed = ['Date,Amount,Description,Account,Kind', '2024-01-15,45.99,Grocer,Checking,debit', '2024-01-16,2500.00,Payroll,Checking,credit'];
+    await dropFile(page, 'typed.csv', typed.join('\n'));
+    expect(await page.getByLabel('Type column').count()).toBe(0); // signed amounts by default
+    await page.getByLabel('Money in or out').selectOption('custom_column');
+    await page.getByLabel('Type column').selectOption('Kind');
+    await page.getByLabel('Type of money in').fill('credit');
+    expect(await page.getByLabel('Amount signs').count()).toBe(0); // the type column alone says it
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+    await page.getByRole('row', { name: /Payroll/ }).waitFor();
+    // Positive is money leaving the account, whatever sign the file printed.
+    expect(await page.getByRole('row', { name: /Payroll/ }).textContent()).toContain('-2500.00');
+    expect(await page.getByRole('row', { name: /Grocer/ }).textContent()).not.toContain('-45.99');
+    const [stored] = await app.t.dataSource.query(`SELECT amount_type_strategy, amount_type_inflow_value, entity_type_col_label FROM imports WHERE id = $1`, [id]);
+    expect(stored).toEqual({ amount_type_strategy: 'custom_column', amount_type_inflow_value: 'credit', entity_type_col_label: 'Kind' });
+    expect(await page.getByLabel('Money in or out').inputValue()).toBe('custom_column');
+    expect(await page.getByLabel('Type column').inputValue()).toBe('Kind');
+    expect(await page.getByLabel('Type of money in').inputValue()).toBe('credit');
+
+    // YNAB writes dates as its user set them: the date format is the one thing to configure.
+    await page.goto(`${app.baseUrl}/imports/new`);
+    await page.getByLabel('Import type').selectOption('YnabImport');
+    const ynab = ['Account,Flag,Date,Payee,Category Group/Category,Category Group,Category,Memo,Outflow,Inflow,Cleared', 'Checking,,25/03/2024,Grocer,Food: Groceries,Food,Groceries,,12.50,0.00,Cleared'];
+    await dropFile(page, 'ynab.csv', ynab.join('\n'));
+    await page.getByLabel('Date format').waitFor();
+    expect(await page.getByLabel('Amount column').count()).toBe(0);
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByText("Row 1: date '25/03/2024' does not match the date format %m/%d/%Y").waitFor();
+    await page.getByLabel('Date format').fill('%d/%m/%Y');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByText('Configuration saved; rows re-checked.').waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'does not match' }).first().waitFor({ state: 'detached' });
+    expect(await page.getByRole('row', { name: /Grocer/ }).textContent()).toContain('2024-03-25');
+    await page.context().close();
+  });
 });

@@ -153,9 +153,13 @@ export class ConfigurationDto {
   @ApiProperty({ nullable: true, type: String }) tags_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) notes_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) account_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) entity_type_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) currency_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) date_format: string | null;
   @ApiProperty({ nullable: true, type: String }) number_format: string | null;
   @ApiProperty({ nullable: true, type: String }) signage_convention: string | null;
+  @ApiProperty({ enum: AMOUNT_TYPE_STRATEGIES }) amount_type_strategy: string;
+  @ApiProperty({ nullable: true, type: String }) amount_type_inflow_value: string | null;
 }
 
 export class StatsDto {

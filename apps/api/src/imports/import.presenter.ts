@@ -52,9 +52,13 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number): Im
       tags_col_label: imp.tagsColLabel,
       notes_col_label: imp.notesColLabel,
       account_col_label: imp.accountColLabel,
+      entity_type_col_label: imp.entityTypeColLabel,
+      currency_col_label: imp.currencyColLabel,
       date_format: imp.dateFormat,
       number_format: imp.numberFormat,
       signage_convention: imp.signageConvention,
+      amount_type_strategy: imp.amountTypeStrategy,
+      amount_type_inflow_value: imp.amountTypeInflowValue,
     },
     stats: {
       rows_count: stats.rowsCount,

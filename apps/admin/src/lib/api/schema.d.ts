@@ -944,9 +944,14 @@ export interface components {
             tags_col_label: string | null;
             notes_col_label: string | null;
             account_col_label: string | null;
+            entity_type_col_label: string | null;
+            currency_col_label: string | null;
             date_format: string | null;
             number_format: string | null;
             signage_convention: string | null;
+            /** @enum {string} */
+            amount_type_strategy: "signed_amount" | "custom_column";
+            amount_type_inflow_value: string | null;
         };
         StatsDto: {
             rows_count: number;

@@ -1,10 +1,11 @@
-import { NUMBER_FORMATS, SIGNAGE_CONVENTIONS } from '@hearth/contracts';
+import { AMOUNT_TYPE_STRATEGIES, NUMBER_FORMATS, SIGNAGE_CONVENTIONS } from '@hearth/contracts';
 import { Field } from '../../../components/Field';
 import type { ImportConfiguration } from '../api/useImports';
 
 type Key = keyof ImportConfiguration;
 
-const COLUMNS: { key: Key; label: string; trades?: boolean }[] = [
+/** The columns to map, each for the types that read it (all the CSV types when `types` is left out). */
+const COLUMNS: { key: Key; label: string; types?: string[] }[] = [
   { key: 'date_col_label', label: 'Date column' },
   { key: 'amount_col_label', label: 'Amount column' },
   { key: 'name_col_label', label: 'Name column' },
@@ -12,13 +13,18 @@ const COLUMNS: { key: Key; label: string; trades?: boolean }[] = [
   { key: 'tags_col_label', label: 'Tags column' },
   { key: 'notes_col_label', label: 'Notes column' },
   { key: 'account_col_label', label: 'Account column' },
-  { key: 'qty_col_label', label: 'Quantity column', trades: true },
-  { key: 'ticker_col_label', label: 'Ticker column', trades: true },
-  { key: 'price_col_label', label: 'Price column', trades: true },
+  { key: 'currency_col_label', label: 'Currency column', types: ['TransactionImport', 'TradeImport', 'AccountImport'] },
+  { key: 'entity_type_col_label', label: 'Account type column', types: ['AccountImport'] },
+  { key: 'qty_col_label', label: 'Quantity column', types: ['TradeImport'] },
+  { key: 'ticker_col_label', label: 'Ticker column', types: ['TradeImport'] },
+  { key: 'price_col_label', label: 'Price column', types: ['TradeImport'] },
 ];
 
-/** Types whose column names are fixed by the exporting app: nothing to map. */
-export const FIXED_FORMAT_TYPES = new Set(['MintImport', 'ActualImport', 'YnabImport', 'ServiceImport', 'QifImport', 'PdfImport']);
+/** Types with nothing to configure. */
+export const FIXED_FORMAT_TYPES = new Set(['ServiceImport', 'QifImport', 'PdfImport']);
+
+/** Types whose columns are fixed by the exporting app, and the date format it writes unless told otherwise. */
+const LAYOUT_DATE_FORMATS: Record<string, string> = { MintImport: '%m/%d/%Y', ActualImport: '%Y-%m-%d', YnabImport: '%m/%d/%Y' };
 
 /** Column pickers (a select when the file's headers are known) and the parsing options. */
 export function ConfigurationFields({
@@ -34,27 +40,50 @@ export function ConfigurationFields({
 }) {
   const set = (key: Key) => (e: { target: { value: string } }) => onChange({ ...value, [key]: e.target.value || undefined });
   if (FIXED_FORMAT_TYPES.has(type)) return <p className="muted">This file type has fixed columns: nothing to configure.</p>;
+  const column = (key: Key, label: string) => (
+    <Field key={key} label={label}>
+      {headers ? (
+        <select value={value[key] ?? ''} onChange={set(key)}>
+          <option value="">(none)</option>
+          {headers.map((h) => (
+            <option key={h} value={h}>
+              {h}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input value={value[key] ?? ''} onChange={set(key)} />
+      )}
+    </Field>
+  );
+  const dateFormat = (
+    <Field label="Date format" hint="strftime pattern, e.g. %Y-%m-%d or %d.%m.%Y">
+      <input value={value.date_format ?? ''} placeholder={LAYOUT_DATE_FORMATS[type] ?? '%Y-%m-%d'} onChange={set('date_format')} />
+    </Field>
+  );
+  if (LAYOUT_DATE_FORMATS[type]) return <div className="config-grid">{dateFormat}</div>;
+  const byTypeColumn = type === 'TransactionImport' && value.amount_type_strategy === 'custom_column';
   return (
     <div className="config-grid">
-      {COLUMNS.filter((c) => !c.trades || type === 'TradeImport').map((column) => (
-        <Field key={column.key} label={column.label}>
-          {headers ? (
-            <select value={value[column.key] ?? ''} onChange={set(column.key)}>
-              <option value="">(none)</option>
-              {headers.map((h) => (
-                <option key={h} value={h}>
-                  {h}
-                </option>
-              ))}
-            </select>
-          ) : (
-            <input value={value[column.key] ?? ''} onChange={set(column.key)} />
-          )}
+      {COLUMNS.filter((c) => !c.types || c.types.includes(type)).map((c) => column(c.key, c.label))}
+      {type === 'TransactionImport' && (
+        <Field label="Money in or out">
+          <select value={value.amount_type_strategy ?? 'signed_amount'} onChange={set('amount_type_strategy')}>
+            {AMOUNT_TYPE_STRATEGIES.map((s) => (
+              <option key={s} value={s}>
+                {s === 'signed_amount' ? "Told by the amount's sign" : 'Told by a type column'}
+              </option>
+            ))}
+          </select>
         </Field>
-      ))}
-      <Field label="Date format" hint="strftime pattern, e.g. %Y-%m-%d or %d.%m.%Y">
-        <input value={value.date_format ?? ''} placeholder="%Y-%m-%d" onChange={set('date_format')} />
-      </Field>
+      )}
+      {byTypeColumn && column('entity_type_col_label', 'Type column')}
+      {byTypeColumn && (
+        <Field label="Type of money in" hint="the type column's value on money in, e.g. credit; any other value is money out">
+          <input value={value.amount_type_inflow_value ?? ''} onChange={set('amount_type_inflow_value')} />
+        </Field>
+      )}
+      {dateFormat}
       <Field label="Number format">
         <select value={value.number_format ?? '1,234.56'} onChange={set('number_format')}>
           {NUMBER_FORMATS.map((f) => (
@@ -64,15 +93,17 @@ export function ConfigurationFields({
           ))}
         </select>
       </Field>
-      <Field label="Amount signs">
-        <select value={value.signage_convention ?? 'inflows_positive'} onChange={set('signage_convention')}>
-          {SIGNAGE_CONVENTIONS.map((s) => (
-            <option key={s} value={s}>
-              {s === 'inflows_positive' ? 'Money in is positive' : 'Money in is negative'}
-            </option>
-          ))}
-        </select>
-      </Field>
+      {!byTypeColumn && (
+        <Field label="Amount signs">
+          <select value={value.signage_convention ?? 'inflows_positive'} onChange={set('signage_convention')}>
+            {SIGNAGE_CONVENTIONS.map((s) => (
+              <option key={s} value={s}>
+                {s === 'inflows_positive' ? 'Money in is positive' : 'Money in is negative'}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
       <Field label="Column separator">
         <select value={value.col_sep ?? 'comma'} onChange={set('col_sep')}>
           <option value="comma">Comma (,)</option>
