@@ -1,3 +1,4 @@
+import { makeKeyPair } from '../../api/test/support/saml-idp';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(120_000);
@@ -72,6 +73,38 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     expect(await page.getByRole('link', { name: 'Providers' }).count()).toBe(0);
     await page.goto('/admin/sso_providers');
     await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    await page.context().close();
+  });
+
+  it('clears an optional field emptied when editing a provider, keeps a secret left blank and trims a new name', async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const idp = makeKeyPair('Hearth test IdP');
+    const sp = makeKeyPair('Hearth SP');
+    const page = await app.newPage();
+    await signInAs(page, root.email, '/admin/sso_providers');
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByLabel('Strategy').selectOption('saml');
+    const name = `corp-${Date.now()}`;
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('SSO URL').fill('https://idp.example.com/sso');
+    await page.getByLabel('IdP entity ID').fill('urn:corp:idp');
+    await page.getByLabel('IdP certificate (PEM)').fill(idp.cert);
+    await page.getByLabel('SP private key (PEM)').fill(sp.key);
+    await page.getByLabel('SP certificate (PEM)').fill(sp.cert);
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    const stored = async (n: string) =>
+      (await app.t.dataSource.query(`SELECT idp_entity_id, sp_certificate, sp_private_key_encrypted FROM sso_providers WHERE name = $1`, [n]))[0];
+    const before = await stored(name);
+    expect(before.idp_entity_id).toBe('urn:corp:idp');
+
+    await page.getByLabel('IdP entity ID').fill('');
+    await page.getByLabel('SP certificate (PEM)').fill('');
+    expect(await page.getByLabel('SP private key (PEM)').inputValue()).toBe(''); // never returned: blank keeps it
+    await page.getByLabel('Name', { exact: true }).fill(`  ${name}-new `);
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
+    expect(await stored(`${name}-new`)).toEqual({ idp_entity_id: null, sp_certificate: null, sp_private_key_encrypted: before.sp_private_key_encrypted });
     await page.context().close();
   });
 });

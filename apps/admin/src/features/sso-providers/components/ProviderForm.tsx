@@ -66,9 +66,12 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
       const value = values[spec.key];
       if (spec.kind === 'checkbox') body[spec.key] = Boolean(value);
       else if (typeof value === 'string' && value.trim() !== '') body[spec.key] = value.trim();
+      // Editing, an emptied field goes as '' so the API clears it; a secret is never shown, so blank keeps the stored one.
+      else if (provider && spec.kind !== 'secret') body[spec.key] = '';
     }
     if (provider) {
-      if (values.name !== provider.name) body.name = values.name;
+      const name = String(values.name ?? '').trim();
+      if (name !== provider.name) body.name = name;
       update.mutate({ id: provider.id, body: body as UpdateProvider }, { onSuccess: onDone });
     } else {
       create.mutate({ ...body, name: String(values.name).trim(), strategy } as CreateProvider, { onSuccess: onDone });
