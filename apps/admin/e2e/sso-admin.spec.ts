@@ -66,6 +66,15 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await page.context().close();
   });
 
+  it("shows each audit event's user by e-mail", async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const page = await app.newPage();
+    await signInAs(page, root.email);
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('table', { name: 'Audit events' }).getByRole('cell', { name: root.email, exact: true }).first().waitFor();
+    await page.context().close();
+  });
+
   it('keeps admins who are not super admins out of provider management', async () => {
     const admin = await app.newUser({ role: 'admin' });
     const page = await app.newPage();

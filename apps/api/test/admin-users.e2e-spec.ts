@@ -179,6 +179,20 @@ describe('user management API (/api/v1/admin/users)', () => {
     expect(day.body.total).toBeGreaterThan(0);
   });
 
+  it("lists each audit event with its user's e-mail, null once the user is removed", async () => {
+    const root = await member('super_admin');
+    const target = await member('member');
+    await as(t.server, root.browser, 'delete', `/api/v1/admin/users/${target.userId}`).send({ confirmation_email: target.email }).expect(204);
+    type Row = { event: string; user_id: string | null; user_email: string | null };
+    const own = await as(t.server, root.browser, 'get', `/api/v1/admin/audit_logs?user_id=${root.userId}`).expect(200);
+    expect(own.body.audit_logs.length).toBeGreaterThan(0);
+    expect(own.body.audit_logs.map((row: Row) => row.user_email)).toEqual(own.body.audit_logs.map(() => root.email));
+    const removed = await as(t.server, root.browser, 'get', `/api/v1/admin/audit_logs?user_id=${target.userId}`).expect(200);
+    expect(removed.body.audit_logs.map((row: Row) => row.event)).toContain('user_removed');
+    expect(removed.body.total).toBe(removed.body.audit_logs.length);
+    expect(removed.body.audit_logs.map((row: Row) => [row.user_id, row.user_email])).toEqual(removed.body.audit_logs.map(() => [target.userId, null]));
+  });
+
   it('refuses a page past a million or not in decimal digits on the user list and the audit log, naming page', async () => {
     const root = await member('super_admin');
     for (const path of ['/api/v1/admin/users', '/api/v1/admin/audit_logs']) {

@@ -33,6 +33,7 @@ export class AuditLogsController {
         id: row.id,
         event: row.event,
         user_id: row.userId,
+        user_email: row.userEmail,
         family_id: row.familyId,
         provider_id: row.providerId,
         provider_name: row.providerName,

@@ -31,6 +31,7 @@ export class AuditLogDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: AUDIT_EVENTS }) event: AuditEvent;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) user_id: string | null;
+  @ApiProperty({ nullable: true, type: String, description: "The user's e-mail; null without a user or once the user is removed" }) user_email: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) family_id: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) provider_id: string | null;
   @ApiProperty({ nullable: true, type: String }) provider_name: string | null;

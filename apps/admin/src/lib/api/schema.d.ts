@@ -657,6 +657,8 @@ export interface components {
             event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention";
             /** Format: uuid */
             user_id: string | null;
+            /** @description The user's e-mail; null without a user or once the user is removed */
+            user_email: string | null;
             /** Format: uuid */
             family_id: string | null;
             /** Format: uuid */

@@ -74,7 +74,7 @@ export function AuditLogPage() {
                   <tr key={log.id}>
                     <td>{formatDateTime(log.created_at)}</td>
                     <td>{label(log.event)}</td>
-                    <td>{log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—'}</td>
+                    <td>{log.user_email ?? (log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—')}</td>
                     <td>{log.provider_name ?? '—'}</td>
                     <td>{log.ip_address ?? '—'}</td>
                     <td>
