@@ -22,6 +22,9 @@ export const IMPORT_TYPE_ALIASES: Readonly<Record<string, ImportType>> = { SureI
 /** The type an input name stands for: the alias's type, or the name itself (still to be checked against IMPORT_TYPES). */
 export const unaliasImportType = (name: string): string => (Object.hasOwn(IMPORT_TYPE_ALIASES, name) ? IMPORT_TYPE_ALIASES[name] : name);
 
+/** The date formats the Mint, Actual and YNAB apps write: defaults a given date_format overrides (YNAB's follows its user). */
+export const LAYOUT_DATE_FORMATS: Readonly<Partial<Record<ImportType, string>>> = { MintImport: '%m/%d/%Y', ActualImport: '%Y-%m-%d', YnabImport: '%m/%d/%Y' };
+
 export const IMPORT_STATUSES = ['pending', 'complete', 'importing', 'reverting', 'revert_failed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 

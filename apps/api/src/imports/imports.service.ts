@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
-import { COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, unaliasImportType } from '@hearth/contracts';
+import { COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, LAYOUT_DATE_FORMATS, unaliasImportType } from '@hearth/contracts';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { enqueueWithin } from '../jobs/enqueue';
@@ -58,7 +58,6 @@ const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
     categoryColLabel: 'Category', notesColLabel: 'Memo', signageConvention: 'inflows_positive',
   },
 };
-const LAYOUT_DATE_FORMATS: Partial<Record<ImportType, string>> = { MintImport: '%m/%d/%Y', ActualImport: '%Y-%m-%d', YnabImport: '%m/%d/%Y' };
 
 export function resolveImportType(raw: string | undefined): ImportType {
   const type = raw === undefined || raw === '' ? 'TransactionImport' : unaliasImportType(raw);

@@ -1,4 +1,5 @@
-import { AMOUNT_TYPE_STRATEGIES, NUMBER_FORMATS, SIGNAGE_CONVENTIONS } from '@hearth/contracts';
+import { AMOUNT_TYPE_STRATEGIES, LAYOUT_DATE_FORMATS, NUMBER_FORMATS, SIGNAGE_CONVENTIONS } from '@hearth/contracts';
+import type { ImportType } from '@hearth/contracts';
 import { Field } from '../../../components/Field';
 import type { ImportConfiguration } from '../api/useImports';
 
@@ -24,7 +25,6 @@ const COLUMNS: { key: Key; label: string; types?: string[] }[] = [
 export const FIXED_FORMAT_TYPES = new Set(['ServiceImport', 'QifImport', 'PdfImport']);
 
 /** Types whose columns are fixed by the exporting app, and the date format it writes unless told otherwise. */
-const LAYOUT_DATE_FORMATS: Record<string, string> = { MintImport: '%m/%d/%Y', ActualImport: '%Y-%m-%d', YnabImport: '%m/%d/%Y' };
 
 /** Column pickers (a select when the file's headers are known) and the parsing options. */
 export function ConfigurationFields({
@@ -58,10 +58,10 @@ export function ConfigurationFields({
   );
   const dateFormat = (
     <Field label="Date format" hint="strftime pattern, e.g. %Y-%m-%d or %d.%m.%Y">
-      <input value={value.date_format ?? ''} placeholder={LAYOUT_DATE_FORMATS[type] ?? '%Y-%m-%d'} onChange={set('date_format')} />
+      <input value={value.date_format ?? ''} placeholder={LAYOUT_DATE_FORMATS[type as ImportType] ?? '%Y-%m-%d'} onChange={set('date_format')} />
     </Field>
   );
-  if (LAYOUT_DATE_FORMATS[type]) return <div className="config-grid">{dateFormat}</div>;
+  if (LAYOUT_DATE_FORMATS[type as ImportType]) return <div className="config-grid">{dateFormat}</div>;
   const byTypeColumn = type === 'TransactionImport' && value.amount_type_strategy === 'custom_column';
   return (
     <div className="config-grid">
