@@ -87,6 +87,25 @@ describe('imports: HTTP contract', () => {
       await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).set('Content-Type', 'application/json; charset=utf-8').send('{"number_format":"1.234,56"}').expect(200);
     });
 
+    it("reports SPEC 2.4's configuration fields in its order, then every other setting create accepted, to be read back", async () => {
+      const csv = 'Day;Symbol;Shares;Cost;Venue;Cur\n2024-05-01;SAP;2;150;XETR;EUR';
+      const body = {
+        type: 'TradeImport', raw_file_content: csv, account_id: accountId, col_sep: 'semicolon', date_col_label: 'Day', ticker_col_label: 'Symbol',
+        qty_col_label: 'Shares', price_col_label: 'Cost', exchange_operating_mic_col_label: 'Venue', currency_col_label: 'Cur',
+      };
+      const created = await createImport(t.server, h.apiKey, body).expect(201);
+      expect(created.body.data.stats).toMatchObject({ valid_rows_count: 1 });
+      const { configuration } = created.body.data;
+      expect(Object.keys(configuration).slice(0, 10)).toEqual([
+        'date_col_label', 'amount_col_label', 'name_col_label', 'category_col_label', 'tags_col_label',
+        'notes_col_label', 'account_col_label', 'date_format', 'number_format', 'signage_convention',
+      ]);
+      expect(configuration).toMatchObject({
+        date_col_label: 'Day', ticker_col_label: 'Symbol', qty_col_label: 'Shares', price_col_label: 'Cost',
+        exchange_operating_mic_col_label: 'Venue', currency_col_label: 'Cur', col_sep: 'semicolon', amount_type_strategy: 'signed_amount',
+      });
+    });
+
     it('moves updated_at when it changes only the mappings', async () => {
       const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
       const id = created.body.data.id;

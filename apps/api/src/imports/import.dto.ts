@@ -145,6 +145,7 @@ export class StatusDetailDto {
   @ApiProperty() revertable: boolean;
 }
 
+/** SPEC.md 2.4's ten fields first, in its order; then the rest of what create and PATCH accept, so it can be read back. */
 export class ConfigurationDto {
   @ApiProperty({ nullable: true, type: String }) date_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) amount_col_label: string | null;
@@ -153,11 +154,16 @@ export class ConfigurationDto {
   @ApiProperty({ nullable: true, type: String }) tags_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) notes_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) account_col_label: string | null;
-  @ApiProperty({ nullable: true, type: String }) entity_type_col_label: string | null;
-  @ApiProperty({ nullable: true, type: String }) currency_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) date_format: string | null;
   @ApiProperty({ nullable: true, type: String }) number_format: string | null;
   @ApiProperty({ nullable: true, type: String }) signage_convention: string | null;
+  @ApiProperty({ nullable: true, type: String }) entity_type_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) currency_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) qty_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) ticker_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) price_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) exchange_operating_mic_col_label: string | null;
+  @ApiProperty({ enum: Object.keys(COLUMN_SEPARATORS) }) col_sep: string;
   @ApiProperty({ enum: AMOUNT_TYPE_STRATEGIES }) amount_type_strategy: string;
   @ApiProperty({ nullable: true, type: String }) amount_type_inflow_value: string | null;
 }

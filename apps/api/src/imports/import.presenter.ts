@@ -1,3 +1,4 @@
+import { COLUMN_SEPARATORS } from '@hearth/contracts';
 import type { Import } from './import.entity';
 import type { ImportDetailDto, StatusDetailDto } from './import.dto';
 import type { RowStats } from './imports.repository';
@@ -52,11 +53,16 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number): Im
       tags_col_label: imp.tagsColLabel,
       notes_col_label: imp.notesColLabel,
       account_col_label: imp.accountColLabel,
-      entity_type_col_label: imp.entityTypeColLabel,
-      currency_col_label: imp.currencyColLabel,
       date_format: imp.dateFormat,
       number_format: imp.numberFormat,
       signage_convention: imp.signageConvention,
+      entity_type_col_label: imp.entityTypeColLabel,
+      currency_col_label: imp.currencyColLabel,
+      qty_col_label: imp.qtyColLabel,
+      ticker_col_label: imp.tickerColLabel,
+      price_col_label: imp.priceColLabel,
+      exchange_operating_mic_col_label: imp.exchangeOperatingMicColLabel,
+      col_sep: imp.colSep === COLUMN_SEPARATORS.semicolon ? 'semicolon' : 'comma',
       amount_type_strategy: imp.amountTypeStrategy,
       amount_type_inflow_value: imp.amountTypeInflowValue,
     },

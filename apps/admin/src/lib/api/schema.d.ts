@@ -946,11 +946,17 @@ export interface components {
             tags_col_label: string | null;
             notes_col_label: string | null;
             account_col_label: string | null;
-            entity_type_col_label: string | null;
-            currency_col_label: string | null;
             date_format: string | null;
             number_format: string | null;
             signage_convention: string | null;
+            entity_type_col_label: string | null;
+            currency_col_label: string | null;
+            qty_col_label: string | null;
+            ticker_col_label: string | null;
+            price_col_label: string | null;
+            exchange_operating_mic_col_label: string | null;
+            /** @enum {string} */
+            col_sep: "comma" | "semicolon";
             /** @enum {string} */
             amount_type_strategy: "signed_amount" | "custom_column";
             amount_type_inflow_value: string | null;
