@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hash } from 'argon2';
 import type { Logger } from 'pino';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
@@ -10,6 +10,7 @@ import { User } from '../users/user.entity';
 import { normalizeEmail } from '../users/users.service';
 import { PasswordResetToken } from './auth.entities';
 import { passwordResetEnabled } from './local-login-policy';
+import { spendResetLinks } from './reset-links';
 import { MAILER, Mailer } from './mailer';
 import { generateToken, hashToken, isWellFormedToken } from './session-token';
 import { SessionsRepository } from './sessions.repository';
@@ -37,7 +38,7 @@ export class PasswordResetsService {
     const now = new Date();
     await this.dataSource.transaction(async (tx) => {
       const tokens = tx.getRepository(PasswordResetToken);
-      await this.spendOutstanding(user.id, now, tx);
+      await spendResetLinks(tx, user.id, now);
       await tokens.insert(tokens.create({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS), usedAt: null }));
       await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
@@ -71,15 +72,10 @@ export class PasswordResetsService {
       if (!user || user.status !== 'active') throw invalid();
       await tx.getRepository(User).update({ id: user.id }, { passwordHash });
       // Two requests made at once can each have left a link: the other must not set a password after this one.
-      await this.spendOutstanding(user.id, new Date(), tx);
+      await spendResetLinks(tx, user.id);
       await this.sessions.revokeAllForUser(user.id, new Date(), tx);
       await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
-  }
-
-  /** Spends every unused link of the user: a newer link, or a password set any other way, makes older ones useless. */
-  async spendOutstanding(userId: string, at: Date, manager: EntityManager): Promise<void> {
-    await manager.getRepository(PasswordResetToken).update({ userId, usedAt: IsNull() }, { usedAt: at });
   }
 
   private assertEnabled(): void {

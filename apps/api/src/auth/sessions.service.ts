@@ -10,8 +10,8 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { User } from '../users/user.entity';
 import { normalizeEmail } from '../users/users.service';
 import { localLoginAllowedFor, localLoginMode } from './local-login-policy';
-import { PasswordResetsService } from './password-resets.service';
 import type { SessionPrincipal } from './principal';
+import { spendResetLinks } from './reset-links';
 import { accountKey, csrfTokenFor, generateToken, hashToken, isWellFormedToken } from './session-token';
 import { SessionsRepository } from './sessions.repository';
 
@@ -48,7 +48,6 @@ export class SessionsService implements OnModuleInit {
     private readonly dataSource: DataSource,
     private readonly sessions: SessionsRepository,
     private readonly audit: AuditService,
-    private readonly passwordResets: PasswordResetsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -169,7 +168,7 @@ export class SessionsService implements OnModuleInit {
     await this.dataSource.transaction(async (tx) => {
       await tx.getRepository(User).update({ id: user.id }, { passwordHash });
       await this.sessions.revokeAllForUser(user.id, new Date(), tx, principal.sessionId);
-      await this.passwordResets.spendOutstanding(user.id, new Date(), tx);
+      await spendResetLinks(tx, user.id);
       await this.audit.record('password_changed', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Role, UserStatus } from '@hearth/contracts';
+import { spendResetLinks } from '../auth/reset-links';
 
 export interface UserFilter {
   /** null: every family (super_admin); else only this family (admin). */
@@ -109,7 +110,7 @@ export class AdminUsersRepository {
    */
   async endAccess(userId: string, manager: EntityManager): Promise<void> {
     await manager.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
-    await manager.query(`UPDATE password_reset_tokens SET used_at = now() WHERE user_id = $1 AND used_at IS NULL`, [userId]);
+    await spendResetLinks(manager, userId);
   }
 
   /** Removes the user; sessions, API keys, reset tokens and SSO identities go with it (ON DELETE CASCADE). */
