@@ -191,7 +191,8 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
       const trade = investmentRow(record, rowNumber, base, securities, errorsOf(rowNumber));
       rows.push(trade);
       if (Object.hasOwn(REINVESTED, actionOf(record))) rows.push(reinvestedIncome(record, trade, rows.length + 1, errorsOf));
-      if (xTransferAccount(record)) rows.push(xTransferRow(record, trade, rows.length + 1, errorsOf));
+      const transferAccount = xTransferAccount(record);
+      if (transferAccount) rows.push(xTransferRow(record, trade, rows.length + 1, errorsOf, transferAccount));
       return;
     }
     const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
@@ -280,30 +281,45 @@ function commissionError(fee: string, cash: string, sell: boolean, qty: string |
 /** An investment record's action (N), lower case. */
 const actionOf = (record: QifRecord) => (record.fields.get('N') ?? '').toLowerCase();
 
+type ErrorsOf = (n: number, extra?: string[]) => string[];
+
+/** The cash a row moves (positive = out, as rows are signed): its amount (T), else a trade's qty x price, signed by qty. */
+function cashOf(row: ParsedRow): string | null {
+  const { qty = null, price = null, amount = null } = row.values as Record<string, string | null | undefined>;
+  if (amount !== null) return amount;
+  if (qty === null || price === null) return null;
+  const traded = productOf([qty, price]);
+  return qty.startsWith('-') ? negateDecimal(traded) : traded;
+}
+
 /**
- * The income a reinvestment record (ReinvDiv, ...) paid its buy with, as the row after the buy's: the buy's cash (T),
- * else qty x price, coming in.
+ * The transaction, as the row after an investment record's own, that moves the record's cash the other way, so the
+ * account's cash stays as it was: `what` names it in the error when that cash is unknown.
  */
-function reinvestedIncome(record: QifRecord, trade: ParsedRow, rowNumber: number, errorsOf: (n: number, extra?: string[]) => string[]): ParsedRow {
-  const { ticker, qty, price, amount: cash } = trade.values as Record<string, string | null>;
-  const amount = cash ?? (qty !== null && price !== null ? productOf([qty, price]) : null);
+function offsettingRow(record: QifRecord, own: ParsedRow, rowNumber: number, errorsOf: ErrorsOf, what: string, name: (amount: string | null) => string, transferAccount: string | null): ParsedRow {
+  const cash = cashOf(own);
+  const amount = cash === null ? null : negateDecimal(cash);
   return {
     sourceRowNumber: rowNumber,
-    errors: errorsOf(rowNumber, amount === null ? ['the reinvested income is unknown: it needs T, or Q and I'] : []),
+    errors: errorsOf(rowNumber, amount === null ? [`${what} is unknown: it needs T, or Q and I`] : []),
     values: {
-      date: trade.values.date,
-      currency: trade.values.currency,
+      date: own.values.date,
+      currency: own.values.currency,
       account: null,
       row_kind: 'transaction',
-      amount: amount === null ? null : negateDecimal(amount),
-      name: CASH_ACTIONS[REINVESTED[actionOf(record)]].name(ticker ?? ''),
+      amount,
+      name: name(amount),
       category: null,
       tags: [],
       notes: record.fields.get('M') || null,
-      transfer_account: null,
+      transfer_account: transferAccount,
     },
   };
 }
+
+/** The income a reinvestment record (ReinvDiv, ...) paid its buy with: the buy's cash, coming in. */
+const reinvestedIncome = (record: QifRecord, trade: ParsedRow, rowNumber: number, errorsOf: ErrorsOf): ParsedRow =>
+  offsettingRow(record, trade, rowNumber, errorsOf, 'the reinvested income', () => CASH_ACTIONS[REINVESTED[actionOf(record)]].name(String(trade.values.ticker ?? '')), null);
 
 /** The rows an investment record becomes: its action, the income a reinvestment paid with, an X form's transfer. */
 const investmentRowCount = (record: QifRecord) => 1 + Number(Object.hasOwn(REINVESTED, actionOf(record))) + Number(xTransferAccount(record) !== null);
@@ -314,32 +330,12 @@ const xTransferAccount = (record: QifRecord): string | null =>
 
 /**
  * An X form (BuyX, SellX, DivX, MargIntX, ...) leaves the investment account's cash as it was: a buy or an expense
- * was paid from the account L names, a sale or income went to it. The record becomes its action and, as the row
- * after it, the cash transfer that brought that money in or took it out again (its bank side is the same transfer,
- * in that account's file). The transfer is the action's cash (T, else qty x price) the other way.
+ * was paid from the account L names, a sale or income went to it. The record becomes its action and the cash
+ * transfer from or to `account` that brought that money in or took it out again (its bank side is the same
+ * transfer, in that account's file).
  */
-function xTransferRow(record: QifRecord, action: ParsedRow, rowNumber: number, errorsOf: (n: number, extra?: string[]) => string[]): ParsedRow {
-  const { qty = null, price = null, amount = null } = action.values as Record<string, string | null | undefined>;
-  const traded = qty !== null && price !== null ? productOf([qty, price]) : null;
-  const cash = amount ?? (traded === null ? null : qty!.startsWith('-') ? negateDecimal(traded) : traded);
-  const transfer = cash === null ? null : negateDecimal(cash);
-  return {
-    sourceRowNumber: rowNumber,
-    errors: errorsOf(rowNumber, transfer === null ? ['the cash transferred is unknown: it needs T, or Q and I'] : []),
-    values: {
-      date: action.values.date,
-      currency: action.values.currency,
-      account: null,
-      row_kind: 'transaction',
-      amount: transfer,
-      name: CASH_ACTIONS[transfer?.startsWith('-') ? 'xin' : 'xout'].name(''),
-      category: null,
-      tags: [],
-      notes: record.fields.get('M') || null,
-      transfer_account: xTransferAccount(record),
-    },
-  };
-}
+const xTransferRow = (record: QifRecord, action: ParsedRow, rowNumber: number, errorsOf: ErrorsOf, account: string): ParsedRow =>
+  offsettingRow(record, action, rowNumber, errorsOf, 'the cash transferred', (amount) => CASH_ACTIONS[amount?.startsWith('-') ? 'xin' : 'xout'].name(''), account);
 
 /** A trade row: QIF names securities by ticker (or name) only, never by exchange. */
 const tradeRow = (rowNumber: number, errors: string[], base: RowBase, trade: Record<string, string | null>): ParsedRow => ({
