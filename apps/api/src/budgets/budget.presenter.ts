@@ -1,6 +1,6 @@
 import { budgetName, familyTimeZone, isBudgetInitialized, isCurrentBudget } from '@hearth/domain/budget-math';
 import type { BudgetAmounts, BudgetCategoryAmounts } from '@hearth/domain/budget-math';
-import { formatMoney, LARGEST_CENTS, toCents } from '@hearth/domain/money';
+import { formatMoney, LARGEST_CENTS, MoneyError, toCents } from '@hearth/domain/money';
 import type { MinorUnits } from '@hearth/domain/money';
 import { ApiError } from '../common/api-error';
 import type { BudgetCategoryDto, BudgetCategorySummaryDto, BudgetDto, BudgetSummaryDto } from './budget.dto';
@@ -21,11 +21,13 @@ const cents = (amount: MinorUnits | null): number | null => (amount === null ? n
  * but actual amounts sum whatever the ledger holds: one beyond is refused by name rather than sent rounded.
  */
 function summedCents(field: string, amount: MinorUnits, currency: string, locale: string): number {
-  if (amount > LARGEST_CENTS || amount < -LARGEST_CENTS) {
+  try {
+    return toCents(amount);
+  } catch (error) {
+    if (!(error instanceof MoneyError)) throw error;
     const [value, largest] = [formatMoney(amount, currency, locale), formatMoney(LARGEST_CENTS, currency, locale)];
     throw new ApiError(422, 'amount_out_of_range', `${field} (${value}) is beyond the largest amount the _cents fields carry exactly (${largest})`);
   }
-  return toCents(amount);
 }
 
 const isCurrent = (budget: BudgetRecord, now: Date): boolean =>

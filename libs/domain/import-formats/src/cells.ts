@@ -371,9 +371,12 @@ export function minorUnitError(column: string, decimal: string, currency: string
   return significant > digits ? `${column} '${shownValue(decimal)}' is finer than the ${currency} minor unit: ${currency} amounts have ${digits} decimals` : null;
 }
 
+/** Whether a decimal string is zero, however written ("0", "-0.00", ".0"). */
+const isZeroDecimal = (decimal: string): boolean => /^-?0*(\.0*)?$/.test(decimal);
+
 /** -x for a decimal string; zero stays unsigned. */
 export const negateDecimal = (decimal: string): string =>
-  /^-?0*(\.0*)?$/.test(decimal) ? decimal.replace(/^-/, '') : decimal.startsWith('-') ? decimal.slice(1) : `-${decimal}`;
+  isZeroDecimal(decimal) ? decimal.replace(/^-/, '') : decimal.startsWith('-') ? decimal.slice(1) : `-${decimal}`;
 
 /** The sum of plain decimal strings, exactly, to the finest of their decimals ("-60.00" and "-30" add up to "-90.00"). */
 export function sumOf(terms: string[]): string {
@@ -385,4 +388,4 @@ export function sumOf(terms: string[]): string {
 }
 
 /** Whether two decimal strings are the same number ("-90.00" and "-90"). */
-export const sameNumber = (a: string, b: string): boolean => /^-?0*(\.0*)?$/.test(sumOf([a, negateDecimal(b)]));
+export const sameNumber = (a: string, b: string): boolean => isZeroDecimal(sumOf([a, negateDecimal(b)]));
