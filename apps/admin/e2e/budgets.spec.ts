@@ -71,12 +71,14 @@ describe('browser: /budgets', () => {
     await page.getByRole('button', { name: 'Start this month’s budget' }).click();
     await page.getByRole('heading', { name: MONTH_NAME }).waitFor();
 
+    // The field shows what was typed at once: each save is awaited by its PATCH's answer, whose budget the page then holds.
+    const saved = () => page.waitForResponse((res) => res.request().method() === 'PATCH' && res.url().includes('/api/v1/budgets/') && res.ok());
     await page.getByLabel('Planned spending', { exact: true }).fill('50000');
-    await page.getByLabel('Planned spending', { exact: true }).press('Enter');
+    await Promise.all([saved(), page.getByLabel('Planned spending', { exact: true }).press('Enter')]);
     await page.waitForFunction(() => (document.querySelector('input[aria-label="Planned spending"]') as HTMLInputElement | null)?.value === '50000');
     // Saving the other amount sends the planned one again: it must stay ¥50,000, not become ¥500.
     await page.getByLabel('Expected income', { exact: true }).fill('300000');
-    await page.getByLabel('Expected income', { exact: true }).press('Enter');
+    await Promise.all([saved(), page.getByLabel('Expected income', { exact: true }).press('Enter')]);
     await page.waitForFunction(() => (document.querySelector('input[aria-label="Expected income"]') as HTMLInputElement | null)?.value === '300000');
 
     const [budget] = await app.t.dataSource.query(
