@@ -292,6 +292,29 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     expect(kinds.map((k: { kind: string }) => k.kind)).toEqual(['standard', 'standard', 'funds_movement']);
   });
 
+  it('publishes a YNAB4 register export, filing each row under its master category', async () => {
+    const h = await t.newHousehold();
+    const csv = [
+      '"Account","Flag","Check Number","Date","Payee","Category","Master Category","Sub Category","Memo","Outflow","Inflow","Cleared","Running Balance"',
+      '"Checking","","","03/01/2024","Grocer","Everyday Expenses: Groceries","Everyday Expenses","Groceries","","$45.10","$0.00","C","-$45.10"',
+      '"Checking","","","03/02/2024","Boss","Income: Available this month","Income","Available this month","","$0.00","$1,000.00","C","$954.90"',
+    ].join('\n');
+    const done = await publishAndWait(t, h, { type: 'YnabImport', raw_file_content: csv });
+    expect(done.status).toBe('complete');
+    expect(await entries(h.familyId)).toEqual([
+      expect.objectContaining({ name: 'Grocer', amount: 4510, category: 'Groceries', account: 'Checking' }),
+      expect.objectContaining({ name: 'Boss', amount: -100000, category: 'Available this month', account: 'Checking' }),
+    ]);
+    const parents = await t.dataSource.query(
+      `SELECT c.name, p.name AS parent FROM categories c JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`,
+      [h.familyId],
+    );
+    expect(parents).toEqual([
+      { name: 'Available this month', parent: 'Income' },
+      { name: 'Groceries', parent: 'Everyday Expenses' },
+    ]);
+  });
+
   it("reads a YNAB export in the date format it was written in when date_format names it, else in YNAB's US default", async () => {
     const h = await t.newHousehold();
     const header = 'Account,Flag,Date,Payee,Category Group/Category,Category Group,Category,Memo,Outflow,Inflow,Cleared';

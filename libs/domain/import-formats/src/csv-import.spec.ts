@@ -178,6 +178,22 @@ describe('parseImportContent: export layouts and other types', () => {
     ]);
   });
 
+  it('reads the YNAB4 register layout, whose Category column already joins Master Category and Sub Category', () => {
+    const csv = [
+      '"Account","Flag","Check Number","Date","Payee","Category","Master Category","Sub Category","Memo","Outflow","Inflow","Cleared","Running Balance"',
+      '"Checking","","","03/01/2024","Grocer","Everyday Expenses: Groceries","Everyday Expenses","Groceries","","$45.10","$0.00","C","-$45.10"',
+      '"Checking","","","03/02/2024","Boss","Income: Available this month","Income","Available this month","","$0.00","$1,000.00","C","$954.90"',
+      '"Checking","","","03/03/2024","Shop","","","","","$5.00","$0.00","U","$949.90"',
+    ].join('\n');
+    const ynab = settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Payee', accountColLabel: 'Account' });
+    const { rows } = parseImportContent(ynab, csv, { ...options, hasAccount: false });
+    expect(rows.map((r) => [r.errors, r.values.amount, r.values.category])).toEqual([
+      [[], '45.10', 'Everyday Expenses: Groceries'],
+      [[], '-1000.00', 'Income: Available this month'],
+      [[], '5.00', null],
+    ]);
+  });
+
   it("marks a YNAB transfer (payee 'Transfer : Savings') as a transfer to that account, which budgets leave out", () => {
     const csv = 'Account,Date,Payee,Category Group/Category,Memo,Outflow,Inflow\nChecking,03/01/2024,Transfer : Savings,,,500.00,0.00\nChecking,03/02/2024,Transfer Station,Bills: Waste,,20.00,0.00';
     const ynab = settings({ type: 'YnabImport', dateColLabel: 'Date', dateFormat: '%m/%d/%Y', nameColLabel: 'Payee', accountColLabel: 'Account' });

@@ -187,19 +187,23 @@ function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases
 
 function categoryText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): string {
   if (imp.type === 'YnabImport') {
+    // YNAB's layout (group and leaf), then YNAB4's, whose Category column already joins Master and Sub (imports.md 3.6).
     const combined = cell('Category Group/Category');
     if (combined) return combined;
-    const group = cell('Category Group') || cell('Master Category');
-    const leaf = cell('Category') || cell('Sub Category');
-    return group && leaf ? `${group}: ${leaf}` : group || leaf;
+    const group = cell('Category Group');
+    if (group) return joinedCategory(group, cell('Category'));
+    const master = cell('Master Category');
+    const sub = cell('Sub Category');
+    return master || sub ? joinedCategory(master, sub) : cell('Category');
   }
   if (imp.type === 'ActualImport') {
-    const group = cell('Category_Group');
-    const leaf = cell(imp.categoryColLabel, ['category']);
-    return group && leaf ? `${group}: ${leaf}` : group || leaf;
+    return joinedCategory(cell('Category_Group'), cell(imp.categoryColLabel, ['category']));
   }
   return cell(imp.categoryColLabel, ['category']);
 }
+
+/** "Group: Category", which the mapping step files as a child under its parent; either part alone when the other is blank. */
+const joinedCategory = (group: string, leaf: string) => (group && leaf ? `${group}: ${leaf}` : group || leaf);
 
 
 /** Where custom_column finds the column whose value marks an inflow, after entity_type_col_label. */
