@@ -39,7 +39,8 @@ export class ChangePasswordDto {
   @ApiProperty({ format: 'password', minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) @IsString() @MinLength(PASSWORD_MIN) @MaxLength(PASSWORD_MAX) new_password: string;
 }
 
-export class MeDto {
+/** Who a user is, as the signed-in user's own view and the admin user list both show it. */
+export class UserSummaryDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() email: string;
   @ApiProperty({ nullable: true, type: String }) first_name: string | null;
@@ -48,6 +49,9 @@ export class MeDto {
   @ApiProperty({ enum: USER_STATUSES }) status: UserStatus;
   @ApiProperty({ format: 'uuid' }) family_id: string;
   @ApiProperty() family_name: string;
+}
+
+export class MeDto extends UserSummaryDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_login_at: string | null;
   @ApiProperty({ description: 'Send as X-CSRF-Token on unsafe requests (also in the hearth_csrf cookie)' }) csrf_token: string;
 }

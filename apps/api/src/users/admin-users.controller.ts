@@ -3,6 +3,7 @@ import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
+import { userSummary } from '../auth/me.presenter';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import type { AdminUserRow } from './admin-users.repository';
@@ -10,14 +11,7 @@ import { AdminUserDto, AdminUserListDto, AuthHistoryDto, ChangeRoleDto, DeleteUs
 import { AdminUsersService } from './admin-users.service';
 
 const toDto = (user: AdminUserRow): AdminUserDto => ({
-  id: user.id,
-  email: user.email,
-  first_name: user.firstName,
-  last_name: user.lastName,
-  role: user.role,
-  status: user.status,
-  family_id: user.familyId,
-  family_name: user.familyName,
+  ...userSummary(user, user.familyName),
   auth_methods: [...(user.hasPassword ? ['password'] : []), ...user.providers],
   last_login_at: user.lastLoginAt ? new Date(user.lastLoginAt).toISOString() : null,
   created_at: new Date(user.createdAt).toISOString(),

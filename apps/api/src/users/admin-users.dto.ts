@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { AUDIT_EVENTS, ROLES, USER_STATUSES } from '@hearth/contracts';
 import type { AuditEvent, Role, UserStatus } from '@hearth/contracts';
+import { UserSummaryDto } from '../auth/auth.dto';
 import { PageParam, PerPageParam } from '../common/paging';
 
 export class ListUsersQuery {
@@ -21,15 +22,7 @@ export class ListUsersQuery {
   @PerPageParam(25) per_page?: number;
 }
 
-export class AdminUserDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() email: string;
-  @ApiProperty({ nullable: true, type: String }) first_name: string | null;
-  @ApiProperty({ nullable: true, type: String }) last_name: string | null;
-  @ApiProperty({ enum: ROLES }) role: Role;
-  @ApiProperty({ enum: USER_STATUSES }) status: UserStatus;
-  @ApiProperty({ format: 'uuid' }) family_id: string;
-  @ApiProperty() family_name: string;
+export class AdminUserDto extends UserSummaryDto {
   @ApiProperty({ type: [String], example: ['password', 'keycloak'], description: '`password` and/or SSO provider names' })
   auth_methods: string[];
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_login_at: string | null;
