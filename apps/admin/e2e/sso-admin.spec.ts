@@ -1,4 +1,5 @@
 import { makeKeyPair } from '../../api/test/support/saml-idp';
+import type { Page } from 'playwright-core';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(120_000);
@@ -114,6 +115,105 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await page.getByRole('button', { name: 'Save provider' }).click();
     await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
     expect(await stored(`${name}-new`)).toEqual({ idp_entity_id: null, sp_certificate: null, sp_private_key_encrypted: before.sp_private_key_encrypted });
+    await page.context().close();
+  });
+  /** Fills the add form with an OAuth2 provider (nothing is fetched from its URLs on save). */
+  async function fillOauth2Provider(page: Page, name: string) {
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    await page.getByLabel('Strategy').selectOption('oauth2');
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Authorization URL').fill('https://idp.example.com/authorize');
+    await page.getByLabel('Token URL').fill('https://idp.example.com/token');
+    await page.getByLabel('User info URL').fill('https://idp.example.com/userinfo');
+    await page.getByLabel('Client ID').fill('hearth');
+    await page.getByLabel('Client secret').fill('s3cret-value');
+  }
+
+  const readBack = async (page: Page, name: string) => {
+    const res = await page.context().request.get('/api/v1/admin/sso_providers');
+    const body = (await res.json()) as { sso_providers: { name: string; role_mapping: Record<string, unknown> }[] };
+    return body.sso_providers.find((p) => p.name === name)?.role_mapping;
+  };
+
+  it('sets group -> role mappings on a new provider, shows them after a reload, and removes one; other rules are kept', async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const page = await app.newPage();
+    await signInAs(page, root.email, '/admin/sso_providers');
+    const name = `roles-${Date.now()}`;
+    await fillOauth2Provider(page, name);
+    await page.getByRole('group', { name: 'Role mapping' }).getByText('No group mapping.').waitFor();
+    await page.getByRole('button', { name: 'Add group mapping' }).click();
+    await page.getByLabel('Group 1', { exact: true }).fill(' finance ');
+    await page.getByLabel('Role for group 1').selectOption('admin');
+    await page.getByRole('button', { name: 'Add group mapping' }).click();
+    await page.getByLabel('Group 2', { exact: true }).fill('household');
+    // A new row starts as member; the last row is changed and then removed before saving.
+    expect(await page.getByLabel('Role for group 2').inputValue()).toBe('member');
+    await page.getByRole('button', { name: 'Add group mapping' }).click();
+    await page.getByLabel('Group 3', { exact: true }).fill('typo');
+    await page.getByRole('button', { name: 'Remove group 3' }).click();
+    const conditions = [{ attribute: 'department', value: 'finance', role: 'admin' }];
+    await page.getByLabel('Other mapping rules (JSON)').fill(JSON.stringify({ conditions }));
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('row', { name: new RegExp(name) }).waitFor();
+    expect(await readBack(page, name)).toEqual({
+      conditions,
+      groupMappings: [
+        { group: 'finance', role: 'admin' },
+        { group: 'household', role: 'member' },
+      ],
+    });
+
+    await page.reload();
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    expect(await page.getByLabel('Group 1', { exact: true }).inputValue()).toBe('finance');
+    expect(await page.getByLabel('Role for group 1').inputValue()).toBe('admin');
+    expect(await page.getByLabel('Group 2', { exact: true }).inputValue()).toBe('household');
+    expect(await page.getByLabel('Role for group 2').inputValue()).toBe('member');
+    expect(await page.getByLabel('Group 3', { exact: true }).count()).toBe(0);
+    expect(JSON.parse(await page.getByLabel('Other mapping rules (JSON)').inputValue())).toEqual({ conditions });
+    await screenshot(page, 'sso-provider-role-mapping');
+
+    await page.getByRole('button', { name: 'Remove group 1' }).click();
+    expect(await page.getByLabel('Group 1', { exact: true }).inputValue()).toBe('household');
+    await page.getByLabel('Role for group 1').selectOption('super_admin');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
+    expect(await readBack(page, name)).toEqual({ conditions, groupMappings: [{ group: 'household', role: 'super_admin' }] });
+
+    // Removing the last row and the other rules leaves no mapping at all.
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    await page.getByRole('button', { name: 'Remove group 1' }).click();
+    await page.getByLabel('Other mapping rules (JSON)').fill('');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
+    expect(await readBack(page, name)).toEqual({});
+    await page.context().close();
+  });
+
+  it("refuses an empty group name in the form and shows the API's 422 for an invalid rule; nothing is saved", async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const page = await app.newPage();
+    await signInAs(page, root.email, '/admin/sso_providers');
+    const name = `bad-roles-${Date.now()}`;
+    await fillOauth2Provider(page, name);
+    await page.getByRole('button', { name: 'Add group mapping' }).click();
+    await page.getByLabel('Group 1', { exact: true }).fill('   ');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('alert').getByText('Group 1 needs a group name (or remove that row).').waitFor();
+
+    await page.getByLabel('Group 1', { exact: true }).fill('finance');
+    await page.getByLabel('Other mapping rules (JSON)').fill('{"conditions": [');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('alert').getByText(/^Other mapping rules are not valid JSON/).waitFor();
+
+    // A condition without any criterion: the API refuses it and its message is shown by the form.
+    await page.getByLabel('Other mapping rules (JSON)').fill('{"conditions": [{"role": "admin"}]}');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/admin/sso_providers') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    expect((await answer).status()).toBe(422);
+    await page.getByRole('alert').getByText(/conditions\[0\] needs an attribute and value, or groups/).waitFor();
+    expect(await app.t.dataSource.query(`SELECT id FROM sso_providers WHERE name = $1`, [name])).toEqual([]);
     await page.context().close();
   });
 });

@@ -3,6 +3,7 @@ import { ROLES, SSO_STRATEGIES, type SsoStrategy } from '@hearth/contracts';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { useCreateProvider, useUpdateProvider, type CreateProvider, type Provider, type UpdateProvider } from '../api/useProviders';
+import { RoleMappingFields, roleMappingDraft, roleMappingToSend } from './RoleMappingFields';
 
 type Values = Record<string, string | boolean>;
 interface FieldSpec {
@@ -52,6 +53,8 @@ function initialValues(provider: Provider | null): Values {
 export function ProviderForm({ provider, onDone }: { provider: Provider | null; onDone: () => void }) {
   const [strategy, setStrategy] = useState<SsoStrategy>((provider?.strategy as SsoStrategy | undefined) ?? 'openid_connect');
   const [values, setValues] = useState<Values>(() => initialValues(provider));
+  const [roleMapping, setRoleMapping] = useState(() => roleMappingDraft(provider?.role_mapping));
+  const [formProblem, setFormProblem] = useState<string | null>(null);
   const create = useCreateProvider();
   const update = useUpdateProvider();
   const mutation = provider ? update : create;
@@ -59,9 +62,12 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const mapping = roleMappingToSend(roleMapping);
+    setFormProblem('problem' in mapping ? mapping.problem : null);
+    if ('problem' in mapping) return;
     // An empty button label means the provider's name (the API refuses an empty one).
     const label = String(values.label ?? '').trim() || String(values.name ?? '').trim();
-    const body: Record<string, unknown> = { label, default_role: values.default_role, group_attribute: values.group_attribute };
+    const body: Record<string, unknown> = { label, default_role: values.default_role, group_attribute: values.group_attribute, role_mapping: mapping.mapping };
     for (const spec of STRATEGY_FIELDS[strategy]) {
       const value = values[spec.key];
       if (spec.kind === 'checkbox') body[spec.key] = Boolean(value);
@@ -133,7 +139,16 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
             <input value={String(values.group_attribute ?? '')} onChange={(e) => set('group_attribute', e.target.value)} />
           </Field>
         </div>
-        <div className="status-slot">{mutation.isError && <ErrorState error={mutation.error} />}</div>
+        <RoleMappingFields draft={roleMapping} onChange={setRoleMapping} />
+        <div className="status-slot">
+          {formProblem ? (
+            <div className="error" role="alert">
+              <p>{formProblem}</p>
+            </div>
+          ) : (
+            mutation.isError && <ErrorState error={mutation.error} />
+          )}
+        </div>
         <div className="actions">
           <button type="submit" disabled={mutation.isPending}>
             {mutation.isPending ? 'Saving…' : 'Save provider'}
