@@ -7,6 +7,7 @@ jest.setTimeout(180_000);
 const SECRET = `secret-${randomUUID()}`;
 const ALICE = `alice-${randomUUID().slice(0, 8)}@corp.example`;
 const BOB = `bob-${randomUUID().slice(0, 8)}@corp.example`;
+const CAROL = `carol-${randomUUID().slice(0, 8)}@corp.example`;
 
 describe('browser: sign-in through the in-process OIDC identity provider', () => {
   let app: BrowserApp;
@@ -19,10 +20,12 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
       clients: [
         { client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${base}/auth/corp/callback`], post_logout_redirect_uris: [`${base}/login`] },
         { client_id: 'hearth-trial', client_secret: SECRET, redirect_uris: [`${base}/auth/trial/callback`] },
+        { client_id: 'hearth-roles', client_secret: SECRET, redirect_uris: [`${base}/auth/roles/callback`] },
       ],
       accounts: {
         alice: { email: ALICE, email_verified: true, given_name: 'Alice' },
         bob: { email: BOB, email_verified: true, groups: ['finance'] },
+        carol: { email: CAROL, email_verified: true, groups: ['staff', 'hearth-owners'] },
       },
     });
     app = await startBrowserApp({ APP_URL: base, SSO_ALLOW_INSECURE_HTTP: 'true' }, port);
@@ -33,7 +36,7 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
   });
 
   /** A super admin's page on the providers screen, after adding an OIDC provider for `clientId` through the form. */
-  async function addProvider(name: string, clientId: string, { label = '', scopes = 'openid email profile' } = {}) {
+  async function addProvider(name: string, clientId: string, { label = '', scopes = 'openid email profile', groupRoles = [] as [string, string][] } = {}) {
     const root = await app.newUser({ role: 'super_admin' });
     const admin = await app.newPage();
     await signInAs(admin, root.email, '/admin/sso_providers');
@@ -44,6 +47,11 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     await admin.getByLabel('Client ID').fill(clientId);
     await admin.getByLabel('Client secret').fill(SECRET);
     await admin.getByLabel('Scopes').fill(scopes);
+    for (const [index, [group, role]] of groupRoles.entries()) {
+      await admin.getByRole('button', { name: 'Add group mapping' }).click();
+      await admin.getByLabel(`Group ${index + 1}`, { exact: true }).fill(group);
+      await admin.getByLabel(`Role for group ${index + 1}`).selectOption(role);
+    }
     await admin.getByRole('button', { name: 'Save provider' }).click();
     return { admin, root };
   }
@@ -98,6 +106,29 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     // Still signed in as the super admin, and the provider is still disabled.
     expect(await admin.getByText(root.email).count()).toBe(1);
     await row.getByRole('button', { name: 'Enable trial' }).waitFor();
+    await admin.context().close();
+  });
+  it('a group -> role mapping set in the provider form gives the role at sign-in', async () => {
+    const { admin } = await addProvider('roles', 'hearth-roles', {
+      scopes: 'openid email profile groups',
+      groupRoles: [
+        ['staff', 'member'],
+        ['hearth-owners', 'super_admin'],
+      ],
+    });
+    const row = admin.getByRole('row', { name: /roles/ });
+    await row.getByRole('button', { name: 'Enable roles' }).click();
+    await row.getByRole('button', { name: 'Disable roles' }).waitFor();
+
+    // Carol is in both groups: the highest mapped role wins.
+    const page = await app.newPage();
+    await page.goto('/auth/roles');
+    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'carol' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.getByText(/super admin/).first().waitFor();
+    expect(await app.t.dataSource.query(`SELECT role FROM users WHERE email = $1`, [CAROL])).toEqual([{ role: 'super_admin' }]);
+    await page.context().close();
     await admin.context().close();
   });
 });
