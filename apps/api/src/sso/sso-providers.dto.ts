@@ -49,7 +49,9 @@ export class ProviderFieldsDto {
   @Length(1, 100)
   group_attribute?: string;
   @ApiPropertyOptional({
-    description: 'groupMappings [{group, role}], attributeMappings {attr: field}, conditions [{attribute, value, groups, role}], roleHierarchy',
+    description:
+      'groupMappings [{group, role}], attributeMappings {attr: field}, conditions [{attribute, value, groups, role}], roleHierarchy. ' +
+      'Replaces the stored mapping as a whole (send every rule to keep; {} for none). Applied on each sign-in when it has groupMappings or conditions.',
     type: 'object',
     additionalProperties: true,
   })

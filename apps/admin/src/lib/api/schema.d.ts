@@ -1194,7 +1194,7 @@ export interface components {
              * @default groups
              */
             group_attribute: string;
-            /** @description groupMappings [{group, role}], attributeMappings {attr: field}, conditions [{attribute, value, groups, role}], roleHierarchy */
+            /** @description groupMappings [{group, role}], attributeMappings {attr: field}, conditions [{attribute, value, groups, role}], roleHierarchy. Replaces the stored mapping as a whole (send every rule to keep; {} for none). Applied on each sign-in when it has groupMappings or conditions. */
             role_mapping?: {
                 [key: string]: unknown;
             };
@@ -1253,7 +1253,7 @@ export interface components {
              * @default groups
              */
             group_attribute: string;
-            /** @description groupMappings [{group, role}], attributeMappings {attr: field}, conditions [{attribute, value, groups, role}], roleHierarchy */
+            /** @description groupMappings [{group, role}], attributeMappings {attr: field}, conditions [{attribute, value, groups, role}], roleHierarchy. Replaces the stored mapping as a whole (send every rule to keep; {} for none). Applied on each sign-in when it has groupMappings or conditions. */
             role_mapping?: {
                 [key: string]: unknown;
             };
