@@ -40,6 +40,71 @@ describe('imports: publishing and reverting alongside other data', () => {
     });
   });
 
+  describe('a publish that fails before any row is published', () => {
+    /** The family's accounts, categories (with their parent), tags and merchants, by name. */
+    const familyRecords = async (h: Household) => ({
+      accounts: await q(`SELECT name, import_id FROM accounts WHERE family_id = $1 ORDER BY name`, [h.familyId]),
+      categories: await q(`SELECT c.name, p.name AS parent, c.import_id FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`, [h.familyId]),
+      tags: await q(`SELECT name, import_id FROM tags WHERE family_id = $1 ORDER BY name`, [h.familyId]),
+      merchants: await q(`SELECT name, import_id FROM merchants WHERE family_id = $1 ORDER BY name`, [h.familyId]),
+    });
+
+    it('leaves the accounts, categories and tags its mappings created out of the family, and publishing again creates them once', async () => {
+      const h = await t.newHousehold();
+      await newAccount(t, h, 'Checking');
+      await q(`INSERT INTO categories (family_id, name) VALUES ($1, 'Groceries')`, [h.familyId]);
+      await q(`INSERT INTO tags (family_id, name) VALUES ($1, 'mine')`, [h.familyId]);
+      const before = await familyRecords(h);
+      // A fault in the database itself: the entry of row 2 cannot be written while the trigger exists (chunk 1 of 1).
+      const fault = `poison_${h.familyId.replace(/-/g, '')}`;
+      await q(`CREATE FUNCTION ${fault}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$`);
+      await q(`CREATE TRIGGER ${fault} BEFORE INSERT ON entries FOR EACH ROW WHEN (NEW.name = '${fault}') EXECUTE FUNCTION ${fault}()`);
+      const csv = [
+        'date,amount,name,account,category,tags',
+        '2024-05-01,-1.00,Bread,Savings,Groceries,mine|weekly',
+        `2024-05-02,-2.00,${fault},Checking,Home:Power,once`,
+      ].join('\n');
+      try {
+        const failed = await publishAndWait(t, h, { raw_file_content: csv, date_col_label: 'date', amount_col_label: 'amount' });
+        expect(await familyRecords(h)).toEqual(before);
+        expect({ status: failed.status, error: failed.error, revertable: failed.status_detail.revertable }).toEqual({
+          status: 'failed',
+          error: expect.stringMatching(/^Publishing stopped on an internal error.*nothing was published/),
+          revertable: false,
+        });
+        // Its mappings are as at upload: what they would create is created again on the next publish.
+        const mappings = await q(`SELECT type, key, mappable_id IS NOT NULL AS mapped, create_when_empty FROM import_mappings WHERE import_id = $1 ORDER BY type, key`, [failed.id]);
+        expect(mappings).toEqual([
+          { type: 'account', key: 'Checking', mapped: true, create_when_empty: false },
+          { type: 'account', key: 'Savings', mapped: false, create_when_empty: true },
+          { type: 'category', key: 'Groceries', mapped: true, create_when_empty: false },
+          { type: 'category', key: 'Home:Power', mapped: false, create_when_empty: true },
+          { type: 'tag', key: 'mine', mapped: true, create_when_empty: false },
+          { type: 'tag', key: 'once', mapped: false, create_when_empty: true },
+          { type: 'tag', key: 'weekly', mapped: false, create_when_empty: true },
+        ]);
+
+        await q(`DROP TRIGGER ${fault} ON entries`);
+        await request(t.server).post(`/api/v1/imports/${failed.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+        expect(await waitForImport(t.server, h.apiKey, failed.id)).toMatchObject({ status: 'complete', error: null });
+        const id = failed.id;
+        expect(await familyRecords(h)).toEqual({
+          accounts: [{ name: 'Checking', import_id: null }, { name: 'Savings', import_id: id }],
+          categories: [
+            { name: 'Groceries', parent: null, import_id: null },
+            { name: 'Home', parent: null, import_id: id },
+            { name: 'Power', parent: 'Home', import_id: id },
+          ],
+          tags: [{ name: 'mine', import_id: null }, { name: 'once', import_id: id }, { name: 'weekly', import_id: id }],
+          merchants: [],
+        });
+      } finally {
+        await q(`DROP TRIGGER IF EXISTS ${fault} ON entries`);
+        await q(`DROP FUNCTION ${fault}()`);
+      }
+    });
+  });
+
   describe('revert', () => {
     const names = async (table: string, h: Household) =>
       (await q(`SELECT name, import_id FROM ${table} WHERE family_id = $1 ORDER BY name`, [h.familyId])).map((r: { name: string; import_id: string | null }) => [r.name, r.import_id]);

@@ -61,6 +61,8 @@ async function settled(run: ChunkRun): Promise<boolean> {
 
 // What the user sees in `error` unless a publisher threw a PublishError; the cause (possibly SQL text) goes to the log only.
 const PUBLISH_FAILED = 'Publishing stopped on an internal error. Committed chunks are kept and the rest rolled back; publish again to resume.';
+const PUBLISH_FAILED_BEFORE_ANY_ROW =
+  'Publishing stopped on an internal error before any row was committed, so nothing was published and the accounts, categories and tags it created were removed. Publish again to retry.';
 const REVERT_FAILED = 'Reverting stopped on an internal error and was rolled back; nothing was removed. Revert again to retry.';
 
 /** Tables an import adds rows to that nothing else refers to, each carrying import_id: revert deletes them first. */
@@ -199,7 +201,32 @@ export class ImportPublisher {
       this.logger.warn({ importId, type: imp.type, err: error }, 'import publish failed');
       const message = error instanceof PublishError ? error.message : PUBLISH_FAILED;
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp, message).catch(() => undefined);
-      await this.finishOrRetry(imp, 'importing', 'failed', message, error, delivery.token);
+      await this.fail(imp, message, error, delivery.token);
+    }
+  }
+
+  /**
+   * Marks the publish failed. When no chunk of the import is committed, what its mappings created before the first
+   * chunk (accounts, categories, tags) goes in the same transaction, as a revert would remove it: nothing of the
+   * import is published, and a failed import with nothing published cannot be reverted. Should that removal fail,
+   * the import is still marked failed, keeping the records for the next publish to reuse.
+   */
+  private async fail(imp: Import, message: string, cause: unknown, token: string): Promise<void> {
+    try {
+      await this.dataSource.transaction(async (tx) => {
+        await tx.query(LOCK_REVERT, [imp.familyId, imp.id]);
+        const [current] = await tx.query(
+          `SELECT published_through_row AS through FROM imports WHERE id = $1 AND status = 'importing' AND publish_token = $2`,
+          [imp.id, token],
+        );
+        const nothingPublished = current?.through === 0;
+        if (nothingPublished) await this.removeCreated(tx, imp.familyId, imp.id);
+        const shown = nothingPublished && message === PUBLISH_FAILED ? PUBLISH_FAILED_BEFORE_ANY_ROW : message;
+        await this.finish(imp, 'importing', 'failed', shown, token, tx);
+      });
+    } catch (removeError) {
+      this.logger.warn({ importId: imp.id, err: removeError }, 'could not remove what the failed publish created');
+      await this.finishOrRetry(imp, 'importing', 'failed', message, cause, token);
     }
   }
 
@@ -325,52 +352,59 @@ export class ImportPublisher {
     if (!imp || imp.status !== 'reverting') return;
     try {
       await this.dataSource.transaction(async (tx) => {
-        // Waits for the chunks in flight (each holds its import row FOR KEY SHARE), of this import so no row they
-        // commit is left behind, and of claimants so their claims are read as they stand; and for their reverts.
         await tx.query(LOCK_REVERT, [familyId, importId]);
         // ServiceImport: budgets carry no import_id; its readback becomes `reverted` with the deletion.
         if (imp.type === 'ServiceImport') {
           await deleteServiceImportBudgets(tx, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
-        for (const table of CLAIMABLE) await tx.query(PASS_CLAIMED(table), [familyId, importId]);
-        for (const { table, key, columns } of RESTORED) {
-          await tx.query(
-            `UPDATE ${table} x SET ${columns.map((c) => restored(...c)).join(', ')}, updated_at = now()
-               FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.${key} AND r.previous ?| $2::text[]`,
-            [importId, columns.map(([column]) => column)],
-          );
-        }
-        await tx.query(
-          `DELETE FROM taggings g USING import_rows r
-            WHERE r.import_id = $1 AND r.duplicate_of = g.entry_id AND r.previous ? 'tag_ids'
-              AND g.tag_id::text IN (SELECT jsonb_array_elements_text(r.previous->'tag_ids'))`,
-          [importId],
-        );
-        for (const table of OWNED_BY_IMPORT) {
-          await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
-        }
-        for (const table of Object.keys(SHARED_BY_IMPORT) as Array<keyof typeof SHARED_BY_IMPORT>) {
-          await tx.query(KEEP_IN_USE(table), [familyId, importId]);
-          await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
-        }
-        await tx.query(
-          `UPDATE import_mappings m SET mappable_id = NULL, create_when_empty = true
-            WHERE m.import_id = $1 AND m.mappable_id IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM accounts WHERE id = m.mappable_id)
-              AND NOT EXISTS (SELECT 1 FROM categories WHERE id = m.mappable_id)
-              AND NOT EXISTS (SELECT 1 FROM tags WHERE id = m.mappable_id)`,
-          [importId],
-        );
-        await tx.query(`UPDATE import_rows SET duplicate_of = NULL, previous = NULL WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [importId]);
-        await tx.query(`UPDATE imports SET published_through_row = 0 WHERE id = $1`, [importId]);
-        await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [familyId]);
+        await this.removeCreated(tx, familyId, importId);
       });
       await this.finish(imp, 'reverting', 'pending', null);
     } catch (error) {
       this.logger.warn({ importId, err: error }, 'import revert failed');
       await this.finishOrRetry(imp, 'reverting', 'revert_failed', REVERT_FAILED, error);
     }
+  }
+
+  /**
+   * What revert removes, in the caller's transaction, which holds LOCK_REVERT first: it waits for the chunks in
+   * flight (each holds its import row FOR KEY SHARE), of this import so no row they commit is left behind, and of
+   * claimants so their claims are read as they stand; and for their reverts.
+   */
+  private async removeCreated(tx: EntityManager, familyId: string, importId: string): Promise<void> {
+    for (const table of CLAIMABLE) await tx.query(PASS_CLAIMED(table), [familyId, importId]);
+    for (const { table, key, columns } of RESTORED) {
+      await tx.query(
+        `UPDATE ${table} x SET ${columns.map((c) => restored(...c)).join(', ')}, updated_at = now()
+           FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.${key} AND r.previous ?| $2::text[]`,
+        [importId, columns.map(([column]) => column)],
+      );
+    }
+    await tx.query(
+      `DELETE FROM taggings g USING import_rows r
+        WHERE r.import_id = $1 AND r.duplicate_of = g.entry_id AND r.previous ? 'tag_ids'
+          AND g.tag_id::text IN (SELECT jsonb_array_elements_text(r.previous->'tag_ids'))`,
+      [importId],
+    );
+    for (const table of OWNED_BY_IMPORT) {
+      await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
+    }
+    for (const table of Object.keys(SHARED_BY_IMPORT) as Array<keyof typeof SHARED_BY_IMPORT>) {
+      await tx.query(KEEP_IN_USE(table), [familyId, importId]);
+      await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
+    }
+    await tx.query(
+      `UPDATE import_mappings m SET mappable_id = NULL, create_when_empty = true
+        WHERE m.import_id = $1 AND m.mappable_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM accounts WHERE id = m.mappable_id)
+          AND NOT EXISTS (SELECT 1 FROM categories WHERE id = m.mappable_id)
+          AND NOT EXISTS (SELECT 1 FROM tags WHERE id = m.mappable_id)`,
+      [importId],
+    );
+    await tx.query(`UPDATE import_rows SET duplicate_of = NULL, previous = NULL WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [importId]);
+    await tx.query(`UPDATE imports SET published_through_row = 0 WHERE id = $1`, [importId]);
+    await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [familyId]);
   }
 
   /**
@@ -388,8 +422,15 @@ export class ImportPublisher {
   }
 
   /** Moves the import on from `from`; with a publish token, only while that delivery still holds the publish. */
-  private async finish(imp: Import, from: Import['status'], to: Import['status'], error: string | null, token: string | null = null): Promise<void> {
-    await this.dataSource.query(
+  private async finish(
+    imp: Import,
+    from: Import['status'],
+    to: Import['status'],
+    error: string | null,
+    token: string | null = null,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await manager.query(
       `UPDATE imports SET status = $3, error = $4, updated_at = now() WHERE id = $1 AND status = $2 AND ($5::uuid IS NULL OR publish_token = $5)`,
       [imp.id, from, to, error, token],
     );
