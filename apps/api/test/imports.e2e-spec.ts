@@ -596,6 +596,59 @@ describe('imports: publishing in chunks of two', () => {
       await t.dataSource.query(`DROP FUNCTION ${fault}()`);
     }
   });
+  it('keeps, after a later chunk fails, what its mappings created for the whole file until a revert removes it all; publishing again then creates it once', async () => {
+    const h = await t.newHousehold();
+    const records = async () => ({
+      accounts: await t.dataSource.query(`SELECT name, import_id FROM accounts WHERE family_id = $1 ORDER BY name`, [h.familyId]),
+      categories: await t.dataSource.query(`SELECT name, import_id FROM categories WHERE family_id = $1 ORDER BY name`, [h.familyId]),
+      tags: await t.dataSource.query(`SELECT name, import_id FROM tags WHERE family_id = $1 ORDER BY name`, [h.familyId]),
+    });
+    const fault = `poison_${h.familyId.replace(/-/g, '')}`;
+    await t.dataSource.query(`CREATE FUNCTION ${fault}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$`);
+    await t.dataSource.query(`CREATE TRIGGER ${fault} BEFORE INSERT ON entries FOR EACH ROW WHEN (NEW.name = '${fault}') EXECUTE FUNCTION ${fault}()`);
+    // Chunk 1 (rows 1-2) names Savings, Early and early; chunk 2 (rows 3-4), which fails at row 3, Spare, Late and late.
+    const csv = [
+      'date,amount,name,account,category,tags',
+      '2024-06-01,-1.00,Rent,Savings,Early,early',
+      '2024-06-02,-2.00,Power,Savings,Early,',
+      `2024-06-03,-3.00,${fault},Spare,Late,late`,
+      '2024-06-04,-4.00,Water,Spare,Late,late',
+    ].join('\n');
+    const res = await createImport(t.server, h.apiKey, { raw_file_content: csv, date_col_label: 'date', amount_col_label: 'amount', publish: 'true' }).expect(201);
+    const id = res.body.data.id;
+    const names = async () => (await t.dataSource.query(`SELECT name FROM entries WHERE import_id = $1 ORDER BY date`, [id])).map((r: { name: string }) => r.name);
+    try {
+      const failed = await waitForImport(t.server, h.apiKey, id);
+      expect({ status: failed.status, revertable: failed.status_detail.revertable }).toEqual({ status: 'failed', revertable: true });
+      expect(await names()).toEqual(['Rent', 'Power']);
+      // Every mapping was resolved before chunk 1: chunk 2's records stay too, the import's own, for a resume or a revert.
+      expect(await records()).toEqual({
+        accounts: [{ name: 'Savings', import_id: id }, { name: 'Spare', import_id: id }],
+        categories: [{ name: 'Early', import_id: id }, { name: 'Late', import_id: id }],
+        tags: [{ name: 'early', import_id: id }, { name: 'late', import_id: id }],
+      });
+      // The configuration cannot change under the published rows.
+      await request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ date_format: '%Y-%m-%d' }).expect(409);
+
+      expect((await revertAndWait(t, h, id)).status).toBe('pending');
+      expect(await names()).toEqual([]);
+      expect(await records()).toEqual({ accounts: [], categories: [], tags: [] });
+
+      await t.dataSource.query(`DROP TRIGGER ${fault} ON entries`);
+      await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+      expect(await names()).toEqual(['Rent', 'Power', fault, 'Water']);
+      expect(await records()).toEqual({
+        accounts: [{ name: 'Savings', import_id: id }, { name: 'Spare', import_id: id }],
+        categories: [{ name: 'Early', import_id: id }, { name: 'Late', import_id: id }],
+        tags: [{ name: 'early', import_id: id }, { name: 'late', import_id: id }],
+      });
+    } finally {
+      await t.dataSource.query(`DROP TRIGGER IF EXISTS ${fault} ON entries`);
+      await t.dataSource.query(`DROP FUNCTION ${fault}()`);
+    }
+  });
+
   /** A pending import of `names` (chunks of two) in a new account, moved to importing as a publish request does. */
   async function importingImport(names: string[]) {
     const h = await t.newHousehold();
