@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
+import { Import } from '../src/imports/import.entity';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
+import { resolveMappables } from '../src/imports/publishing/mappables';
 import { addOpeningBalance, bankQifWithout, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 import { until } from './support/until';
@@ -102,6 +104,38 @@ describe('imports: publishing and reverting alongside other data', () => {
         await q(`DROP TRIGGER IF EXISTS ${fault} ON entries`);
         await q(`DROP FUNCTION ${fault}()`);
       }
+    });
+
+    it('keeps, as the family\'s own, what it created that another import has come to use meanwhile', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(t, h);
+      const fault = `poison_${h.familyId.replace(/-/g, '')}`;
+      const csv = (rows: string[]) => ({ raw_file_content: ['date,amount,name,category,tags', ...rows].join('\n'), account_id: account, date_col_label: 'date', amount_col_label: 'amount' });
+      const a = await createImport(t.server, h.apiKey, csv(['2024-05-01,-1.00,Bread,Food,weekly', `2024-05-02,-2.00,${fault},Solo,once`])).expect(201);
+      // A worker that vanished after resolving A's mappings (the reaper marks such an import failed) left Food, Solo,
+      // weekly and once, A's; B, uploaded then, maps Food and weekly to them and publishes.
+      const imp = await t.dataSource.getRepository(Import).findOneByOrFail({ id: a.body.data.id });
+      await t.dataSource.transaction((tx) => resolveMappables(tx, imp, 'USD', '2024-06-01'));
+      const b = await publishAndWait(t, h, csv(['2024-05-03,-3.00,Milk,Food,weekly']));
+      expect(b.status).toBe('complete');
+
+      await q(`CREATE FUNCTION ${fault}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$`);
+      await q(`CREATE TRIGGER ${fault} BEFORE INSERT ON entries FOR EACH ROW WHEN (NEW.name = '${fault}') EXECUTE FUNCTION ${fault}()`);
+      try {
+        await request(t.server).post(`/api/v1/imports/${imp.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+        expect(await waitForImport(t.server, h.apiKey, imp.id)).toMatchObject({ status: 'failed' });
+      } finally {
+        await q(`DROP TRIGGER ${fault} ON entries`);
+        await q(`DROP FUNCTION ${fault}()`);
+      }
+      const { categories, tags } = await familyRecords(h);
+      expect({ categories, tags }).toEqual({ categories: [{ name: 'Food', parent: null, import_id: null }], tags: [{ name: 'weekly', import_id: null }] });
+      const [milk] = await q(
+        `SELECT c.name AS category, (SELECT string_agg(g.name, '|') FROM taggings tg JOIN tags g ON g.id = tg.tag_id WHERE tg.entry_id = e.id) AS tags
+           FROM entries e JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id WHERE e.import_id = $1`,
+        [b.id],
+      );
+      expect(milk).toEqual({ category: 'Food', tags: 'weekly' });
     });
   });
 
