@@ -1,10 +1,14 @@
+/** @jest-environment ./apps/api/test/support/time-zone-environment.ts */
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { AuditLog } from '../src/audit/audit-log.entity';
 import { LogMailer, MAILER } from '../src/auth/mailer';
 import { User } from '../src/users/user.entity';
 import { AdminUsersService } from '../src/users/admin-users.service';
 import { startFreshTestApp } from './support/fresh-database';
 import { as, Browser, signIn } from './support/sessions';
 import { Household, startTestApp, TestApp } from './support/test-app';
+import { withTimeZone } from './support/time-zone';
 import { until } from './support/until';
 
 describe('user management API (/api/v1/admin/users)', () => {
@@ -177,6 +181,24 @@ describe('user management API (/api/v1/admin/users)', () => {
     await as(t.server, root.browser, 'get', '/api/v1/admin/audit_logs').expect(200);
     const day = await as(t.server, root.browser, 'get', '/api/v1/admin/audit_logs?from=2024-02-29&to=2999-01-01T00:00:00.000Z').expect(200);
     expect(day.body.total).toBeGreaterThan(0);
+  });
+
+  it('reads a from/to bound without a UTC offset as UTC, whatever the server time zone', async () => {
+    const root = await member('super_admin');
+    const userId = randomUUID();
+    await t.dataSource.getRepository(AuditLog).insert({ event: 'login', userId, createdAt: new Date('2024-03-01T10:30:00Z') });
+    const total = async (bounds: string) =>
+      (await as(t.server, root.browser, 'get', `/api/v1/admin/audit_logs?user_id=${userId}&${bounds}`).expect(200)).body.total as number;
+    // New York is 5 hours behind UTC in March: a bound read in local time would move by 5 hours
+    await withTimeZone('America/New_York', async () => {
+      expect(new Date(2024, 2, 1, 10).toISOString()).toBe('2024-03-01T15:00:00.000Z'); // the zone did change
+      expect(await total('from=2024-03-01T10:00:00')).toBe(1);
+      expect(await total('from=2024-03-01T11:00:00')).toBe(0);
+      expect(await total('to=2024-03-01T10:30')).toBe(0);
+      expect(await total('to=2024-03-01T10:31')).toBe(1);
+      expect(await total('from=2024-03-01&to=2024-03-02')).toBe(1);
+      expect(await total('from=2024-03-01T11:00:00%2B01:00')).toBe(1);
+    });
   });
 
   it("lists each audit event with its user's e-mail, null once the user is removed", async () => {

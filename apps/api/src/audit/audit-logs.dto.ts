@@ -1,22 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsIn, isISO8601, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { IsDate, IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { AUDIT_EVENTS } from '@hearth/contracts';
 import type { AuditEvent } from '@hearth/contracts';
 import { PageParam, PerPageParam } from '../common/paging';
+import { parseUtcDateTime } from '../common/utc-date-time';
 
-/** Only an ISO 8601 date or date-time of a real calendar day becomes a Date; `1` or `2024-02-30` fail @IsDate. */
-const isoDateTime = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && isISO8601(value, { strict: true, strictSeparator: true }) ? new Date(value) : new Date(NaN);
+/** Only an ISO 8601 date or date-time of a real calendar day becomes a Date (UTC without an offset); `1` or `2024-02-30` fail @IsDate. */
+const isoDateTime = ({ value }: { value: unknown }) => (typeof value === 'string' && parseUtcDateTime(value)) || new Date(NaN);
+const UTC_NOTE = 'ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server';
 
 export class AuditLogQuery {
   @ApiPropertyOptional({ enum: AUDIT_EVENTS }) @IsOptional() @IsIn(AUDIT_EVENTS) event?: AuditEvent;
-  @ApiPropertyOptional({ format: 'date-time', description: 'Events at or after this moment' })
+  @ApiPropertyOptional({ format: 'date-time', description: `Events at or after this moment. ${UTC_NOTE}` })
   @IsOptional()
   @Transform(isoDateTime)
   @IsDate({ message: 'from must be an ISO 8601 date-time' })
   from?: Date;
-  @ApiPropertyOptional({ format: 'date-time', description: 'Events before this moment' })
+  @ApiPropertyOptional({ format: 'date-time', description: `Events before this moment. ${UTC_NOTE}` })
   @IsOptional()
   @Transform(isoDateTime)
   @IsDate({ message: 'to must be an ISO 8601 date-time' })
