@@ -1,13 +1,13 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { retentionTask, verifyArchiveTask } from '../src/audit/audit-cli';
-import { archiveFileName } from '../src/audit/audit-retention.policy';
+import { archiveFileName, startOfUtcDay } from '../src/audit/audit-retention.policy';
 import { AUDIT_QUEUE, RETENTION_JOB } from '../src/audit/audit-retention.queue';
 import { AuditRetentionRepository } from '../src/audit/audit-retention.repository';
 import type { RetentionReport } from '../src/audit/audit-retention.service';
@@ -15,6 +15,24 @@ import { AuditRetentionService } from '../src/audit/audit-retention.service';
 import { APP_CONFIG, AppConfig } from '../src/config/config';
 import { startFreshTestApp } from './support/fresh-database';
 import type { TestApp } from './support/test-app';
+
+/** An audit row written at `at`. */
+async function eventAt(t: TestApp, at: Date): Promise<void> {
+  await t.dataSource.query(`INSERT INTO audit_logs (event, provider_name, created_at) VALUES ('login', 'local', $1)`, [at]);
+}
+
+/** An archive file with a manifest as releases before the chain wrote them: signed, but naming no predecessor. */
+async function writeUnchainedPair(config: AppConfig, directory: string, period: { from: Date; to: Date }): Promise<string> {
+  const file = archiveFileName(period);
+  const bytes = gzipSync(`${JSON.stringify({ id: '00000000-0000-4000-8000-000000000001', event: 'login', created_at: period.from.toISOString() })}\n`);
+  const body = { file, rows: 1, from: period.from.toISOString(), to: period.to.toISOString(), sha256: createHash('sha256').update(bytes).digest('hex') };
+  const key = Buffer.from(hkdfSync('sha256', config.secretKeyBase, 'hearth', 'audit-archive-v1', 32));
+  const hmac = createHmac('sha256', key).update([body.file, body.rows, body.from, body.to, body.sha256].join('\n')).digest('hex');
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, file), bytes);
+  await writeFile(join(directory, `${file}.manifest.json`), JSON.stringify({ ...body, hmac_sha256: hmac, written_at: period.to.toISOString() }));
+  return file;
+}
 
 const DAY = 86_400_000;
 
@@ -186,7 +204,7 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       expect(events.find((e) => e.id === ids.twoYears)).toMatchObject({ event: 'user_removed', details: { age_days: 730 } });
       // One file per month of backlog, named by the period it holds.
       expect(files).toHaveLength(3);
-      expect(await verifyArchiveTask(config, () => undefined)).toBe(0);
+      expect(await verifyArchiveTask(t.dataSource, config, () => undefined)).toBe(0);
     });
 
     it('the operator command runs the same use case and prints what it did', async () => {
@@ -209,7 +227,7 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       // 1. An event deleted from a file: the SHA-256 no longer matches.
       const lines = gunzipSync(original).toString().trimEnd().split('\n');
       await writeFile(first, gzipSync(`${lines.slice(1).join('\n')}\n`.replace(/^\n$/, '')));
-      expect(await verifyArchiveTask(config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
       expect(printed.join('\n')).toContain('SHA-256 does not match the manifest');
 
       // 2. The same edit with the manifest's checksum and row count rewritten: the keyed signature gives it away.
@@ -218,7 +236,7 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       const edited = await readFile(first);
       await writeFile(manifestPath, JSON.stringify({ ...manifest, rows: manifest.rows - 1, sha256: createHash('sha256').update(edited).digest('hex') }));
       printed.length = 0;
-      expect(await verifyArchiveTask(config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
       expect(printed.join('\n')).toContain('manifest signature does not match');
 
       // 3. Restored, but another file removed: its manifest is left to say so.
@@ -226,7 +244,7 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       await writeFile(manifestPath, JSON.stringify(manifest));
       await unlink(second);
       printed.length = 0;
-      expect(await verifyArchiveTask(config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
       expect(printed.join('\n')).toContain('archive file is missing');
       expect(printed.join('\n')).not.toContain(first.split('/').pop()!);
       expect(third).toBeDefined();
@@ -240,6 +258,100 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       expect(left.filter((name) => report.archive!.expired_files.includes(name))).toEqual([]);
       // Nothing it wrote in that run is older than the window, so only new files remain.
       expect(left.sort()).toEqual(report.archive!.written.map((f) => f.file).sort());
+    });
+  });
+  describe('the chain of archive files', () => {
+    let t: TestApp;
+    let config: AppConfig;
+    const archiveDir = () => join(dir, 'chain');
+    const files = async () => (await readdir(archiveDir())).filter((n) => n.endsWith('.ndjson.gz')).sort();
+    const verify = async () => {
+      const printed: string[] = [];
+      return { code: await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line)), printed };
+    };
+    /** Deletes a file and its manifest, runs `check`, then puts both back. */
+    async function withoutPair(name: string, check: () => Promise<void>): Promise<void> {
+      const saved = join(dir, 'saved');
+      await mkdir(saved, { recursive: true });
+      for (const f of [name, `${name}.manifest.json`]) await copyFile(join(archiveDir(), f), join(saved, f));
+      for (const f of [name, `${name}.manifest.json`]) await unlink(join(archiveDir(), f));
+      try {
+        await check();
+      } finally {
+        for (const f of [name, `${name}.manifest.json`]) await copyFile(join(saved, f), join(archiveDir(), f));
+      }
+    }
+    beforeAll(async () => {
+      t = await startFreshTestApp({ AUDIT_RETENTION_TIER: 'compliance', AUDIT_ARCHIVE_DIR: archiveDir() });
+      config = t.app.get<AppConfig>(APP_CONFIG);
+      // One event a day, and a daily run each morning: one file per day, each naming the one before.
+      const today = startOfUtcDay(new Date());
+      for (let k = 6; k >= 2; k--) await eventAt(t, new Date(today.getTime() - k * DAY + 12 * 3_600_000));
+      for (let k = 5; k >= 1; k--) await t.app.get(AuditRetentionService).run(new Date(today.getTime() - k * DAY + 3 * 3_600_000));
+    });
+    afterAll(() => t?.close());
+
+    it('verifies an untouched archive', async () => {
+      expect((await files()).length).toBeGreaterThanOrEqual(5);
+      const { code, printed } = await verify();
+      expect(printed.filter((line) => line.startsWith('FAIL'))).toEqual([]);
+      expect(code).toBe(0);
+    });
+
+    it('names a file deleted together with its manifest from the middle of the archive', async () => {
+      const names = await files();
+      const [middle, next] = names.slice(-3, -1);
+      await withoutPair(middle, async () => {
+        const { code, printed } = await verify();
+        expect(printed).toContain(`FAIL ${middle}: missing from the chain: ${next} follows it (deleted with its manifest?)`);
+        expect(code).toBe(1);
+      });
+      expect((await verify()).code).toBe(0);
+    });
+
+    it('names the newest file deleted together with its manifest, which the database recorded', async () => {
+      const newest = (await files()).at(-1)!;
+      await withoutPair(newest, async () => {
+        const { code, printed } = await verify();
+        expect(printed.find((line) => line.startsWith(`FAIL ${newest}: `))).toMatch(/missing: the retention run at \S+ recorded it as the newest archive file/);
+        expect(code).toBe(1);
+      });
+    });
+
+    it('does not count files expired by the archive window as a gap', async () => {
+      const oldest = (await files())[0];
+      const eightYearsOn = new Date(Date.now() + 8 * 366 * DAY);
+      await withoutPair(oldest, async () => {
+        expect(await verifyArchiveTask(t.dataSource, config, () => undefined, eightYearsOn)).toBe(0);
+        expect((await verify()).printed.filter((line) => line.startsWith('FAIL'))).toHaveLength(1);
+      });
+    });
+  });
+
+  describe('an archive written before the chain', () => {
+    let t: TestApp;
+    let config: AppConfig;
+    const archiveDir = () => join(dir, 'unchained');
+    beforeAll(async () => {
+      t = await startFreshTestApp({ AUDIT_RETENTION_TIER: 'compliance', AUDIT_ARCHIVE_DIR: archiveDir() });
+      config = t.app.get<AppConfig>(APP_CONFIG);
+    });
+    afterAll(() => t?.close());
+
+    it('still verifies, and the first new file continues from its newest file', async () => {
+      const today = startOfUtcDay(new Date());
+      const day = (k: number) => new Date(today.getTime() - k * DAY);
+      for (let k = 9; k >= 7; k--) await writeUnchainedPair(config, archiveDir(), { from: day(k), to: day(k - 1) });
+      expect(await verifyArchiveTask(t.dataSource, config, () => undefined)).toBe(0);
+
+      await eventAt(t, new Date(day(3).getTime() + 3_600_000));
+      const report = await t.app.get(AuditRetentionService).run();
+      const [written] = report.archive!.written;
+      const manifest = JSON.parse(await readFile(join(archiveDir(), `${written.file}.manifest.json`), 'utf8'));
+      expect(manifest.previous).toEqual({ file: archiveFileName({ from: day(7), to: day(6) }), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      const printed: string[] = [];
+      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(0);
+      expect(printed.filter((line) => line.startsWith('FAIL'))).toEqual([]);
     });
   });
   describe('archive files the service did not write', () => {
@@ -271,7 +383,7 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       expect((await archiveContents(archiveDir())).events.map((e) => e.id)).toContain(old);
 
       const printed: string[] = [];
-      expect(await verifyArchiveTask(config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
       expect(printed).toContain(`FAIL ${unsigned}: manifest signature does not match (edited, or SECRET_KEY_BASE changed)`);
       expect(printed).toContain(`FAIL ${broken}: manifest is not a JSON object`);
       expect(printed.at(-1)).toBe('3 files, 1 rows verified; 2 problems');

@@ -8,6 +8,12 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type { AppConfig } from '../config/config';
 import { archiveFileName, parseArchiveFileName, Period } from './audit-retention.policy';
 
+/** An archive file as another manifest or the database names it. */
+export interface ArchiveLink {
+  file: string;
+  sha256: string;
+}
+
 /** What the manifest beside each archive file records; `hmac_sha256` needs the instance's key to forge. */
 export interface ArchiveManifest {
   file: string;
@@ -15,8 +21,21 @@ export interface ArchiveManifest {
   from: string;
   to: string;
   sha256: string;
+  /**
+   * The file written just before this one, so a pair deleted from the middle leaves a gap verification names; null
+   * for the first file of an archive. Absent from manifests written before the chain existed, which link nothing.
+   */
+  previous?: ArchiveLink | null;
   hmac_sha256: string;
   written_at: string;
+}
+
+/** What verification compares the archive with besides its own manifests. */
+export interface VerifyOptions {
+  /** A missing predecessor whose period ended at or before this was deleted by the archive window, not a gap. */
+  expiredBefore: Date;
+  /** The newest file the database says a retention run wrote: a newest pair deleted leaves no gap in the chain. */
+  newest: (ArchiveLink & { recorded_at: string }) | null;
 }
 
 export interface ArchiveFile {
@@ -43,7 +62,12 @@ const STALE_LOCK_MS = 6 * 60 * 60_000;
 
 export class ArchiveBusyError extends Error {}
 
-const manifestText = (m: Omit<ArchiveManifest, 'hmac_sha256' | 'written_at'>) => [m.file, m.rows, m.from, m.to, m.sha256].join('\n');
+// A manifest from before the chain has no `previous` and is signed without it, so it still verifies.
+const manifestText = (m: Omit<ArchiveManifest, 'hmac_sha256' | 'written_at'>) =>
+  [m.file, m.rows, m.from, m.to, m.sha256, ...(m.previous === undefined ? [] : [m.previous?.file ?? '', m.previous?.sha256 ?? ''])].join('\n');
+
+const isLink = (value: unknown): value is ArchiveLink =>
+  typeof value === 'object' && value !== null && typeof (value as ArchiveLink).file === 'string' && typeof (value as ArchiveLink).sha256 === 'string';
 
 /**
  * The audit archive: gzip NDJSON files, one per period, each with a manifest holding its SHA-256 (so `sha256sum` can
@@ -99,8 +123,17 @@ export class AuditArchive {
    * is not trusted to say so: one dated ahead would stop archiving while the purge went on deleting.
    */
   async archivedThrough(): Promise<Date | null> {
+    const newest = await this.newestSigned();
+    return newest ? new Date(newest.to) : null;
+  }
+
+  /** The manifest of the newest complete file this instance signed: the next file's predecessor. */
+  private async newestSigned(): Promise<ArchiveManifest | null> {
     const newestFirst = (await this.list()).sort((a, b) => b.period.to.getTime() - a.period.to.getTime());
-    for (const file of newestFirst) if (typeof (await this.signedManifest(file.name)) !== 'string') return file.period.to;
+    for (const file of newestFirst) {
+      const manifest = await this.signedManifest(file.name);
+      if (typeof manifest !== 'string') return manifest;
+    }
     return null;
   }
 
@@ -109,9 +142,11 @@ export class AuditArchive {
     for (const name of await this.names()) if (name.endsWith('.tmp')) await rm(join(this.directory, name), { force: true });
   }
 
-  /** Writes one period's lines (NDJSON, one event each) and its manifest; returns the manifest. */
+  /** Writes one period's lines (NDJSON, one event each) and its manifest, linked to the newest file; returns the manifest. */
   async write(period: Period, lines: AsyncIterable<string>): Promise<ArchiveManifest> {
     const name = archiveFileName(period);
+    const newest = await this.newestSigned();
+    const previous = newest ? { file: newest.file, sha256: newest.sha256 } : null;
     const path = join(this.directory, name);
     const hash = createHash('sha256');
     let rows = 0;
@@ -131,7 +166,7 @@ export class AuditArchive {
     });
     await pipeline(counted, createGzip(), hashing, createWriteStream(`${path}.tmp`));
     await syncFile(`${path}.tmp`);
-    const body = { file: name, rows, from: period.from.toISOString(), to: period.to.toISOString(), sha256: hash.digest('hex') };
+    const body = { file: name, rows, from: period.from.toISOString(), to: period.to.toISOString(), sha256: hash.digest('hex'), previous };
     const manifest: ArchiveManifest = { ...body, hmac_sha256: this.sign(body), written_at: new Date().toISOString() };
     await rename(`${path}.tmp`, path);
     await writeFile(`${path}${MANIFEST_SUFFIX}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -163,13 +198,15 @@ export class AuditArchive {
   }
 
   /**
-   * Checks every file against its manifest: SHA-256 and HMAC of the bytes, row count and JSON of every line; and
-   * that no file lacks a manifest or the other way round.
+   * Checks every file against its manifest: SHA-256 and HMAC of the bytes, row count and JSON of every line; that no
+   * file lacks a manifest or the other way round; that the file each manifest names before it is there (unless the
+   * archive window expired it) and unchanged; and that the newest file the database recorded is there.
    */
-  async verify(): Promise<ArchiveVerification> {
+  async verify(options: VerifyOptions): Promise<ArchiveVerification> {
     const names = await this.names();
     const present = new Set(names);
     const problems: ArchiveProblem[] = [];
+    const signed = new Map<string, ArchiveManifest>();
     let files = 0;
     let rows = 0;
     for (const name of names) {
@@ -184,15 +221,41 @@ export class AuditArchive {
         problems.push({ file: name, problem: 'manifest is missing' });
         continue;
       }
-      const problem = await this.check(name);
-      if (typeof problem === 'string') problems.push({ file: name, problem });
-      else rows += problem;
+      const checked = await this.check(name);
+      if (typeof checked === 'string') problems.push({ file: name, problem: checked });
+      else {
+        rows += checked.rows;
+        signed.set(name, checked);
+      }
+    }
+    const expired = (file: string) => {
+      const period = parseArchiveFileName(file);
+      return period !== null && period.to <= options.expiredBefore;
+    };
+    // A file or manifest of the pair left behind is reported above; only a pair gone together needs the chain.
+    const gone = (file: string) => !present.has(file) && !present.has(file + MANIFEST_SUFFIX);
+    for (const [name, manifest] of signed) {
+      const previous = manifest.previous;
+      if (!previous) continue;
+      if (gone(previous.file)) {
+        if (!expired(previous.file)) problems.push({ file: previous.file, problem: `missing from the chain: ${name} follows it (deleted with its manifest?)` });
+      } else if (signed.has(previous.file) && signed.get(previous.file)!.sha256 !== previous.sha256) {
+        problems.push({ file: previous.file, problem: `SHA-256 is not the one ${name} records for the file before it: replaced` });
+      }
+    }
+    const newest = options.newest;
+    if (newest && !expired(newest.file)) {
+      const run = `the retention run at ${newest.recorded_at}`;
+      if (gone(newest.file)) problems.push({ file: newest.file, problem: `missing: ${run} recorded it as the newest archive file` });
+      else if (signed.has(newest.file) && signed.get(newest.file)!.sha256 !== newest.sha256) {
+        problems.push({ file: newest.file, problem: `SHA-256 is not the one ${run} recorded: replaced` });
+      }
     }
     return { ok: problems.length === 0, files, rows, problems };
   }
 
-  /** The number of rows when the file matches its manifest, else what is wrong. */
-  private async check(name: string): Promise<number | string> {
+  /** The manifest when the file matches it, else what is wrong. */
+  private async check(name: string): Promise<ArchiveManifest | string> {
     const manifest = await this.signedManifest(name);
     if (typeof manifest === 'string') return manifest;
     const hash = createHash('sha256');
@@ -208,7 +271,7 @@ export class AuditArchive {
     } catch {
       return 'file is not readable gzip NDJSON';
     }
-    return count === manifest.rows ? count : `holds ${count} rows, the manifest says ${manifest.rows}`;
+    return count === manifest.rows ? manifest : `holds ${count} rows, the manifest says ${manifest.rows}`;
   }
 
   /** The manifest of a file when this instance signed it for that file, else what is wrong with it. */
@@ -225,6 +288,7 @@ export class AuditArchive {
     if (manifest.file !== name || manifest.from !== period.from.toISOString() || manifest.to !== period.to.toISOString()) {
       return 'manifest describes another file';
     }
+    if (manifest.previous !== undefined && manifest.previous !== null && !isLink(manifest.previous)) return 'manifest names its predecessor in another form';
     const { hmac_sha256: _hmac, written_at: _written, ...body } = manifest;
     if (!sameHex(manifest.hmac_sha256, this.sign(body))) return 'manifest signature does not match (edited, or SECRET_KEY_BASE changed)';
     return manifest;

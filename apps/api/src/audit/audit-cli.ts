@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { createLogger } from '../common/logger';
 import { AppConfig, loadConfig } from '../config/config';
 import { AuditArchive } from './audit-archive';
+import { archiveExpiredBefore } from './audit-retention.policy';
 import { AuditRetentionRepository } from './audit-retention.repository';
 import { AuditRetentionService, RetentionReport } from './audit-retention.service';
 import { AuditService } from './audit.service';
@@ -26,10 +27,13 @@ export async function retentionTask(dataSource: DataSource, config: AppConfig, p
   return report;
 }
 
-/** `audit:verify-archive`: checks every archive file against its manifest; 1 when anything is wrong. */
-export async function verifyArchiveTask(config: AppConfig, print: Print): Promise<number> {
+/** `audit:verify-archive`: checks every archive file against its manifest and the chain; 1 when anything is wrong. */
+export async function verifyArchiveTask(dataSource: DataSource, config: AppConfig, print: Print, now = new Date()): Promise<number> {
   const archive = AuditArchive.fromConfig(config);
-  const result = await archive.verify();
+  const result = await archive.verify({
+    expiredBefore: archiveExpiredBefore(config.audit.retentionTier, now),
+    newest: await new AuditRetentionRepository(dataSource).newestArchivedFile(),
+  });
   print(`Archive: ${archive.directory}`);
   for (const problem of result.problems) print(`FAIL ${problem.file}: ${problem.problem}`);
   print(`${result.files} files, ${result.rows} rows verified; ${result.problems.length} problems`);
@@ -48,12 +52,12 @@ export const AUDIT_COMMANDS = {
     },
   },
   'audit:verify-archive': {
-    summary: 'Check every audit archive file against its SHA-256 and signed manifest',
+    summary: 'Check every audit archive file against its SHA-256 and signed manifest, and that none is missing from the chain',
     usage: '',
     options: {},
     required: [] as string[],
-    async run() {
-      if (await verifyArchiveTask(loadConfig(), console.log)) throw new Error('the audit archive failed verification');
+    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
+      if (await verifyArchiveTask(dataSource, loadConfig(), console.log)) throw new Error('the audit archive failed verification');
     },
   },
 };

@@ -1,4 +1,4 @@
-import { archiveFileName, monthPeriods, parseArchiveFileName, planRetention, startOfUtcDay, windowStart } from './audit-retention.policy';
+import { archiveExpiredBefore, archiveFileName, monthPeriods, parseArchiveFileName, planRetention, startOfUtcDay, windowStart } from './audit-retention.policy';
 
 const at = (iso: string) => new Date(iso);
 
@@ -47,6 +47,12 @@ describe('planRetention', () => {
     expect(plan.databaseCutoff).toEqual(at('2025-05-20T10:00:00Z'));
     expect(plan.archive?.expireBefore).toEqual(at('2019-05-20T10:00:00Z'));
     expect(plan.archive?.periods[0].from).toEqual(at('2019-05-20T10:00:00Z'));
+  });
+
+  it('archive files past the configured window count as expired; standard, which deletes none, allows for a year', () => {
+    expect(archiveExpiredBefore('compliance', now)).toEqual(at('2019-05-20T10:00:00Z'));
+    expect(archiveExpiredBefore('extended', now)).toEqual(planRetention('extended', now, null).archive!.expireBefore);
+    expect(archiveExpiredBefore('standard', now)).toEqual(at('2025-05-20T10:00:00Z'));
   });
 
   it('continues where the archive ends: the next daily run writes one day', () => {

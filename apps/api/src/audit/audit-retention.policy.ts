@@ -88,6 +88,15 @@ export function planRetention(tier: AuditRetentionTier, now: Date, archivedThrou
   return { tier, databaseCutoff, archive: { periods: monthPeriods(from, through), through, expireBefore } };
 }
 
+/**
+ * Archive files whose period ended at or before this may have been deleted by the window, so verification does not
+ * miss them. Standard keeps no archive and deletes none, but files it inherits may have lost their oldest files to an
+ * archive tier before: the shortest archive window any tier has stands in.
+ */
+export function archiveExpiredBefore(tier: AuditRetentionTier, now: Date): Date {
+  return windowStart(now, TIER_POLICIES[tier].archive ?? TIER_POLICIES.extended.archive!);
+}
+
 const compact = (moment: Date) => moment.toISOString().replace(/[-:]/g, '');
 const COMPACT = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})Z$/;
 

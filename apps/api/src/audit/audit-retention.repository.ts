@@ -41,6 +41,17 @@ export class AuditRetentionRepository {
     }
   }
 
+  /** The newest archive file a retention run recorded writing (its audit event's `files_written`), or null. */
+  async newestArchivedFile(): Promise<{ file: string; sha256: string; recorded_at: string } | null> {
+    const [row]: { written: { file: string; sha256: string }[]; created_at: Date }[] = await this.dataSource.query(
+      `SELECT details->'files_written' AS written, created_at FROM audit_logs
+        WHERE event = 'audit_retention' AND jsonb_typeof(details->'files_written') = 'array' AND details->'files_written' <> '[]'::jsonb
+        ORDER BY created_at DESC, id DESC LIMIT 1`,
+    );
+    const newest = row?.written.at(-1);
+    return newest ? { file: newest.file, sha256: newest.sha256, recorded_at: new Date(row.created_at).toISOString() } : null;
+  }
+
   /** Deletes every row created before `cutoff`, a bounded batch per statement; returns how many went. */
   async deleteCreatedBefore(cutoff: Date, batch = RETENTION_BATCH): Promise<number> {
     let total = 0;
