@@ -24,6 +24,7 @@ describe('parseUtcDateTime', () => {
     expect(iso('2024-03-01T10:00:00-0530')).toBe('2024-03-01T15:30:00.000Z');
     expect(iso('2024-03-01T10:00:00+01')).toBe('2024-03-01T09:00:00.000Z');
     expect(iso('2024-02-29T23:30:00-01:00')).toBe('2024-03-01T00:30:00.000Z');
+    expect(iso('0050-01-01T00:00:00Z')).toBe('0050-01-01T00:00:00.000Z');
   });
 
   it('refuses what is not an ISO 8601 date or date-time of a real day and time', () => {

@@ -13,8 +13,9 @@ export function parseUtcDateTime(text: string): Date | null {
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part)));
   const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
   if (hour! > 23 || minute! > 59 || second! > 59) return null;
-  const utc = Date.UTC(year!, month! - 1, day!, hour, minute, second, millis);
-  const date = new Date(utc);
+  const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second, millis));
+  date.setUTCFullYear(year!, month! - 1, day!); // Date.UTC would read years 0-99 as 1900-1999
+  const utc = date.getTime();
   // Date.UTC rolls 2024-02-30 over to March 1st: a day that changed did not exist
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month! - 1 || date.getUTCDate() !== day) return null;
   const offset = offsetMinutes(m[8]);
