@@ -68,12 +68,15 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     await request(app.t.server).get('/api/v1/me').set('Cookie', `hearth_session=${session!.value}`).expect(401);
   });
 
-  it('sends a user whose session ended back to sign-in, to the page they were on', async () => {
+  it.each([
+    ['revoked', 'revoked_at = now()'],
+    ['left unused past SESSION_IDLE_MINUTES', "last_seen_at = now() - interval '121 minutes'"],
+  ])('sends a user whose session ended (%s) back to sign-in, to the page they were on', async (_, ending) => {
     const admin = await app.newUser({ role: 'admin' });
     await signIn(page, admin.email);
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'Your keys' }).waitFor();
-    await app.t.dataSource.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1`, [admin.id]);
+    await app.t.dataSource.query(`UPDATE sessions SET ${ending} WHERE user_id = $1`, [admin.id]);
 
     await page.getByLabel('Name').fill('after expiry');
     await page.getByRole('button', { name: 'Create key' }).click();

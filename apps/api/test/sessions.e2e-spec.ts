@@ -123,6 +123,85 @@ describe('local sign-in and sessions', () => {
     await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
   });
 
+  describe('idle timeout (SESSION_IDLE_MINUTES, default 120)', () => {
+    const lastUse = async (browser: { cookie: string }) => {
+      const [row] = await t.dataSource.query(`SELECT last_seen_at, xmin::text AS version FROM sessions WHERE token_hash = $1`, [hashToken(tokenOf(browser.cookie))]);
+      return { at: new Date(row.last_seen_at), version: row.version as string };
+    };
+    const setLastUse = (browser: { cookie: string }, minutesAgo: number) =>
+      t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - make_interval(mins => $2) WHERE token_hash = $1`, [hashToken(tokenOf(browser.cookie)), minutesAgo]);
+
+    it('records the last use when the session opens', async () => {
+      const h = await t.newHousehold();
+      const before = Date.now();
+      const browser = await signIn(t.server, h.email);
+      expect((await lastUse(browser)).at.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    });
+
+    it('answers a session unused for longer than the limit as expired, and it stays unusable', async () => {
+      const h = await t.newHousehold();
+      const expired = await signIn(t.server, h.email);
+      await t.dataSource.getRepository(Session).update({ tokenHash: hashToken(tokenOf(expired.cookie)) }, { expiresAt: new Date(Date.now() - 1000) });
+      const expiredAnswer = await request(t.server).get('/api/v1/me').set('Cookie', expired.cookie).expect(401);
+
+      const idle = await signIn(t.server, h.email);
+      await setLastUse(idle, 121);
+      const stale = await lastUse(idle);
+      const idleAnswer = await request(t.server).get('/api/v1/me').set('Cookie', idle.cookie).expect(401);
+      expect(idleAnswer.body).toEqual(expiredAnswer.body);
+      expect(idleAnswer.body.error).toBe('unauthorized');
+      // Refusing it does not count as a use: the next request is refused too, and the last use stays where it was.
+      await request(t.server).get('/api/v1/me').set('Cookie', idle.cookie).expect(401);
+      await as(t.server, idle, 'post', '/api/v1/settings/api_keys').send({ name: 'after idle', scope: 'read' }).expect(401);
+      expect((await lastUse(idle)).at).toEqual(stale.at);
+    });
+
+    it('keeps a session used within the limit and moves its last use forward', async () => {
+      const h = await t.newHousehold();
+      const browser = await signIn(t.server, h.email);
+      await setLastUse(browser, 119);
+      const before = await lastUse(browser);
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+      const after = await lastUse(browser);
+      expect(after.at.getTime()).toBeGreaterThan(before.at.getTime() + 118 * 60_000);
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+    });
+
+    it('writes the last use at most once a minute: a second request within the minute leaves the row alone', async () => {
+      const h = await t.newHousehold();
+      const browser = await signIn(t.server, h.email);
+      await setLastUse(browser, 2);
+      const stale = await lastUse(browser);
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+      const first = await lastUse(browser);
+      expect(first.at.getTime()).toBeGreaterThan(stale.at.getTime());
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+      // xmin changes with every UPDATE of the row, even one writing the same value.
+      expect(await lastUse(browser)).toEqual(first);
+    });
+
+    it('writes the last use once when two requests of a stale session arrive together', async () => {
+      const h = await t.newHousehold();
+      const browser = await signIn(t.server, h.email);
+      await setLastUse(browser, 2);
+      const [{ id }] = await t.dataSource.query(`SELECT id FROM sessions WHERE token_hash = $1`, [hashToken(tokenOf(browser.cookie))]);
+      // Fixture: a trigger logs every UPDATE of the row, so the writes can be counted.
+      await t.dataSource.query(`CREATE TABLE test_session_writes (session_id uuid NOT NULL)`);
+      await t.dataSource.query(
+        `CREATE FUNCTION test_log_session_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO test_session_writes VALUES (NEW.id); RETURN NEW; END $$`,
+      );
+      await t.dataSource.query(`CREATE TRIGGER test_session_writes AFTER UPDATE ON sessions FOR EACH ROW EXECUTE FUNCTION test_log_session_write()`);
+      try {
+        await Promise.all([1, 2, 3].map(() => request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200)));
+        expect(await t.dataSource.query(`SELECT count(*)::int AS writes FROM test_session_writes WHERE session_id = $1`, [id])).toEqual([{ writes: 1 }]);
+      } finally {
+        await t.dataSource.query(`DROP TRIGGER test_session_writes ON sessions`);
+        await t.dataSource.query(`DROP FUNCTION test_log_session_write()`);
+        await t.dataSource.query(`DROP TABLE test_session_writes`);
+      }
+    });
+  });
+
   it('signs out: CSRF token required, row revoked, cookies cleared, old cookie refused, logout audited', async () => {
     const h = await t.newHousehold();
     const browser = await signIn(t.server, h.email);

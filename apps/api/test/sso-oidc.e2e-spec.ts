@@ -198,6 +198,18 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(new Date(after.last_used_at).getTime()).toBeGreaterThan(new Date(before.last_used_at).getTime());
     });
 
+    it('ends an SSO session left unused past SESSION_IDLE_MINUTES, as it ends a password one', async () => {
+      const attempt = await ssoLogin(t.server, idp, CORP, 'alice');
+      const { cookie } = browserOf(attempt);
+      const me = await request(t.server).get('/api/v1/me').set('Cookie', cookie).expect(200);
+      const [session] = await t.dataSource.query(`SELECT id, last_seen_at, created_at FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.body.id]);
+      expect(new Date(session.last_seen_at).getTime()).toBeGreaterThanOrEqual(new Date(session.created_at).getTime() - 1000);
+      await t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE id = $1`, [session.id]);
+      const idle = await request(t.server).get('/api/v1/me').set('Cookie', cookie).expect(401);
+      expect(idle.body.error).toBe('unauthorized');
+      await request(t.server).get('/api/v1/me').set('Cookie', cookie).expect(401);
+    });
+
     it.each([
       ['dave', 'false'],
       ['erin', 'the string "true"'],

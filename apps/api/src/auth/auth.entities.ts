@@ -32,7 +32,8 @@ export class Session {
   @Column({ type: 'uuid', nullable: true }) ssoProviderId: string | null;
   @Column({ type: 'timestamptz' }) expiresAt: Date;
   @Column({ type: 'timestamptz', nullable: true }) revokedAt: Date | null;
-  @Column({ type: 'timestamptz', nullable: true }) lastSeenAt: Date | null;
+  /** Last request made with the session, recorded at most once a minute; the idle timeout counts from it. */
+  @Column({ type: 'timestamptz', default: () => 'now()' }) lastSeenAt: Date;
   @CreatedAt() createdAt: Date;
 }
 

@@ -7,7 +7,7 @@ export interface SessionWithUser {
   id: string;
   expiresAt: Date;
   revokedAt: Date | null;
-  lastSeenAt: Date | null;
+  lastSeenAt: Date;
   userId: string;
   familyId: string;
   email: string;
@@ -31,15 +31,23 @@ export class SessionsRepository {
   }
 
   async insert(
-    session: Pick<Session, 'userId' | 'tokenHash' | 'expiresAt' | 'ipAddress' | 'userAgent'>,
+    session: Pick<Session, 'userId' | 'tokenHash' | 'expiresAt' | 'lastSeenAt' | 'ipAddress' | 'userAgent'>,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Session> {
     const repository = manager.getRepository(Session);
-    return repository.save(repository.create({ ...session, ssoProviderId: null, revokedAt: null, lastSeenAt: null }));
+    return repository.save(repository.create({ ...session, ssoProviderId: null, revokedAt: null }));
   }
 
-  async touch(id: string, at: Date): Promise<void> {
-    await this.dataSource.getRepository(Session).update({ id }, { lastSeenAt: at });
+  /**
+   * Records a use at `at` unless one after `notBefore` is recorded already, so requests arriving together write
+   * once; a session revoked or idle since `idleCutoff` is left as it is (a late request must not revive it).
+   */
+  async touch(id: string, at: Date, notBefore: Date, idleCutoff: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sessions SET last_seen_at = $2
+        WHERE id = $1 AND revoked_at IS NULL AND last_seen_at <= $3 AND last_seen_at > $4`,
+      [id, at, notBefore, idleCutoff],
+    );
   }
 
   async revoke(id: string, at: Date): Promise<void> {

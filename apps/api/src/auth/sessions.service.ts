@@ -12,6 +12,7 @@ import { normalizeEmail } from '../users/users.service';
 import { localLoginAllowedFor, localLoginMode } from './local-login-policy';
 import type { SessionPrincipal } from './principal';
 import { spendResetLinks } from './reset-links';
+import { idleCutoff, LAST_USE_RESOLUTION_MS, lastUseOutdated, sessionUsable } from './session-lifetime';
 import { accountKey, csrfTokenFor, generateToken, hashToken, isWellFormedToken } from './session-token';
 import { SessionsRepository } from './sessions.repository';
 
@@ -19,7 +20,6 @@ export const INVALID_CREDENTIALS = () => new ApiError(401, 'invalid_credentials'
 export const LOCAL_LOGIN_DISABLED = () =>
   new ApiError(403, 'local_login_disabled', 'Local password login is disabled. Please use single sign-on.');
 const NO_SESSION = 'Session is missing, expired or revoked. Sign in again.';
-const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SignedIn {
   user: User;
@@ -106,13 +106,16 @@ export class SessionsService implements OnModuleInit {
     return signedIn;
   }
 
-  /** Creates a session for an authenticated user (password here; SSO callbacks later), audited as `login`. */
+  /** Creates a session for an authenticated user (password, first-run setup and every SSO strategy), audited as `login`. */
   async openSession(user: User, origin: RequestOrigin, details: Record<string, unknown>, providerName = 'local'): Promise<SignedIn> {
     const token = generateToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.config.auth.sessionTtlHours * 3_600_000);
     await this.dataSource.transaction(async (tx) => {
-      await this.sessions.insert({ userId: user.id, tokenHash: hashToken(token), expiresAt, ipAddress: origin.ip, userAgent: origin.userAgent }, tx);
+      await this.sessions.insert(
+        { userId: user.id, tokenHash: hashToken(token), expiresAt, lastSeenAt: now, ipAddress: origin.ip, userAgent: origin.userAgent },
+        tx,
+      );
       await tx.getRepository(User).update({ id: user.id }, { lastLoginAt: now });
       await this.audit.record('login', { userId: user.id, familyId: user.familyId, providerName, origin, details }, tx);
     });
@@ -120,17 +123,23 @@ export class SessionsService implements OnModuleInit {
     return { user, token, csrfToken: this.csrfToken(token), expiresAt };
   }
 
-  /** Resolves the session cookie to its principal or throws 401; a suspended user's session is ended on the spot. */
+  /**
+   * Resolves the session cookie to its principal or throws 401 (missing, revoked, expired or idle past
+   * SESSION_IDLE_MINUTES); a suspended user's session is ended on the spot. Only about one request a minute per
+   * session writes its last use; the others only read.
+   */
   async authenticate(token: string | undefined, now = new Date()): Promise<SessionPrincipal> {
     if (!isWellFormedToken(token)) throw new ApiError(401, 'unauthorized', NO_SESSION);
     const session = await this.sessions.findByTokenHash(hashToken(token));
-    if (!session || session.revokedAt || session.expiresAt <= now) throw new ApiError(401, 'unauthorized', NO_SESSION);
+    const idleMinutes = this.config.auth.sessionIdleMinutes;
+    // Idle too long is expired: same answer, and the session is never touched again, so it stays ended.
+    if (!session || !sessionUsable(session, now, idleMinutes)) throw new ApiError(401, 'unauthorized', NO_SESSION);
     if (session.status !== 'active') {
       await this.sessions.revoke(session.id, now);
       throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
     }
-    if (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-      await this.sessions.touch(session.id, now);
+    if (lastUseOutdated(session.lastSeenAt, now)) {
+      await this.sessions.touch(session.id, now, new Date(now.getTime() - LAST_USE_RESOLUTION_MS), idleCutoff(now, idleMinutes));
     }
     return { userId: session.userId, familyId: session.familyId, role: session.role, email: session.email, sessionId: session.id, token };
   }

@@ -70,7 +70,10 @@ export interface AuthConfig {
   localLoginEnabled: boolean;
   /** AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED: with local login off, super admins may still sign in locally. */
   localAdminOverrideEnabled: boolean;
+  /** SESSION_TTL_HOURS: absolute lifetime of a browser session. */
   sessionTtlHours: number;
+  /** SESSION_IDLE_MINUTES: a session unused this long ends as if it had expired. */
+  sessionIdleMinutes: number;
   /** Requests per minute per IP to /api/v1/admin/* (SPEC.md 8: 10). */
   adminRateLimitPerMinute: number;
   /** Sign-in and password-reset attempts per minute per IP. */
@@ -161,6 +164,7 @@ function authConfig(env: Env): AuthConfig {
     localLoginEnabled: boolean(env, 'AUTH_LOCAL_LOGIN_ENABLED', true),
     localAdminOverrideEnabled: boolean(env, 'AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED', false),
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 336, 1, 8760),
+    sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120, 5, 525_600),
     adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 10, 1, 100_000),
     loginRateLimitPerMinute: integer(env, 'RATE_LIMIT_LOGIN_PER_MINUTE', 10, 1, 100_000),
     loginMaxFailuresPerAccount: integer(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 10, 1, 100_000),
