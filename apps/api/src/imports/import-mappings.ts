@@ -4,7 +4,7 @@ import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { guessAccountableType, isAccountableType } from './account-types';
 import type { Import, ImportMapping } from './import.entity';
-import { amountPrecisionError, longerThan, type ParsedRow, shownValue } from '@hearth/domain/import-formats';
+import { amountPrecisionError, categoryPath, longerThan, type ParsedRow, shownValue } from '@hearth/domain/import-formats';
 
 export type MappingType = ImportMapping['type'];
 export type MappingDraft = { type: MappingType; key: string; value?: string | null; create_when_empty?: boolean };
@@ -25,17 +25,7 @@ const MAX_NAME_LENGTH = 200;
 /** Longest key import_mappings.key holds (varchar(500)); account types are keys only, never stored as names. */
 const MAX_KEY_LENGTH = 500;
 
-/**
- * The category a key names, for mapping and publishing alike: "Parent:Child" (split at the first colon) names the
- * child, whose parent is created alongside when missing; a key with one empty side ("Food:", ":Snacks") is the
- * plain name on the other side. Empty on both sides, the leaf is empty: such a row gets an error.
- */
-export function categoryPath(key: string): { parent: string | null; leaf: string } {
-  const at = key.indexOf(':');
-  const parent = at < 0 ? '' : key.slice(0, at).trim();
-  const leaf = key.slice(at + 1).trim();
-  return parent && leaf ? { parent, leaf } : { parent: null, leaf: leaf || parent };
-}
+export { categoryPath };
 
 export const categoryLeaf = (key: string) => categoryPath(key).leaf;
 

@@ -7,3 +7,5 @@ export type { QifOptions } from './qif';
 export * from './ndjson';
 export { parsePdfStatement } from './pdf-statement';
 export type { PositionedText, StatementOptions } from './pdf-statement';
+export { categoryPath, categoryTargets, qualifiedName } from './category-paths';
+export type { CategoryTarget, KnownCategory } from './category-paths';
