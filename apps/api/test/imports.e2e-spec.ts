@@ -235,6 +235,119 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     expect(rent.parent).toBe('Housing');
   });
 
+  describe('one leaf under several parents ("Food: Other", "Travel: Other")', () => {
+    const categoryTree = (familyId: string) =>
+      t.dataSource.query(`SELECT c.name, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`, [familyId]);
+    const categoryMappings = (importId: string) =>
+      t.dataSource.query(`SELECT key, mappable_id IS NOT NULL AS matched FROM import_mappings WHERE import_id = $1 AND type = 'category' ORDER BY key`, [importId]);
+    const ynab = (...rows: string[]) => ['Account,Flag,Date,Payee,Category Group/Category,Category Group,Category,Memo,Outflow,Inflow,Cleared', ...rows].join('\n');
+
+    it('files each under its qualified name and parent, creates nothing when the file comes again, and revert removes them', async () => {
+      const h = await t.newHousehold();
+      const csv = ynab(
+        'Visa,,03/10/2024,Snack Bar,Food: Other,Food,Other,,$5.00,$0.00,Cleared',
+        'Visa,,03/11/2024,Ferry,Travel: Other,Travel,Other,,$40.00,$0.00,Cleared',
+        'Visa,,03/12/2024,Grocer,Food: Groceries,Food,Groceries,,$20.00,$0.00,Cleared',
+      );
+      const first = await publishAndWait(t, h, { type: 'YnabImport', raw_file_content: csv });
+      expect(first.status).toBe('complete');
+      expect(await categoryTree(h.familyId)).toEqual([
+        { name: 'Food', parent: null },
+        { name: 'Food: Other', parent: 'Food' },
+        { name: 'Groceries', parent: 'Food' },
+        { name: 'Travel', parent: null },
+        { name: 'Travel: Other', parent: 'Travel' },
+      ]);
+      expect((await entries(h.familyId)).map((e: { name: string; category: string }) => [e.name, e.category])).toEqual([
+        ['Snack Bar', 'Food: Other'],
+        ['Ferry', 'Travel: Other'],
+        ['Grocer', 'Groceries'],
+      ]);
+
+      // Again, in another row order: every key is matched at upload, and publishing creates nothing.
+      const again = ynab(
+        'Visa,,03/13/2024,Taxi,Travel: Other,Travel,Other,,$9.00,$0.00,Cleared',
+        'Visa,,03/14/2024,Kiosk,Food: Other,Food,Other,,$2.00,$0.00,Cleared',
+        'Visa,,03/15/2024,Market,Food: Groceries,Food,Groceries,,$7.00,$0.00,Cleared',
+      );
+      const second = await createImport(t.server, h.apiKey, { type: 'YnabImport', raw_file_content: again }).expect(201);
+      expect(await categoryMappings(second.body.data.id)).toEqual([
+        { key: 'Food: Groceries', matched: true },
+        { key: 'Food: Other', matched: true },
+        { key: 'Travel: Other', matched: true },
+      ]);
+      await request(t.server).post(`/api/v1/imports/${second.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, second.body.data.id)).status).toBe('complete');
+      expect((await categoryTree(h.familyId)).length).toBe(5);
+      expect((await entries(h.familyId)).map((e: { name: string; category: string }) => [e.name, e.category]).slice(3)).toEqual([
+        ['Taxi', 'Travel: Other'],
+        ['Kiosk', 'Food: Other'],
+        ['Market', 'Groceries'],
+      ]);
+
+      expect((await revertAndWait(t, h, second.body.data.id)).status).toBe('pending');
+      expect((await revertAndWait(t, h, first.id)).status).toBe('pending');
+      expect(await categoryTree(h.familyId)).toEqual([]);
+    });
+
+    it('sends a leaf whose existing category has another parent to "Parent: Leaf", and revert removes only that', async () => {
+      const h = await t.newHousehold();
+      await t.dataSource.query(
+        `WITH food AS (INSERT INTO categories (family_id, name) VALUES ($1, 'Food') RETURNING id) INSERT INTO categories (family_id, name, parent_id) SELECT $1, 'Other', id FROM food`,
+        [h.familyId],
+      );
+      const csv = ynab('Visa,,03/10/2024,Ferry,Travel: Other,Travel,Other,,$40.00,$0.00,Cleared', 'Visa,,03/11/2024,Snack Bar,Food: Other,Food,Other,,$5.00,$0.00,Cleared');
+      const created = await createImport(t.server, h.apiKey, { type: 'YnabImport', raw_file_content: csv }).expect(201);
+      expect(await categoryMappings(created.body.data.id)).toEqual([
+        { key: 'Food: Other', matched: true },
+        { key: 'Travel: Other', matched: false },
+      ]);
+      await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+      expect(await categoryTree(h.familyId)).toEqual([
+        { name: 'Food', parent: null },
+        { name: 'Other', parent: 'Food' },
+        { name: 'Travel', parent: null },
+        { name: 'Travel: Other', parent: 'Travel' },
+      ]);
+      expect((await entries(h.familyId)).map((e: { name: string; category: string }) => [e.name, e.category])).toEqual([
+        ['Ferry', 'Travel: Other'],
+        ['Snack Bar', 'Other'],
+      ]);
+      expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
+      expect(await categoryTree(h.familyId)).toEqual([
+        { name: 'Food', parent: null },
+        { name: 'Other', parent: 'Food' },
+      ]);
+    });
+
+    it('keeps mapping "Parent: Leaf" to a leaf of no parent, under every parent, and leaves it (and the parents) as they are', async () => {
+      const h = await t.newHousehold();
+      const [other] = await t.dataSource.query(`INSERT INTO categories (family_id, name) VALUES ($1, 'Other') RETURNING id`, [h.familyId]);
+      const csv = ynab('Visa,,03/10/2024,Ferry,Travel: Other,Travel,Other,,$40.00,$0.00,Cleared', 'Visa,,03/11/2024,Snack Bar,Food: Other,Food,Other,,$5.00,$0.00,Cleared');
+      const done = await publishAndWait(t, h, { type: 'YnabImport', raw_file_content: csv });
+      expect(done.status).toBe('complete');
+      expect(await t.dataSource.query(`SELECT DISTINCT category_id FROM transactions t JOIN entries e ON e.id = t.entry_id WHERE e.family_id = $1`, [h.familyId])).toEqual([
+        { category_id: other.id },
+      ]);
+      // Matched at upload, so publishing creates nothing, not even the parents.
+      expect(await categoryTree(h.familyId)).toEqual([{ name: 'Other', parent: null }]);
+    });
+
+    it('refuses at upload a row whose qualified name would be longer than a category name can be', async () => {
+      const h = await t.newHousehold();
+      const parent = 'P'.repeat(195);
+      const csv = ynab(`Visa,,03/10/2024,Ferry,${parent}: Other,${parent},Other,,$40.00,$0.00,Cleared`, 'Visa,,03/11/2024,Snack Bar,Food: Other,Food,Other,,$5.00,$0.00,Cleared');
+      const created = await createImport(t.server, h.apiKey, { type: 'YnabImport', raw_file_content: csv }).expect(201);
+      expect(created.body.data.stats).toMatchObject({ invalid_rows_count: 1, mappings_count: 2 });
+      const rows = await request(t.server).get(`/api/v1/imports/${created.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(rows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+        [`Row 1: Category '${'P'.repeat(40)}…' is too long: 'Other' is under another parent too, so this one would be named '${'P'.repeat(40)}…' (202 characters), and category names can have at most 200 characters`],
+        [],
+      ]);
+    });
+  });
+
   it('takes a category with an empty side of "Parent: Leaf" for the plain name on the other side', async () => {
     const h = await t.newHousehold();
     const accountId = await newAccount(t, h);

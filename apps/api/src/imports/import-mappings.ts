@@ -4,7 +4,7 @@ import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { guessAccountableType, isAccountableType } from './account-types';
 import type { Import, ImportMapping } from './import.entity';
-import { amountPrecisionError, categoryPath, longerThan, type ParsedRow, shownValue } from '@hearth/domain/import-formats';
+import { amountPrecisionError, categoryPath, type CategoryTarget, categoryTargets, longerThan, type ParsedRow, qualifiedName, shownValue } from '@hearth/domain/import-formats';
 
 export type MappingType = ImportMapping['type'];
 export type MappingDraft = { type: MappingType; key: string; value?: string | null; create_when_empty?: boolean };
@@ -24,10 +24,6 @@ const TABLES: Record<Exclude<MappingType, 'account_type'>, string> = { account: 
 const MAX_NAME_LENGTH = 200;
 /** Longest key import_mappings.key holds (varchar(500)); account types are keys only, never stored as names. */
 const MAX_KEY_LENGTH = 500;
-
-export { categoryPath };
-
-export const categoryLeaf = (key: string) => categoryPath(key).leaf;
 
 /** The row fields whose values become mappings for this import, with their mapping type and column. */
 function mappedFields(imp: Import): Array<{ type: MappingType; field: string; column: string }> {
@@ -116,22 +112,65 @@ export async function liveRecordIds(tx: EntityManager, familyId: string, mapping
 }
 
 /**
+ * Where each category key goes (categoryTargets) as the family's categories stand now, and the ids of the targets that
+ * exist: one query for every name the keys could mean.
+ */
+export async function placeCategories(tx: EntityManager, familyId: string, keys: string[]): Promise<{ targets: Map<string, CategoryTarget>; ids: Map<string, string> }> {
+  const names = new Set(keys.flatMap((key) => {
+    const { parent, leaf } = categoryPath(key);
+    return parent ? [leaf, parent, qualifiedName(parent, leaf)] : [leaf];
+  }));
+  const family: Array<{ id: string; name: string; parent: string | null }> = names.size
+    ? await tx.query(
+        `SELECT c.id, c.name, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 AND c.name = ANY($2::text[])`,
+        [familyId, [...names]],
+      )
+    : [];
+  return { targets: categoryTargets(keys, family), ids: new Map(family.map((c) => [c.name, c.id])) };
+}
+
+/** Why a key's category cannot be made under its qualified name; null when its target name fits. */
+export function qualifiedNameProblem(key: string, target: CategoryTarget): string | null {
+  if (!target.qualified || !longerThan(target.name, MAX_NAME_LENGTH)) return null;
+  const { leaf } = categoryPath(key);
+  return `is too long: '${shownValue(leaf)}' is under another parent too, so this one would be named '${shownValue(target.name)}' (${[...target.name].length} characters), and category names can have at most ${MAX_NAME_LENGTH} characters`;
+}
+
+/**
  * Mappings of the names found in the rows to the family's records: matched by name within the family, or created
  * at publish when missing (unlike Sure's API, which builds none). The rows are parsed again on every PATCH, so the
  * mappings `stored` before keep their choices for the values still in the rows (unless the record chosen is gone);
  * PATCH overrides then choose records or account types on top.
  */
-export async function buildMappings(tx: EntityManager, imp: Import, rows: ParsedRow[], stored: Mapping[], overrides: MappingDraft[]): Promise<Mapping[]> {
+export async function buildMappings(
+  tx: EntityManager,
+  imp: Import,
+  rows: ParsedRow[],
+  stored: Mapping[],
+  overrides: MappingDraft[],
+): Promise<{ mappings: Mapping[]; rowErrors: Map<number, string> }> {
   const keys = keysOf(imp, rows);
   const mappings: Mapping[] = [];
-  for (const type of ['account', 'category', 'tag'] as const) {
-    const lookup = type === 'category' ? categoryLeaf : (k: string) => k;
-    const existing = await idsByName(tx, TABLES[type], imp.familyId, keys[type].map(lookup));
-    for (const key of keys[type]) {
-      const id = existing.get(lookup(key)) ?? null;
-      mappings.push({ type, key, value: null, mappableId: id, createWhenEmpty: id === null });
+  const add = (type: MappingType, key: string, id: string | null) => mappings.push({ type, key, value: null, mappableId: id, createWhenEmpty: id === null });
+  const accounts = await idsByName(tx, TABLES.account, imp.familyId, keys.account);
+  for (const key of keys.account) add('account', key, accounts.get(key) ?? null);
+  // A key whose qualified name could not be stored gets a row error and no mapping, as an unmappable value does.
+  const { targets, ids } = await placeCategories(tx, imp.familyId, keys.category);
+  const tooLong = new Map(keys.category.flatMap((key) => {
+    const problem = qualifiedNameProblem(key, targets.get(key)!);
+    return problem ? [[key, problem] as const] : [];
+  }));
+  for (const key of keys.category) if (!tooLong.has(key)) add('category', key, ids.get(targets.get(key)!.name) ?? null);
+  const column = imp.categoryColLabel ?? 'category';
+  const rowErrors = new Map<number, string>();
+  for (const row of rows) {
+    for (const key of cellValues(row, 'category')) {
+      const problem = tooLong.get(key);
+      if (problem) rowErrors.set(row.sourceRowNumber, `Row ${row.sourceRowNumber}: ${column} '${shownValue(key)}' ${problem}`);
     }
   }
+  const tags = await idsByName(tx, TABLES.tag, imp.familyId, keys.tag);
+  for (const key of keys.tag) add('tag', key, tags.get(key) ?? null);
   for (const key of keys.account_type) {
     mappings.push({ type: 'account_type', key, value: guessAccountableType(key), mappableId: null, createWhenEmpty: false });
   }
@@ -168,7 +207,7 @@ export async function buildMappings(tx: EntityManager, imp: Import, rows: Parsed
       mapping.createWhenEmpty = override.create_when_empty;
     }
   }
-  return mappings;
+  return { mappings, rowErrors };
 }
 
 /**

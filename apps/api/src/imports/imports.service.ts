@@ -227,8 +227,9 @@ export class ImportsService {
     }
     const rows = await this.imports.replaceRows(tx, imp.id, withMappingErrors(imp, parsed.rows));
     const stored = await this.imports.mappings(imp.id, tx);
-    const mappings = await buildMappings(tx, imp, rows, stored, mappingOverrides);
+    const { mappings, rowErrors } = await buildMappings(tx, imp, rows, stored, mappingOverrides);
     await this.imports.replaceMappings(tx, imp.id, mappings);
+    await this.imports.addRowErrors(tx, imp.id, rowErrors);
     await this.imports.addRowErrors(tx, imp.id, await mappedCurrencyErrors(tx, imp, rows, mappings, family.currency));
   }
 

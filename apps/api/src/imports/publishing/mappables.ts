@@ -3,8 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import { LIABILITY_TYPES } from '@hearth/contracts';
 import type { Import, ImportMapping } from '../import.entity';
-import type { ParsedRow } from '@hearth/domain/import-formats';
-import { accountCurrencyErrors, categoryLeaf, categoryPath, liveRecordIds } from '../import-mappings';
+import { type ParsedRow, shownValue } from '@hearth/domain/import-formats';
+import { accountCurrencyErrors, liveRecordIds, placeCategories, qualifiedNameProblem } from '../import-mappings';
 import { PublishContext, PublishError } from './publish-context';
 
 /** New categories get a color from this palette, chosen by name so re-imports agree. */
@@ -94,11 +94,17 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
 
   const categories = resolved('category');
   const categoryKeys = pending('category').map((m) => m.key);
-  const paths = categoryKeys.map(categoryPath);
-  const parentIds = await ensureNamed(tx, 'categories', imp, paths.flatMap((p) => p.parent ?? []));
-  const parentOfLeaf = new Map(paths.flatMap((p) => (p.parent ? [[p.leaf, parentIds.get(p.parent)!] as const] : [])));
-  const leafIds = await ensureNamed(tx, 'categories', imp, categoryKeys.map(categoryLeaf), parentOfLeaf);
-  for (const key of categoryKeys) categories.set(key, leafIds.get(categoryLeaf(key))!);
+  if (categoryKeys.length) {
+    // Placed as upload placed them, among all the file's keys, against the family's categories as they are now.
+    const { targets } = await placeCategories(tx, imp.familyId, mappings.filter((m) => m.type === 'category').map((m) => m.key));
+    const target = (key: string) => targets.get(key)!;
+    const tooLong = categoryKeys.find((key) => qualifiedNameProblem(key, target(key)));
+    if (tooLong) throw new PublishError(`category '${shownValue(tooLong)}' ${qualifiedNameProblem(tooLong, target(tooLong))}`);
+    const parentIds = await ensureNamed(tx, 'categories', imp, categoryKeys.flatMap((key) => target(key).parent ?? []));
+    const parentOfName = new Map(categoryKeys.flatMap((key) => (target(key).parent ? [[target(key).name, parentIds.get(target(key).parent!)!] as const] : [])));
+    const ids = await ensureNamed(tx, 'categories', imp, categoryKeys.map((key) => target(key).name), parentOfName);
+    for (const key of categoryKeys) categories.set(key, ids.get(target(key).name)!);
+  }
 
   const tags = resolved('tag');
   const tagKeys = pending('tag').map((m) => m.key);
