@@ -321,6 +321,20 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       ]);
     });
 
+    it('places a key again at publish when the family got another parent\'s leaf after the upload', async () => {
+      const h = await t.newHousehold();
+      const created = await createImport(t.server, h.apiKey, { type: 'YnabImport', raw_file_content: ynab('Visa,,03/10/2024,Ferry,Travel: Other,Travel,Other,,$40.00,$0.00,Cleared') }).expect(201);
+      expect(await categoryMappings(created.body.data.id)).toEqual([{ key: 'Travel: Other', matched: false }]);
+      await t.dataSource.query(
+        `WITH food AS (INSERT INTO categories (family_id, name) VALUES ($1, 'Food') RETURNING id) INSERT INTO categories (family_id, name, parent_id) SELECT $1, 'Other', id FROM food`,
+        [h.familyId],
+      );
+      await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+      expect((await entries(h.familyId)).map((e: { category: string }) => e.category)).toEqual(['Travel: Other']);
+      expect((await categoryTree(h.familyId)).map((c: { name: string }) => c.name)).toEqual(['Food', 'Other', 'Travel', 'Travel: Other']);
+    });
+
     it('keeps mapping "Parent: Leaf" to a leaf of no parent, under every parent, and leaves it (and the parents) as they are', async () => {
       const h = await t.newHousehold();
       const [other] = await t.dataSource.query(`INSERT INTO categories (family_id, name) VALUES ($1, 'Other') RETURNING id`, [h.familyId]);
