@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Import } from '../src/imports/import.entity';
+import { ImportsProcessor } from '../src/imports/imports.processor';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
 import { resolveMappables } from '../src/imports/publishing/mappables';
 import { addOpeningBalance, bankQifWithout, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
@@ -104,6 +105,33 @@ describe('imports: publishing and reverting alongside other data', () => {
         await q(`DROP TRIGGER IF EXISTS ${fault} ON entries`);
         await q(`DROP FUNCTION ${fault}()`);
       }
+    });
+
+    it('is reaped as it fails: a vanished worker that resolved the mappings and committed no row leaves the family as it was', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(t, h, 'Checking');
+      const before = await familyRecords(h);
+      const csv = ['date,amount,name,category,tags', '2024-05-01,-1.00,Bread,Food: Bakery,weekly'].join('\n');
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_id: account }).expect(201);
+      const imp = await t.dataSource.getRepository(Import).findOneByOrFail({ id: created.body.data.id });
+      await t.dataSource.transaction((tx) => resolveMappables(tx, imp, 'USD', '2024-06-01'));
+      await q(`UPDATE imports SET status = 'importing', updated_at = now() - interval '1 hour' WHERE id = $1`, [imp.id]);
+
+      await t.app.get(ImportsProcessor).reap();
+      const reaped = await request(t.server).get(`/api/v1/imports/${imp.id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(reaped.body.data).toMatchObject({ status: 'failed', status_detail: { revertable: false, publishable: true } });
+      expect(await familyRecords(h)).toEqual(before);
+
+      await request(t.server).post(`/api/v1/imports/${imp.id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      expect((await waitForImport(t.server, h.apiKey, imp.id)).status).toBe('complete');
+      const { categories, tags } = await familyRecords(h);
+      expect({ categories, tags }).toEqual({
+        categories: [
+          { name: 'Bakery', parent: 'Food', import_id: imp.id },
+          { name: 'Food', parent: null, import_id: imp.id },
+        ],
+        tags: [{ name: 'weekly', import_id: imp.id }],
+      });
     });
 
     it('keeps, as the family\'s own, what it created that another import has come to use meanwhile', async () => {

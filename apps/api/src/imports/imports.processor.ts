@@ -57,15 +57,22 @@ export class ImportsProcessor extends WorkerHost implements OnApplicationBootstr
 
   /**
    * Marks imports whose worker vanished (no progress for IMPORT_STUCK_AFTER_SECONDS, default 15 minutes) as failed;
-   * publishing again resumes from the recorded point.
+   * publishing again resumes from the recorded point. A publish that had committed no row leaves the family as it
+   * was, as one that fails does.
    */
   async reap(): Promise<void> {
-    await this.dataSource.query(
+    const [reaped]: [Array<{ id: string; family_id: string; status: string; published_through_row: number }>] = await this.dataSource.query(
       `UPDATE imports SET status = CASE status WHEN 'importing' THEN 'failed' ELSE 'revert_failed' END,
               error = CASE status WHEN 'importing' THEN $2 ELSE $3 END,
               updated_at = now()
-        WHERE status IN ('importing', 'reverting') AND updated_at < now() - make_interval(secs => $1)`,
+        WHERE status IN ('importing', 'reverting') AND updated_at < now() - make_interval(secs => $1)
+        RETURNING id, family_id, status, published_through_row`,
       [this.config.importStuckAfterSeconds, REAPED_PUBLISH, REAPED_REVERT],
     );
+    for (const imp of reaped) {
+      if (imp.status !== 'failed' || imp.published_through_row !== 0) continue;
+      // Left in place on an error: the next publish reuses the records, as after a failed removal in `fail`.
+      await this.publisher.discardUnpublished(imp.family_id, imp.id).catch((err: unknown) => this.logger.warn({ importId: imp.id, err }, 'could not remove what the reaped publish created'));
+    }
   }
 }

@@ -231,6 +231,19 @@ export class ImportPublisher {
   }
 
   /**
+   * What a publish the reaper failed had created before committing any row goes, as in `fail`: its worker vanished
+   * after resolving the mappings, and a failed import with nothing published cannot be reverted. Only while the
+   * import is still failed with nothing published: a new publish may have started since.
+   */
+  async discardUnpublished(familyId: string, importId: string): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      await tx.query(LOCK_REVERT, [familyId, importId]);
+      const [still] = await tx.query(`SELECT 1 FROM imports WHERE id = $1 AND status = 'failed' AND published_through_row = 0`, [importId]);
+      if (still) await this.removeCreated(tx, familyId, importId);
+    });
+  }
+
+  /**
    * Makes this delivery the import's publisher, taking over from any earlier delivery of the job (one the queue
    * took for stalled may still be running: it stops at its next chunk). Null when the import stopped importing.
    */
