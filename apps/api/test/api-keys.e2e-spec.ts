@@ -140,6 +140,43 @@ describe('operator CLI', () => {
     );
   });
 
+  // Scripts tell "fix the command line" (2) from "the command ran and failed" (1) by the exit code alone.
+  const exitCode = (args: string[], env: Record<string, string>) =>
+    cli(args, env).then(
+      () => 0,
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+
+  it('exits 2 on every usage error: unknown command or option, a missing or invalid value', async () => {
+    const env = { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' };
+    const usage = (message: RegExp) => ({ code: 2, stderr: expect.stringMatching(message) });
+    expect(await exitCode(['users:nuke'], env)).toEqual(usage(/Unknown command "users:nuke"/));
+    expect(await exitCode(['api-keys:revoke', '--prefix', 'hth_abcdefgh', '--force'], env)).toEqual(usage(/Unknown option '--force'/));
+    expect(await exitCode(['api-keys:revoke', '--prefix'], env)).toEqual(usage(/--prefix/));
+    expect(await exitCode(['api-keys:revoke', 'hth_abcdefgh'], env)).toEqual(usage(/Unexpected argument 'hth_abcdefgh'/));
+    expect(await exitCode(['api-keys:revoke'], env)).toEqual(usage(/Missing --prefix/));
+    expect(await exitCode(['api-keys:create', '--email', 'a@example.com', '--name', 'n', '--scope', 'admin'], env)).toEqual(usage(/--scope must be one of read, read_write/));
+    expect(await exitCode(['users:create', '--email', 'a@example.com', '--password', 'long enough pw', '--family-name', 'F', '--role', 'owner'], env)).toEqual(
+      usage(/--role must be one of/),
+    );
+    expect(await exitCode(['users:create', '--email', 'not-an-email', '--password', 'short', '--family-name', 'F', '--currency', 'dollars'], env)).toEqual(
+      usage(/email must be a valid e-mail address; password must be 8 to 256 characters; currency must be an ISO 4217 code/),
+    );
+  }, 300_000); // eight CLI processes
+
+  it('exits 1 when a well-formed command fails: no such user or key, a database that does not answer', async () => {
+    const env = { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' };
+    expect(await exitCode(['api-keys:create', '--email', 'nobody@example.com', '--name', 'n', '--scope', 'read'], env)).toEqual({
+      code: 1,
+      stderr: expect.stringContaining('Error: No user with e-mail nobody@example.com'),
+    });
+    expect(await exitCode(['api-keys:revoke', '--prefix', 'hth_abcdefgh'], env)).toEqual({ code: 1, stderr: expect.stringContaining('No active API key with prefix hth_abcdefgh') });
+    expect(await exitCode(['api-keys:revoke', '--prefix', 'hth_abcdefgh'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LOG_LEVEL: 'silent' })).toEqual({
+      code: 1,
+      stderr: expect.stringContaining('Error:'),
+    });
+  }, 120_000);
+
   it('refuses an API key for a suspended user, whose keys would be refused anyway', async () => {
     const dataDir = `${tmpdir()}/hearth-cli-${process.pid}-${Date.now()}`;
     const t = await startTestApp({ DATA_DIR: dataDir });
@@ -173,8 +210,9 @@ describe('operator CLI', () => {
 
   it('refuses an e-mail, password or family name longer than the HTTP API accepts', async () => {
     const args = ['users:create', '--email', `${'a'.repeat(320)}@example.com`, '--password', 'p'.repeat(257), '--family-name', 'f'.repeat(201)];
-    await expect(cli(args, { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' })).rejects.toThrow(
-      'Error: email must be at most 320 characters; password must be 8 to 256 characters; family name must be at most 200 characters',
-    );
+    expect(await exitCode(args, { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' })).toEqual({
+      code: 2,
+      stderr: expect.stringContaining('email must be at most 320 characters; password must be 8 to 256 characters; family name must be at most 200 characters'),
+    });
   }, 120_000);
 });

@@ -8,7 +8,7 @@ import { createLogger } from '../common/logger';
 import { loadConfig } from '../config/config';
 import { createDataSource } from '../database/data-source';
 import { startRuntime } from '../runtime';
-import { UsersService } from '../users/users.service';
+import { newUserProblems, UsersService } from '../users/users.service';
 import { SSO_COMMANDS } from '../sso/sso-cli';
 import { AUDIT_COMMANDS } from '../audit/audit-cli';
 import type { DataSource } from 'typeorm';
@@ -18,6 +18,8 @@ interface Command {
   usage: string;
   options: Record<string, { type: 'string' | 'boolean'; default?: string }>;
   required: string[];
+  /** Problems with the given values alone, found before the database is opened: usage errors (exit 2). */
+  check?(values: Record<string, string | undefined>): string[];
   run(values: Record<string, string | undefined>, dataSource: DataSource): Promise<void>;
 }
 
@@ -27,8 +29,11 @@ const COMMANDS: Record<string, Command> = {
     usage: '--email EMAIL --password PASSWORD --role member|admin|super_admin --family-name NAME [--currency USD]',
     options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', default: 'member' }, 'family-name': { type: 'string' }, currency: { type: 'string', default: 'USD' } },
     required: ['email', 'password', 'family-name'],
+    check(v) {
+      if (!ROLES.includes(v.role as Role)) return [`--role must be one of ${ROLES.join(', ')}`];
+      return newUserProblems({ email: v.email!, password: v.password, role: v.role as Role, familyName: v['family-name'], currency: v.currency });
+    },
     async run(v, dataSource) {
-      if (!ROLES.includes(v.role as Role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
       const { user, family, familyCreated } = await new UsersService(dataSource).create({
         email: v.email!,
         password: v.password!,
@@ -45,8 +50,10 @@ const COMMANDS: Record<string, Command> = {
     usage: '--email EMAIL --name NAME --scope read|read_write',
     options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' } },
     required: ['email', 'name', 'scope'],
+    check(v) {
+      return API_KEY_SCOPES.includes(v.scope as ApiKeyScope) ? [] : [`--scope must be one of ${API_KEY_SCOPES.join(', ')}`];
+    },
     async run(v, dataSource) {
-      if (!API_KEY_SCOPES.includes(v.scope as ApiKeyScope)) throw new Error(`--scope must be one of ${API_KEY_SCOPES.join(', ')}`);
       const user = await new UsersService(dataSource).findByEmail(v.email!);
       if (!user) throw new Error(`No user with e-mail ${v.email}`);
       if (user.status !== 'active') throw new Error(`User ${user.email} is suspended; reactivate the account before creating an API key`);
@@ -76,11 +83,15 @@ const COMMANDS: Record<string, Command> = {
   ...AUDIT_COMMANDS,
 };
 
+/** Exit codes, for scripts: 2 means fix the command line, 1 means it ran and failed. */
+const EXIT_CODES = 'Exit codes: 0 done; 1 failed (no such user or key, refused by a rule, database unreachable); 2 usage error (unknown command or option, missing or invalid value).';
+
 function help(): string {
-  const lines = ['Usage: npm run cli -- <command> [options]', '', 'Commands:'];
+  const lines = ['Usage: npm run cli -- <command> [options]', '       npm run cli -- <command> --help', '', 'Commands:'];
   for (const [name, command] of Object.entries(COMMANDS)) {
     lines.push(`  ${name.padEnd(28)} ${command.summary}`, `  ${''.padEnd(28)} ${command.usage}`);
   }
+  lines.push('', 'Configuration comes from the same environment variables as the service (DATA_DIR, DATABASE_URL, ...).', EXIT_CODES);
   return lines.join('\n');
 }
 
@@ -95,16 +106,22 @@ async function main(argv: string[]): Promise<number> {
     console.error(`Unknown command "${name}".\n\n${help()}`);
     return 2;
   }
-  const { values } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean' } }, strict: true }) as {
-    values: Record<string, string | boolean | undefined>;
-  };
+  const usage = `Usage: npm run cli -- ${name} ${command.usage}`.trimEnd();
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean' } }, strict: true }));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    return 2;
+  }
   if (values.help) {
-    console.log(`Usage: npm run cli -- ${name} ${command.usage}`);
+    console.log(`${command.summary}\n${usage}\n${EXIT_CODES}`);
     return 0;
   }
   const missing = command.required.filter((option) => !values[option]);
-  if (missing.length) {
-    console.error(`Missing ${missing.map((m) => `--${m}`).join(', ')}\nUsage: npm run cli -- ${name} ${command.usage}`);
+  const problems = missing.length ? [`Missing ${missing.map((m) => `--${m}`).join(', ')}`] : (command.check?.(values as Record<string, string | undefined>) ?? []);
+  if (problems.length) {
+    console.error(`${problems.join('; ')}\n${usage}`);
     return 2;
   }
   const config = loadConfig();

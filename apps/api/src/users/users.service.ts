@@ -25,25 +25,32 @@ export interface CreateUserInput {
 /** Serialises first-run setups, so two racing requests cannot both become the first user. */
 const SETUP_LOCK = 7_201_001;
 
+/** What is wrong with a new user's fields on their own, before any database lookup (CLI usage errors, 422s). */
+export function newUserProblems(input: Pick<CreateUserInput, 'email' | 'password' | 'role' | 'familyName' | 'familyId' | 'currency'>): string[] {
+  const email = normalizeEmail(input.email);
+  const errors: string[] = [];
+  if (!EMAIL.test(email)) errors.push('email must be a valid e-mail address');
+  else if (email.length > 320) errors.push('email must be at most 320 characters');
+  if (!ROLES.includes(input.role)) errors.push(`role must be one of ${ROLES.join(', ')}`);
+  if (input.password !== undefined && (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)) {
+    errors.push(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  }
+  if (!input.familyId && !input.familyName?.trim()) errors.push('a family name or family id is required');
+  else if (!input.familyId && input.familyName!.trim().length > 200) errors.push('family name must be at most 200 characters');
+  if (input.currency !== undefined && !CURRENCY.test(input.currency.toUpperCase())) errors.push('currency must be an ISO 4217 code such as USD');
+  return errors;
+}
+
 @Injectable()
 export class UsersService {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Creates a user, and the family too when it is named and new. */
   async create(input: CreateUserInput): Promise<{ user: User; family: Family; familyCreated: boolean }> {
+    const problems = newUserProblems(input);
+    if (problems.length) throw ApiError.validation(problems);
     const email = normalizeEmail(input.email);
-    const errors: string[] = [];
-    if (!EMAIL.test(email)) errors.push('email must be a valid e-mail address');
-    else if (email.length > 320) errors.push('email must be at most 320 characters');
-    if (!ROLES.includes(input.role)) errors.push(`role must be one of ${ROLES.join(', ')}`);
-    if (input.password !== undefined && (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)) {
-      errors.push(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
-    }
-    if (!input.familyId && !input.familyName?.trim()) errors.push('a family name or family id is required');
-    else if (!input.familyId && input.familyName!.trim().length > 200) errors.push('family name must be at most 200 characters');
     const currency = (input.currency ?? 'USD').toUpperCase();
-    if (!CURRENCY.test(currency)) errors.push('currency must be an ISO 4217 code such as USD');
-    if (errors.length) throw ApiError.validation(errors);
 
     const passwordHash = input.password ? await hash(input.password) : null;
     return this.dataSource.transaction(async (tx) => {
