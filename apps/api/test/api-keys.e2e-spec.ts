@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ApiKey } from '../src/auth/auth.entities';
+import { Family } from '../src/finance/entities/family.entity';
 import { User } from '../src/users/user.entity';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -175,6 +176,27 @@ describe('operator CLI', () => {
       code: 1,
       stderr: expect.stringContaining('Error:'),
     });
+  }, 120_000);
+
+  it('refuses to add a user to an existing family under another currency, creating nothing', async () => {
+    const dataDir = `${tmpdir()}/hearth-cli-${process.pid}-${Date.now()}`;
+    const t = await startTestApp({ DATA_DIR: dataDir });
+    try {
+      const h = await t.newHousehold(); // a USD family
+      const family = await t.dataSource.getRepository(Family).findOneByOrFail({ id: h.familyId });
+      const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+      const base = ['users:create', '--email', 'partner@example.com', '--password', 'long enough pw', '--family-name', family.name];
+      expect(await exitCode([...base, '--currency', 'eur'], env)).toEqual({
+        code: 1,
+        stderr: expect.stringContaining(`Error: family "${family.name}" already exists with currency USD, not EUR`),
+      });
+      expect(await t.dataSource.getRepository(User).countBy({ email: 'partner@example.com' })).toBe(0);
+      // Leaving --currency out (or naming the family's own) joins the family.
+      expect(await cli(base, env)).toContain(`Joined family "${family.name}" (USD)`);
+    } finally {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('refuses an API key for a suspended user, whose keys would be refused anyway', async () => {

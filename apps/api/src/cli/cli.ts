@@ -25,9 +25,10 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   'users:create': {
-    summary: 'Create a user (and its family when named and new)',
+    summary: 'Create a user in the named family, creating the family when new (in --currency, default USD); joining refuses another currency',
     usage: '--email EMAIL --password PASSWORD --role member|admin|super_admin --family-name NAME [--currency USD]',
-    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', default: 'member' }, 'family-name': { type: 'string' }, currency: { type: 'string', default: 'USD' } },
+    // No --currency default: a new family gets USD, and joining one must not look like asking for USD.
+    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', default: 'member' }, 'family-name': { type: 'string' }, currency: { type: 'string' } },
     required: ['email', 'password', 'family-name'],
     check(v) {
       if (!ROLES.includes(v.role as Role)) return [`--role must be one of ${ROLES.join(', ')}`];

@@ -50,8 +50,7 @@ export class UsersService {
     const problems = newUserProblems(input);
     if (problems.length) throw ApiError.validation(problems);
     const email = normalizeEmail(input.email);
-    const currency = (input.currency ?? 'USD').toUpperCase();
-
+    const currency = input.currency?.toUpperCase();
     const passwordHash = input.password ? await hash(input.password) : null;
     return this.dataSource.transaction(async (tx) => {
       if (input.onlyWhenNoUsers) {
@@ -70,7 +69,10 @@ export class UsersService {
       const familyCreated = !family;
       if (!family) {
         if (input.familyId) throw ApiError.validation(['no family has that id']);
-        family = await families.save(families.create({ name: input.familyName!.trim(), currency }));
+        family = await families.save(families.create({ name: input.familyName!.trim(), currency: currency ?? 'USD' }));
+      } else if (currency && currency !== family.currency) {
+        // Joining keeps the family's currency; saying nothing would leave the caller believing theirs was used.
+        throw ApiError.validation([`family "${family.name}" already exists with currency ${family.currency}, not ${currency}; leave the currency out to join it`]);
       }
       const users = tx.getRepository(User);
       const user = await users.save(users.create({ email, role: input.role, passwordHash, familyId: family.id }));
