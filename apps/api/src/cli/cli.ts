@@ -26,7 +26,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   'users:create': {
     summary: 'Create a user in the named family, creating the family when new (in --currency, default USD); joining refuses another currency',
-    usage: '--email EMAIL --password PASSWORD --role member|admin|super_admin --family-name NAME [--currency USD]',
+    usage: '--email EMAIL --password PASSWORD --family-name NAME [--role member|admin|super_admin (default member)] [--currency USD]',
     // No --currency default: a new family gets USD, and joining one must not look like asking for USD.
     options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string', default: 'member' }, 'family-name': { type: 'string' }, currency: { type: 'string' } },
     required: ['email', 'password', 'family-name'],
@@ -90,7 +90,8 @@ const EXIT_CODES = 'Exit codes: 0 done; 1 failed (no such user or key, refused b
 function help(): string {
   const lines = ['Usage: npm run cli -- <command> [options]', '       npm run cli -- <command> --help', '', 'Commands:'];
   for (const [name, command] of Object.entries(COMMANDS)) {
-    lines.push(`  ${name.padEnd(28)} ${command.summary}`, `  ${''.padEnd(28)} ${command.usage}`);
+    lines.push(`  ${name.padEnd(28)} ${command.summary}`);
+    if (command.usage) lines.push(`  ${''.padEnd(28)} ${command.usage}`);
   }
   lines.push('', 'Configuration comes from the same environment variables as the service (DATA_DIR, DATABASE_URL, ...).', EXIT_CODES);
   return lines.join('\n');
