@@ -19,11 +19,18 @@ export function createLogger(level: string): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'hearth' } });
 }
 
+/**
+ * Nest's start-up narration (a line per module and per route, about a hundred) is debug detail: at info it buried the
+ * line saying the service is listening.
+ */
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+
 /** Routes Nest's own logging through pino so every line is structured JSON. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context && START_UP_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));
