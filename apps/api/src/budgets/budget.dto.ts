@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { LenientPageParam, LenientPerPageParam, PaginationDto } from '../common/paging';
 
 // Query values arrive as strings and are checked by the service, so that bad dates and ids get the exact
 // validation messages of the budgets API rather than generic ones.
@@ -13,10 +14,8 @@ export class LocaleQuery {
 }
 
 export class ListBudgetsQuery extends LocaleQuery {
-  @ApiPropertyOptional({ description: 'Page number; below 1 or absent: 1', default: 1 }) @IsOptional() page?: string;
-  @ApiPropertyOptional({ description: '1 to 100 (larger: 100; below 1 or absent: 25)', default: 25 })
-  @IsOptional()
-  per_page?: string;
+  @LenientPageParam() page?: string;
+  @LenientPerPageParam() per_page?: string;
   @ApiPropertyOptional({ format: 'date', description: 'Budgets starting on or after this ISO 8601 date' })
   @IsOptional()
   start_date?: string;
@@ -103,13 +102,6 @@ export class BudgetDto {
   @cents('actual_income') actual_income_cents: number;
   @cents('available_to_spend') available_to_spend_cents: number;
   @cents('available_to_allocate') available_to_allocate_cents: number;
-}
-
-export class PaginationDto {
-  @ApiProperty() page: number;
-  @ApiProperty() per_page: number;
-  @ApiProperty() total_count: number;
-  @ApiProperty({ description: 'At least 1' }) total_pages: number;
 }
 
 export class BudgetListDto {

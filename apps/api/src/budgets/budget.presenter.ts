@@ -1,8 +1,8 @@
 import { budgetName, familyTimeZone, isBudgetInitialized, isCurrentBudget } from '@hearth/domain/budget-math';
 import type { BudgetAmounts, BudgetCategoryAmounts } from '@hearth/domain/budget-math';
-import { formatMoney, LARGEST_CENTS, MoneyError, toCents } from '@hearth/domain/money';
+import { formatMoney, toCents } from '@hearth/domain/money';
 import type { MinorUnits } from '@hearth/domain/money';
-import { ApiError } from '../common/api-error';
+import { centsOrNull as cents, exactCents as summedCents, formattedOrNull as formatted } from '../common/money-fields';
 import type { BudgetCategoryDto, BudgetCategorySummaryDto, BudgetDto, BudgetSummaryDto } from './budget.dto';
 import type { BudgetCategoryRecord, BudgetRecord } from './budgets.repository';
 
@@ -10,24 +10,6 @@ import type { BudgetCategoryRecord, BudgetRecord } from './budgets.repository';
 export interface Presentation {
   locale: string;
   now: Date;
-}
-
-const formatted = (amount: MinorUnits | null, currency: string, locale: string): string | null =>
-  amount === null ? null : formatMoney(amount, currency, locale);
-const cents = (amount: MinorUnits | null): number | null => (amount === null ? null : toCents(amount));
-
-/**
- * The `_cents` of an amount added up from the ledger. Limits are kept within an exact JSON integer when they are set,
- * but actual amounts sum whatever the ledger holds: one beyond is refused by name rather than sent rounded.
- */
-function summedCents(field: string, amount: MinorUnits, currency: string, locale: string): number {
-  try {
-    return toCents(amount);
-  } catch (error) {
-    if (!(error instanceof MoneyError)) throw error;
-    const [value, largest] = [formatMoney(amount, currency, locale), formatMoney(LARGEST_CENTS, currency, locale)];
-    throw new ApiError(422, 'amount_out_of_range', `${field} (${value}) is beyond the largest amount the _cents fields carry exactly (${largest})`);
-  }
 }
 
 const isCurrent = (budget: BudgetRecord, now: Date): boolean =>

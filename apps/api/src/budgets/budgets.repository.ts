@@ -10,6 +10,7 @@ import {
   TAX_ADVANTAGED_INVESTMENT_SUBTYPES,
 } from '@hearth/domain/budget-math';
 import type { BudgetPeriod, IsoDate } from '@hearth/domain/budget-math';
+import type { PageWindow } from '../common/paging';
 
 /** Who asks: budgets are visible when they are the household's (user_id NULL) or the caller's own. */
 export interface BudgetViewer {
@@ -140,12 +141,6 @@ const BUDGET_CATEGORY_COLUMNS = `
   bc.id, bc.budget_id AS "budgetId", bc.currency, bc.budgeted_spending_minor::text AS "budgetedSpending",
   pbc.budgeted_spending_minor::text AS "parentBudgetedSpending", c.id AS "categoryId", c.name, c.color,
   c.lucide_icon AS "lucideIcon", c.parent_id AS "parentId", bc.created_at AS "createdAt", bc.updated_at AS "updatedAt"`;
-
-/** Rows to fetch; integers computed by the service. */
-export interface PageWindow {
-  limit: number;
-  offset: number;
-}
 
 /** Appends optional `column op $n` conditions, numbering parameters after the ones already in `params`. */
 function conditions(params: unknown[], optional: [string, unknown][]): string {

@@ -15,7 +15,8 @@ import type { MinorUnits } from '@hearth/domain/money';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
-import { negotiateLocale } from '../common/request-locale';
+import { pageWindow } from '../common/paging';
+import { requestLocale } from '../common/request-locale';
 import { FamiliesRepository } from '../finance/families.repository';
 import type {
   BudgetCategoryDto,
@@ -25,7 +26,6 @@ import type {
   CreateBudgetDto,
   ListBudgetCategoriesQuery,
   ListBudgetsQuery,
-  PaginationDto,
   UpdateBudgetCategoryDto,
   UpdateBudgetDto,
 } from './budget.dto';
@@ -36,7 +36,7 @@ import {
   presentBudgetSummary,
   Presentation,
 } from './budget.presenter';
-import { BudgetRecord, BudgetsRepository, BudgetViewer, DateFilter, PageWindow } from './budgets.repository';
+import { BudgetRecord, BudgetsRepository, BudgetViewer, DateFilter } from './budgets.repository';
 
 /** A computed budget, plus how many foreign-currency entries had no rate on their date and were left out. */
 export interface ComputedBudget {
@@ -58,8 +58,6 @@ const inputsKey = (budget: BudgetRecord) =>
   [budget.dataVersion, budget.updatedAt.getTime(), budget.startDate, budget.endDate, budget.currency, budget.budgetedSpending, budget.expectedIncome, budget.userId].join('|');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DEFAULT_PER_PAGE = 25;
-const MAX_PER_PAGE = 100;
 
 const viewerOf = (principal: Principal): BudgetViewer => ({ familyId: principal.familyId, userId: principal.userId });
 
@@ -80,27 +78,6 @@ function isoDateParam(name: string, value: unknown): IsoDate | undefined {
 function uuidParam(name: string, value: string | undefined): string | undefined {
   if (value !== undefined && !UUID.test(value)) throw ApiError.validation([`${name} must be a valid UUID`]);
   return value;
-}
-
-/** Lenient like the reference API: a missing or non-positive page is 1; per_page is capped at 100, else 25. */
-function requestedPage(query: { page?: string; per_page?: string }): { page: number; perPage: number } {
-  const page = Number.parseInt(query.page ?? '', 10);
-  const perPage = Number.parseInt(query.per_page ?? '', 10);
-  return {
-    page: page > 0 ? page : 1,
-    perPage: perPage > 0 ? Math.min(perPage, MAX_PER_PAGE) : DEFAULT_PER_PAGE,
-  };
-}
-
-/** A page past the last shows the last page, and says so. */
-function pageWindow(query: { page?: string; per_page?: string }, totalCount: number): { window: PageWindow; pagination: PaginationDto } {
-  const { page: requested, perPage } = requestedPage(query);
-  const totalPages = Math.max(1, Math.ceil(totalCount / perPage));
-  const page = Math.min(requested, totalPages);
-  return {
-    window: { limit: perPage, offset: (page - 1) * perPage },
-    pagination: { page, per_page: perPage, total_count: totalCount, total_pages: totalPages },
-  };
 }
 
 /** A decimal amount >= 0 in `currency`, from a JSON string or number. */
@@ -131,11 +108,7 @@ export class BudgetsService {
   ) {}
 
   presentation(locale: string | undefined, acceptLanguage: string | undefined): Presentation {
-    try {
-      return { locale: negotiateLocale(locale, acceptLanguage), now: new Date() };
-    } catch {
-      throw ApiError.validation(['locale must be a BCP 47 language tag, e.g. en or de-CH']);
-    }
+    return { locale: requestLocale(locale, acceptLanguage), now: new Date() };
   }
 
   async show(principal: Principal, id: string, view: Presentation): Promise<{ dto: BudgetDto; unconvertedEntries: number }> {

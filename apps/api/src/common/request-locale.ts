@@ -1,3 +1,5 @@
+import { ApiError } from './api-error';
+
 /** Locale for money strings and names: `?locale=`, else the best `Accept-Language` entry this runtime supports. */
 export const DEFAULT_LOCALE = 'en';
 
@@ -40,4 +42,13 @@ export function negotiateLocale(explicit: string | undefined, acceptLanguage: st
     if (chosen) return chosen;
   }
   return DEFAULT_LOCALE;
+}
+
+/** negotiateLocale for a request: a malformed `?locale=` is a 422 naming the parameter. */
+export function requestLocale(explicit: string | undefined, acceptLanguage: string | undefined): string {
+  try {
+    return negotiateLocale(explicit, acceptLanguage);
+  } catch {
+    throw ApiError.validation(['locale must be a BCP 47 language tag, e.g. en or de-CH']);
+  }
 }
