@@ -16,10 +16,11 @@ import { FinanceModule } from './finance/finance.module';
 import { ImportsModule } from './imports/imports.module';
 import { SsoModule } from './sso/sso.module';
 import { BudgetsModule } from './budgets/budgets.module';
+import { AccountsModule } from './accounts/accounts.module';
 import { FamilyExportsModule } from './family-exports/family-exports.module';
 
 /** Feature modules; the runtime (database, queue) and process-wide services are wired in forRoot. */
-export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, FamilyExportsModule];
+export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, AccountsModule, FamilyExportsModule];
 
 @Module({})
 export class AppModule {

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { AccountsController } from './accounts.controller';
+import { AccountsRepository } from './accounts.repository';
+import { AccountsService } from './accounts.service';
+
+@Module({ controllers: [AccountsController], providers: [AccountsService, AccountsRepository] })
+export class AccountsModule {}
