@@ -576,6 +576,38 @@ export interface paths {
         patch: operations["BudgetCategoriesController_update"];
         trace?: never;
     };
+    "/api/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AccountsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AccountsController_show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/family_exports": {
         parameters: {
             query?: never;
@@ -1584,6 +1616,51 @@ export interface components {
              * @example 3000.00
              */
             budgeted_spending: string | number;
+        };
+        AccountDto: {
+            /**
+             * Format: uuid
+             * @description What POST /imports and PATCH /imports/{id} take as account_id
+             */
+            id: string;
+            /** @example Checking */
+            name: string;
+            /**
+             * @description Balance, formatted in the account currency and request locale
+             * @example $1,234.56
+             */
+            balance: string;
+            /** @description balance in minor units of the account currency */
+            balance_cents: number;
+            /**
+             * @description Cash part of the balance (investment accounts), formatted in the account currency and request locale
+             * @example $1,234.56
+             */
+            cash_balance: string;
+            /** @description cash_balance in minor units of the account currency */
+            cash_balance_cents: number;
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /** @enum {string} */
+            classification: "asset" | "liability";
+            /** @enum {string} */
+            account_type: "depository" | "investment" | "crypto" | "property" | "vehicle" | "other_asset" | "credit_card" | "loan" | "other_liability";
+            /** @example checking */
+            subtype: string | null;
+            /** @enum {string} */
+            status: "active" | "draft" | "disabled" | "pending_deletion";
+            institution_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AccountListDto: {
+            accounts: components["schemas"]["AccountDto"][];
+            pagination: components["schemas"]["PaginationDto"];
         };
         FamilyExportDto: {
             /** Format: uuid */
@@ -3579,7 +3656,7 @@ export interface operations {
             query?: {
                 /** @description Locale of money strings and names (else Accept-Language, else en) */
                 locale?: string;
-                /** @description Page number; below 1 or absent: 1 */
+                /** @description Page number; below 1 or absent: 1; past the last: the last */
                 page?: string;
                 /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
                 per_page?: string;
@@ -3821,7 +3898,7 @@ export interface operations {
             query?: {
                 /** @description Locale of money strings and names (else Accept-Language, else en) */
                 locale?: string;
-                /** @description Page number; below 1 or absent: 1 */
+                /** @description Page number; below 1 or absent: 1; past the last: the last */
                 page?: string;
                 /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
                 per_page?: string;
@@ -3990,6 +4067,122 @@ export interface operations {
                 content?: never;
             };
             /** @description validation_failed: budgeted_spending is not a decimal >= 0; or amount_out_of_range as for GET, the change then made */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_list: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+                /** @description Also disabled accounts and accounts pending deletion */
+                include_disabled?: "true" | "false" | "1" | "0";
+                /** @description Page number; below 1 or absent: 1; past the last: the last */
+                page?: string;
+                /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
+                per_page?: string;
+            };
+            header: {
+                "accept-language": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description By name; draft and active accounts unless include_disabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountListDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_show: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+                /** @description Also disabled accounts and accounts pending deletion */
+                include_disabled?: "true" | "false" | "1" | "0";
+            };
+            header: {
+                "accept-language": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's, or disabled without include_disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag */
             422: {
                 headers: {
                     [name: string]: unknown;
