@@ -292,7 +292,8 @@ export class ImportPublisher {
    * The bounds of the chunks after the resume point `after`: up to IMPORT_CHUNK_ROWS rows each (default 5,000), in
    * one scan. The rows cannot change meanwhile: PATCH refuses an import that is importing. A file with stock splits
    * is one chunk: a split counts the holding on its day, which the file's trades dated before it make up wherever
-   * they stand in the file (a QIF file holds at most IMPORT_MAX_ROWS rows).
+   * they stand in the file (a QIF file holds at most IMPORT_MAX_ROWS rows). The parts of an Actual split (split_of)
+   * go in their parent's chunk, which inserts them with it; a chunk may so hold a few rows more.
    */
   private async chunksAfter(imp: Import, after: number): Promise<Array<Omit<ImportChunk, 'inOrder'>>> {
     const [{ splits }] = imp.type === 'QifImport'
@@ -300,7 +301,8 @@ export class ImportPublisher {
       : [{ splits: false }];
     const chunks: Array<{ size: number; through: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS size, max(source_row_number) AS through
-         FROM (SELECT source_row_number, (row_number() OVER (ORDER BY source_row_number) - 1) / $3 AS chunk
+         FROM (SELECT source_row_number,
+                      (count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number) - 1) / $3 AS chunk
                  FROM import_rows WHERE import_id = $1 AND source_row_number > $2) r
         GROUP BY chunk ORDER BY chunk`,
       [imp.id, after, splits ? 2 ** 31 - 1 : this.config.importChunkRows],

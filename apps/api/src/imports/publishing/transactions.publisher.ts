@@ -34,7 +34,10 @@ const CHUNK_TRANSACTIONS = `
          ($7::jsonb ->> ${text('category')})::uuid AS category_id,
          CASE WHEN jsonb_typeof(r."values"->'tags') = 'array' THEN r."values"->'tags' ELSE '[]'::jsonb END AS tags,
          -- A transfer to another account (QIF [Account]) moves money; budgets leave it out.
-         CASE WHEN ${text('transfer_account')} IS NULL THEN 'standard' ELSE 'funds_movement' END AS kind
+         CASE WHEN ${text('transfer_account')} IS NULL THEN 'standard' ELSE 'funds_movement' END AS kind,
+         -- An Actual split: the parent row (its total, excluded as a ServiceImport split's parent is) and its parts.
+         r."values"->>'split_count' IS NOT NULL AS split_parent,
+         (r."values"->>'split_of')::int AS split_of
     FROM import_rows r
    CROSS JOIN LATERAL (SELECT COALESCE($5::uuid, ($6::jsonb ->> ${text('account')})::uuid) AS id) acct
    -- A row naming its account without a currency of its own (null) takes that account's.
@@ -161,8 +164,9 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
     `WITH chunk AS MATERIALIZED (${CHUNK_TRANSACTIONS}),
           fresh AS MATERIALIZED (SELECT ($11::uuid[])[ordinal] AS id, * FROM chunk WHERE rn <> ALL($12::int[])),
           entries_in AS (
-            INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, import_id)
-            SELECT id, $10, account_id, 'Transaction', date, name, amount_minor, currency, notes, $1 FROM fresh),
+            INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
+            SELECT f.id, $10, f.account_id, 'Transaction', f.date, f.name, f.amount_minor, f.currency, f.notes, f.split_parent, p.id, $1
+              FROM fresh f LEFT JOIN fresh p ON p.rn = f.split_of),
           transactions_in AS (INSERT INTO transactions (entry_id, category_id, kind) SELECT id, category_id, kind FROM fresh)
      INSERT INTO taggings (tag_id, entry_id)
      SELECT DISTINCT tag.id, f.id
