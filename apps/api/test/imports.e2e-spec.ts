@@ -235,6 +235,72 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     expect(rent.parent).toBe('Housing');
   });
 
+  describe('Actual splits', () => {
+    const actualCsv = (...rows: string[]) => ['Account,Date,Payee,Notes,Category,Amount,Split_Amount,Cleared', ...rows].join('\n');
+    const ledger = (familyId: string) =>
+      t.dataSource.query(
+        `SELECT e.name, e.amount_minor::int AS amount, e.notes, e.excluded, c.name AS category, p.name AS parent, p.amount_minor::int AS parent_amount
+           FROM entries e JOIN transactions tr ON tr.entry_id = e.id LEFT JOIN categories c ON c.id = tr.category_id LEFT JOIN entries p ON p.id = e.parent_entry_id
+          WHERE e.family_id = $1 ORDER BY e.date, e.parent_entry_id NULLS FIRST, e.amount_minor DESC`,
+        [familyId],
+      );
+
+    it('publishes a split as one transaction of its total with its parts as split children, counted once by budgets; revert removes them', async () => {
+      const h = await t.newHousehold();
+      const csv = actualCsv(
+        'Checking,2024-03-05,Costco,(SPLIT INTO 2) weekly shop,,0,-100.00,Cleared',
+        'Checking,2024-03-05,Costco,(SPLIT 1 OF 2) food,Food: Groceries,-70.00,0,Cleared',
+        'Checking,2024-03-05,Costco,(SPLIT 2 OF 2) ,Home: Supplies,-30.00,0,Cleared',
+        'Checking,2024-03-06,Cafe,,Food: Coffee,-4.50,0,Cleared',
+      );
+      const done = await publishAndWait(t, h, { type: 'ActualImport', raw_file_content: csv });
+      expect(done).toMatchObject({ status: 'complete', stats: { rows_count: 4, valid_rows_count: 4, invalid_rows_count: 0 } });
+      expect(await ledger(h.familyId)).toEqual([
+        { name: 'Costco', amount: 10000, notes: 'weekly shop', excluded: true, category: null, parent: null, parent_amount: null },
+        { name: 'Costco', amount: 7000, notes: 'food', excluded: false, category: 'Groceries', parent: 'Costco', parent_amount: 10000 },
+        { name: 'Costco', amount: 3000, notes: null, excluded: false, category: 'Supplies', parent: 'Costco', parent_amount: 10000 },
+        { name: 'Cafe', amount: 450, notes: null, excluded: false, category: 'Coffee', parent: null, parent_amount: null },
+      ]);
+      // The rows endpoint reports the parent row with the split's total and each part with its parent's row.
+      const rows = await request(t.server).get(`/api/v1/imports/${done.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(rows.body.data.map((r: { fields: Record<string, unknown> }) => [r.fields.amount, r.fields.split_count ?? null, r.fields.split_of ?? null])).toEqual([
+        ['100.00', 2, null], ['70.00', null, 1], ['30.00', null, 1], ['4.50', null, null],
+      ]);
+
+      const api = (path: string) => request(t.server).get(`/api/v1${path}`).set('X-Api-Key', h.apiKey).expect(200);
+      const budget = await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2024-03-01' }).expect(201);
+      const budgetId = budget.body.id ?? budget.body.data?.id;
+      expect((await api(`/budgets/${budgetId}`)).body).toMatchObject({ actual_spending_cents: 10450 });
+      const spentIn = async (name: string) => {
+        const [{ id }] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = $2`, [h.familyId, name]);
+        const list = await api(`/budget_categories?budget_id=${budgetId}&category_id=${id}`);
+        return (await api(`/budget_categories/${list.body.budget_categories[0].id}`)).body.actual_spending_cents;
+      };
+      expect([await spentIn('Groceries'), await spentIn('Supplies'), await spentIn('Food'), await spentIn('Home')]).toEqual([7000, 3000, 7450, 3000]);
+
+      expect((await revertAndWait(t, h, done.id)).status).toBe('pending');
+      expect(await count(`SELECT count(*) FROM entries WHERE family_id = $1`, [h.familyId])).toBe(0);
+      expect(await count(`SELECT count(*) FROM transactions tr WHERE NOT EXISTS (SELECT 1 FROM entries e WHERE e.id = tr.entry_id)`, [])).toBe(0);
+    });
+
+    it('refuses at upload a split whose parts do not add up to its total, naming its row', async () => {
+      const h = await t.newHousehold();
+      const csv = actualCsv(
+        'Checking,2024-03-06,Cafe,,Food: Coffee,-4.50,0,Cleared',
+        'Checking,2024-03-05,Costco,(SPLIT INTO 2),,0,-100.00,Cleared',
+        'Checking,2024-03-05,Costco,(SPLIT 1 OF 2),Food: Groceries,-70.00,0,Cleared',
+        'Checking,2024-03-05,Costco,(SPLIT 2 OF 2),Home: Supplies,-20.00,0,Cleared',
+      );
+      const created = await createImport(t.server, h.apiKey, { type: 'ActualImport', raw_file_content: csv }).expect(201);
+      expect(created.body.data.stats).toMatchObject({ rows_count: 4, invalid_rows_count: 1 });
+      const rows = await request(t.server).get(`/api/v1/imports/${created.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(rows.body.data.filter((r: { valid: boolean }) => !r.valid).map((r: { errors: string[] }) => r.errors)).toEqual([
+        ["Row 2: its split rows add up to 90.00, not to the split's total 100.00"],
+      ]);
+      await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(422);
+    });
+  });
+
   describe('one leaf under several parents ("Food: Other", "Travel: Other")', () => {
     const categoryTree = (familyId: string) =>
       t.dataSource.query(`SELECT c.name, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 ORDER BY c.name`, [familyId]);
@@ -651,6 +717,32 @@ describe('imports: publishing in chunks of two', () => {
     t = await startTestApp({ IMPORT_CHUNK_ROWS: '2' });
   });
   afterAll(() => t.close());
+
+  it('keeps an Actual split in its parent\'s chunk: a chunk boundary falling among its parts cuts nothing', async () => {
+    const h = await t.newHousehold();
+    // Rows 1-2 make the first chunk; row 3 would start the second but is a part of row 2's split.
+    const csv = [
+      'Account,Date,Payee,Notes,Category,Amount,Split_Amount,Cleared',
+      'Checking,2024-03-04,Cafe,,Coffee,-4.50,0,Cleared',
+      'Checking,2024-03-05,Costco,(SPLIT INTO 3),,0,-100.00,Cleared',
+      'Checking,2024-03-05,Costco,(SPLIT 1 OF 3),Groceries,-70.00,0,Cleared',
+      'Checking,2024-03-05,Costco,(SPLIT 2 OF 3),Supplies,-20.00,0,Cleared',
+      'Checking,2024-03-05,Costco,(SPLIT 3 OF 3),Supplies,-10.00,0,Cleared',
+      'Checking,2024-03-06,Bakery,,Groceries,-3.00,0,Cleared',
+    ].join('\n');
+    const res = await createImport(t.server, h.apiKey, { type: 'ActualImport', raw_file_content: csv, publish: 'true' }).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, res.body.data.id)).status).toBe('complete');
+    const split = await t.dataSource.query(
+      `SELECT e.amount_minor::int AS amount, e.excluded, (SELECT array_agg(c.amount_minor::int ORDER BY c.amount_minor DESC) FROM entries c WHERE c.parent_entry_id = e.id) AS parts
+         FROM entries e WHERE e.family_id = $1 AND e.parent_entry_id IS NULL ORDER BY e.date`,
+      [h.familyId],
+    );
+    expect(split).toEqual([
+      { amount: 450, excluded: false, parts: null },
+      { amount: 10000, excluded: true, parts: [7000, 2000, 1000] },
+      { amount: 300, excluded: false, parts: null },
+    ]);
+  });
 
   it('lets identical rows in later chunks claim only the identical entries not claimed before, oldest first', async () => {
     const h = await t.newHousehold();

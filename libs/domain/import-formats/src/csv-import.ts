@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
 import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
 import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
+import { actualSplitMarker, groupActualSplits, SPLIT_MARKER } from './actual-splits';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
 // strings with positive = money leaving the account, tags as a list.
@@ -139,16 +140,21 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
     const amount = fileAmount(imp, cell, errors, row);
     const currency = rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row);
     checkMinorUnit(amount, currency, imp.amountColLabel ?? 'amount', errors, row);
+    // Actual marks split rows in their notes; the marker says where the row stands, and is not kept in the notes.
+    const rawNotes = cell(imp.notesColLabel, ['notes', 'memo']);
+    const { marker, notes } = imp.type === 'ActualImport' ? actualSplitMarker(rawNotes) : { marker: null, notes: rawNotes || null };
     const values: Record<string, unknown> = {
       date,
-      amount: signedAmount(imp, amount, cell),
+      // A split's parent row has Amount 0 and the transaction's total in Split_Amount.
+      amount: marker && 'into' in marker ? splitTotal(imp, cell, currency, errors, row) : signedAmount(imp, amount, cell),
       currency,
-      name: transactionName(imp, cell, errors, row),
+      name: transactionName(imp, cell, notes, errors, row),
       category: categoryText(imp, cell) || null,
       tags: splitTags(cell(imp.tagsColLabel, ['tags'])),
-      notes: cell(imp.notesColLabel, ['notes', 'memo']) || null,
+      notes,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };
+    if (marker) values[SPLIT_MARKER] = marker;
     // YNAB names a transfer's payee after the other account: money moved, which budgets leave out.
     if (imp.type === 'YnabImport') values.transfer_account = /^Transfer : (.+)$/.exec(values.name as string)?.[1].trim() ?? null;
     if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
@@ -157,12 +163,19 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
 }
 
 /** The row's name; YNAB and Actual rows without a payee (reconciliations, starting balances) take their memo. */
-function transactionName(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number): string {
+function transactionName(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, notes: string | null, errors: string[], row: number): string {
   const name = cell(imp.nameColLabel, ['name', 'description', 'payee']);
-  const memo = !name && (imp.type === 'YnabImport' || imp.type === 'ActualImport') ? cell(imp.notesColLabel, ['memo', 'notes']) : '';
+  const memo = !name && (imp.type === 'YnabImport' || imp.type === 'ActualImport') ? notes ?? '' : '';
   if (name) checkLength(name, MAX_CHARS.entryName, imp.nameColLabel ?? 'name', 'transaction names', errors, row);
   if (memo) checkLength(memo, MAX_CHARS.entryName, imp.notesColLabel ?? 'notes', 'transaction names', errors, row);
   return name || memo || 'Imported item';
+}
+
+/** An Actual split's total (Split_Amount), signed as its Amount would be. */
+function splitTotal(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, currency: string | null, errors: string[], row: number): string | null {
+  const total = requiredNumber(cell('Split_Amount'), 'Split_Amount', amountFormat(imp), errors, row);
+  checkMinorUnit(total, currency, 'Split_Amount', errors, row);
+  return signedAmount(imp, total, cell);
 }
 
 /** Mint and Actual exports always write 1,234.56; the other layouts are read with the import's number_format. */
@@ -498,7 +511,7 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   const { records, headers } = table;
   const read = cellReader(table);
   const build = builder(imp, opts);
-  function* rows(): Generator<ParsedRow> {
+  function* fileRows(): Generator<ParsedRow> {
     for (const [i, record] of records.entries()) {
       const errors: string[] = [];
       const rowNumber = i + 1;
@@ -507,7 +520,7 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
       yield { sourceRowNumber: rowNumber, values, errors };
     }
   }
-  return { rows: rows(), fileErrors: [] };
+  return { rows: imp.type === 'ActualImport' ? groupActualSplits(fileRows()) : fileRows(), fileErrors: [] };
 }
 
 /** Parses stored import content into rows with their validation errors, or file-level errors. */
