@@ -299,10 +299,11 @@ export class ImportPublisher {
     const [{ splits }] = imp.type === 'QifImport'
       ? await this.dataSource.query(`SELECT EXISTS (SELECT 1 FROM import_rows WHERE import_id = $1 AND "values"->>'row_kind' = 'split') AS splits`, [imp.id])
       : [{ splits: false }];
+    // Only Actual rows can be split parts; for the others the row numbers alone (the index) place the chunks.
+    const position = imp.type === 'ActualImport' ? `count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number)` : 'row_number() OVER (ORDER BY source_row_number)';
     const chunks: Array<{ size: number; through: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS size, max(source_row_number) AS through
-         FROM (SELECT source_row_number,
-                      (count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number) - 1) / $3 AS chunk
+         FROM (SELECT source_row_number, (${position} - 1) / $3 AS chunk
                  FROM import_rows WHERE import_id = $1 AND source_row_number > $2) r
         GROUP BY chunk ORDER BY chunk`,
       [imp.id, after, splits ? 2 ** 31 - 1 : this.config.importChunkRows],
