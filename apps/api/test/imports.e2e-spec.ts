@@ -299,6 +299,38 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       ]);
       await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(422);
     });
+
+    it("passes a split's parent and part that bank files claimed to those imports as plain transactions when the Actual import is reverted", async () => {
+      const h = await t.newHousehold();
+      const csv = actualCsv(
+        'Checking,2024-03-05,Costco,(SPLIT INTO 2) weekly shop,,0,-100.00,Cleared',
+        'Checking,2024-03-05,Costco,(SPLIT 1 OF 2) food,Food: Groceries,-70.00,0,Cleared',
+        'Checking,2024-03-05,Costco,(SPLIT 2 OF 2) ,Home: Supplies,-30.00,0,Cleared',
+      );
+      const actual = await publishAndWait(t, h, { type: 'ActualImport', raw_file_content: csv });
+      expect(actual.status).toBe('complete');
+      const [{ id: account }] = await t.dataSource.query(`SELECT id FROM accounts WHERE family_id = $1`, [h.familyId]);
+      // One bank file holds the purchase (the split's total), another a 70.00 at Costco the same day (a part's amount).
+      const bank = (amount: string) => ({ raw_file_content: `date,amount,name\n2024-03-05,${amount},Costco`, account_id: account, date_col_label: 'date', amount_col_label: 'amount' });
+      const whole = await publishAndWait(t, h, bank('-100.00'));
+      const part = await publishAndWait(t, h, bank('-70.00'));
+      expect([whole.status, part.status]).toEqual(['complete', 'complete']);
+      expect(await count(`SELECT count(*) FROM entries WHERE family_id = $1`, [h.familyId])).toBe(3);
+
+      // Each bank file's transaction stays, as that import's own and counted, as if the bank file had come alone.
+      expect((await revertAndWait(t, h, actual.id)).status).toBe('pending');
+      const left = await t.dataSource.query(
+        `SELECT amount_minor::int AS amount, excluded, parent_entry_id, import_id FROM entries WHERE family_id = $1 ORDER BY amount_minor DESC`,
+        [h.familyId],
+      );
+      expect(left).toEqual([
+        { amount: 10000, excluded: false, parent_entry_id: null, import_id: whole.id },
+        { amount: 7000, excluded: false, parent_entry_id: null, import_id: part.id },
+      ]);
+      // Reverting either bank import takes its own transaction only.
+      expect((await revertAndWait(t, h, whole.id)).status).toBe('pending');
+      expect(await t.dataSource.query(`SELECT amount_minor::int AS amount, import_id FROM entries WHERE family_id = $1`, [h.familyId])).toEqual([{ amount: 7000, import_id: part.id }]);
+    });
   });
 
   describe('one leaf under several parents ("Food: Other", "Travel: Other")', () => {

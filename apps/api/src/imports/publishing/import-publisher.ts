@@ -147,6 +147,23 @@ const PASS_CLAIMED = (table: string) => `
     FROM heirs h WHERE r.import_id = h.import_id AND r.source_row_number = h.source_row_number`;
 
 /**
+ * A split (an Actual or ServiceImport parent and its parts) whose entries passed in part to claimants no longer
+ * stands once import $2's own entries go: a passed parent losing parts is counted again as the claimant's own
+ * transaction (it was excluded for its parts), and every entry kept under a parent that goes or is so unsplit stands
+ * alone (deleting the parent would cascade to it). Driven from import $2's entries, probing by parent.
+ */
+const UNSPLIT_PASSED = `
+  WITH unsplit AS (
+         SELECT DISTINCT p.id FROM entries c JOIN entries p ON p.id = c.parent_entry_id
+          WHERE c.family_id = $1 AND c.import_id = $2 AND p.import_id IS DISTINCT FROM $2),
+       counted AS (UPDATE entries p SET excluded = false, updated_at = now() FROM unsplit u WHERE p.id = u.id),
+       parents AS (
+         SELECT id FROM unsplit
+          UNION SELECT id FROM entries WHERE family_id = $1 AND import_id = $2 AND excluded)
+  UPDATE entries c SET parent_entry_id = NULL, updated_at = now()
+    FROM parents p WHERE c.parent_entry_id = p.id AND c.import_id IS DISTINCT FROM $2`;
+
+/**
  * Columns (with their types, and the table a reference points into) a row can change in an existing record it
  * claims, by table and the table's key: a duplicate transaction, an opening balance, a rule or category of the same
  * name. Revert puts them back first, from import_rows.previous, and removes the tags the row added.
@@ -390,6 +407,7 @@ export class ImportPublisher {
    */
   private async removeCreated(tx: EntityManager, familyId: string, importId: string): Promise<void> {
     for (const table of CLAIMABLE) await tx.query(PASS_CLAIMED(table), [familyId, importId]);
+    await tx.query(UNSPLIT_PASSED, [familyId, importId]);
     for (const { table, key, columns } of RESTORED) {
       await tx.query(
         `UPDATE ${table} x SET ${columns.map((c) => restored(...c)).join(', ')}, updated_at = now()
