@@ -61,6 +61,15 @@ describe('categoryTargets', () => {
     expect(names(['Food: Other', 'Travel: Other'], family)).toEqual({ 'Food: Other': 'Food: Other < Food', 'Travel: Other': 'Travel: Other < Travel' });
   });
 
+  it("never sends two keys to one name: a leaf spelt as another key's qualified name is qualified in turn", () => {
+    // Mobile under Phone and Travel is qualified 'Phone: Mobile'; Bills' own 'Phone: Mobile' is another category.
+    expect(names(['Phone: Mobile', 'Travel: Mobile', 'Bills: Phone: Mobile'])).toEqual({
+      'Phone: Mobile': 'Phone: Mobile < Phone',
+      'Travel: Mobile': 'Travel: Mobile < Travel',
+      'Bills: Phone: Mobile': 'Bills: Phone: Mobile < Bills',
+    });
+  });
+
   it('sends a plain key to the plain name whatever parent it has', () => {
     expect(names(['Other', 'Travel: Other'], [{ name: 'Other', parent: 'Food' }])).toEqual({ Other: 'Other < -', 'Travel: Other': 'Travel: Other < Travel' });
   });

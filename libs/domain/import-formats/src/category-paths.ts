@@ -27,7 +27,8 @@ export type CategoryTarget = { name: string; parent: string | null; qualified: b
  * - else the key is qualified ("Parent: Child", created under Parent) when Child is under another parent, or when
  *   the file names Child under two or more parents and the family has no Child: no row order decides which wins;
  * - else Child is created under Parent.
- * A parent the family lacks counts as a top-level category, as publishing creates parents first.
+ * A parent the family lacks counts as a top-level category, as publishing creates parents first. A key left on its
+ * leaf when that leaf is another key's qualified name under another parent is qualified too.
  */
 export function categoryTargets(keys: readonly string[], family: readonly KnownCategory[]): Map<string, CategoryTarget> {
   const parentOf = new Map(family.map((c) => [c.name, c.parent]));
@@ -48,6 +49,17 @@ export function categoryTargets(keys: readonly string[], family: readonly KnownC
     const qualified = qualifiedName(parent, leaf);
     const qualify = existing !== undefined || parentOf.has(qualified) || parentsOfLeaf.get(leaf)!.size > 1;
     targets.set(key, qualify ? { name: qualified, parent, qualified: true } : { name: leaf, parent, qualified: false });
+  }
+  // A leaf spelt as another key's qualified name ('Bills: Phone: Mobile' next to a qualified 'Phone: Mobile') would
+  // share that category under another parent: it is qualified in turn, until no two parents share a name.
+  for (let shared = true; shared; ) {
+    shared = false;
+    const parentOfTarget = new Map([...targets.values()].filter((t) => t.qualified).map((t) => [t.name, t.parent]));
+    for (const [key, target] of targets) {
+      if (target.qualified || target.parent === null || !parentOfTarget.has(target.name) || parentOfTarget.get(target.name) === target.parent) continue;
+      targets.set(key, { name: qualifiedName(target.parent, target.name), parent: target.parent, qualified: true });
+      shared = true;
+    }
   }
   return targets;
 }
