@@ -300,7 +300,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       await request(t.server).post(`/api/v1/imports/${created.body.data.id}/publish`).set('X-Api-Key', h.apiKey).expect(422);
     });
 
-    it("passes a split's parent and part that bank files claimed to those imports as plain transactions when the Actual import is reverted", async () => {
+    it("lets a bank line claim a split's parent but not its part, and passes the claimed parent to that import as a plain transaction when the Actual import is reverted", async () => {
       const h = await t.newHousehold();
       const csv = actualCsv(
         'Checking,2024-03-05,Costco,(SPLIT INTO 2) weekly shop,,0,-100.00,Cleared',
@@ -315,7 +315,13 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
       const whole = await publishAndWait(t, h, bank('-100.00'));
       const part = await publishAndWait(t, h, bank('-70.00'));
       expect([whole.status, part.status]).toEqual(['complete', 'complete']);
-      expect(await count(`SELECT count(*) FROM entries WHERE family_id = $1`, [h.familyId])).toBe(3);
+      // The purchase is the split's parent; a part is a share of it, not a bank line, so the 70.00 is a purchase of its own.
+      const claimed = await t.dataSource.query(
+        `SELECT r.import_id, e.amount_minor::int AS amount FROM import_rows r JOIN entries e ON e.id = r.duplicate_of WHERE e.family_id = $1`,
+        [h.familyId],
+      );
+      expect(claimed).toEqual([{ import_id: whole.id, amount: 10000 }]);
+      expect(await count(`SELECT count(*) FROM entries WHERE family_id = $1`, [h.familyId])).toBe(4);
 
       // Each bank file's transaction stays, as that import's own and counted, as if the bank file had come alone.
       expect((await revertAndWait(t, h, actual.id)).status).toBe('pending');

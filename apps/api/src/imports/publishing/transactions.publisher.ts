@@ -103,7 +103,7 @@ async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unk
 
 /**
  * Existing transactions the chunk's rows duplicate: same account, date, amount, currency and name, no external id,
- * not created or already claimed by this import. The n-th identical row claims the n-th oldest identical entry, so
+ * not a split's part, not created or already claimed by this import. The n-th identical row claims the n-th oldest identical entry, so
  * two identical entries absorb two identical rows and no more. Candidates are listed while other chunks run; the
  * claiming, in memory against the claims held there, takes its turn in file order.
  */
@@ -144,6 +144,8 @@ async function duplicateCandidates(tx: EntityManager, ctx: PublishContext, param
            FROM entries e JOIN transactions tr ON tr.entry_id = e.id
           WHERE e.account_id = i.account_id AND e.date = i.date AND e.amount_minor = i.amount_minor
             AND e.currency = i.currency AND e.name = i.name AND ${priorTransaction('$1')}
+            -- A split's part is a share of a purchase, never a bank line of its own (its parent is).
+            AND e.parent_entry_id IS NULL
          OFFSET 0) x
       WHERE i.date BETWEEN ($11::jsonb -> i.account_id::text ->> 'first')::date AND ($11::jsonb -> i.account_id::text ->> 'last')::date
       ORDER BY i.rn, x.age`,
