@@ -165,6 +165,13 @@ describe('operator CLI', () => {
     );
   }, 300_000); // eight CLI processes
 
+  it('exits 2 for an API key name the service could never accept (blank or over 100 characters)', async () => {
+    const env = { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' };
+    const usage = { code: 2, stderr: expect.stringContaining('name must be 1 to 100 characters') };
+    expect(await exitCode(['api-keys:create', '--email', 'a@example.com', '--name', 'n'.repeat(101), '--scope', 'read'], env)).toEqual(usage);
+    expect(await exitCode(['api-keys:create', '--email', 'a@example.com', '--name', '   ', '--scope', 'read'], env)).toEqual(usage);
+  }, 120_000);
+
   it('exits 1 when a well-formed command fails: no such user or key, a database that does not answer', async () => {
     const env = { DATA_DIR: 'memory://', LOG_LEVEL: 'silent' };
     expect(await exitCode(['api-keys:create', '--email', 'nobody@example.com', '--name', 'n', '--scope', 'read'], env)).toEqual({

@@ -16,6 +16,12 @@ export function scopeAllows(granted: ApiKeyScope, required: RequiredScope): bool
   return required === 'read' || granted === 'read_write';
 }
 
+/** What is wrong with a key name on its own, before any lookup (the CLI's usage errors, the API's 422). */
+export function apiKeyNameProblems(name: string): string[] {
+  const trimmed = name.trim();
+  return trimmed && trimmed.length <= 100 ? [] : ['name must be 1 to 100 characters'];
+}
+
 @Injectable()
 export class ApiKeysService {
   constructor(private readonly keys: ApiKeysRepository) {}
@@ -40,8 +46,9 @@ export class ApiKeysService {
 
   /** Creates a key; the plaintext is returned once and never stored. */
   async create(input: { userId: string; name: string; scope: ApiKeyScope; expiresAt?: Date | null; uniqueName?: boolean }) {
+    const problems = apiKeyNameProblems(input.name);
+    if (problems.length) throw ApiError.validation(problems);
     const name = input.name.trim();
-    if (!name || name.length > 100) throw ApiError.validation(['name must be 1 to 100 characters']);
     const generated = generateApiKey();
     const key = { userId: input.userId, name, prefix: generated.prefix, keyHash: generated.hash, scope: input.scope, expiresAt: input.expiresAt ?? null };
     const saved = input.uniqueName ? await this.keys.insertWithFreeName(key, new Date()) : await this.keys.insert(key);

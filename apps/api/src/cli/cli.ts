@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { API_KEY_SCOPES, ApiKeyScope, ROLES, Role } from '@hearth/contracts';
 import { ApiKeysRepository } from '../auth/api-keys.repository';
-import { ApiKeysService } from '../auth/api-keys.service';
+import { apiKeyNameProblems, ApiKeysService } from '../auth/api-keys.service';
 import { ApiError } from '../common/api-error';
 import { createLogger } from '../common/logger';
 import { loadConfig } from '../config/config';
@@ -52,7 +52,7 @@ const COMMANDS: Record<string, Command> = {
     options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' } },
     required: ['email', 'name', 'scope'],
     check(v) {
-      return API_KEY_SCOPES.includes(v.scope as ApiKeyScope) ? [] : [`--scope must be one of ${API_KEY_SCOPES.join(', ')}`];
+      return [...apiKeyNameProblems(v.name!), ...(API_KEY_SCOPES.includes(v.scope as ApiKeyScope) ? [] : [`--scope must be one of ${API_KEY_SCOPES.join(', ')}`])];
     },
     async run(v, dataSource) {
       const user = await new UsersService(dataSource).findByEmail(v.email!);
