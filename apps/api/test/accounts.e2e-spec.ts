@@ -196,6 +196,17 @@ describe('Accounts API', () => {
     });
   });
 
+  it('documents Accept-Language as optional in the OpenAPI document, as it is (else ?locale=, else en)', async () => {
+    const doc = (await request(t.server).get('/api/v1/openapi.json').expect(200)).body;
+    type Parameter = { name: string; in: string; required?: boolean };
+    for (const [path, method] of [['/api/v1/accounts', 'get'], ['/api/v1/accounts/{id}', 'get'], ['/api/v1/budgets', 'get'], ['/api/v1/budget_categories/{id}', 'patch']]) {
+      const header = (doc.paths[path][method].parameters as Parameter[]).filter((p) => p.in === 'header' && p.name.toLowerCase() === 'accept-language');
+      expect([path, method, header.map((p) => p.required ?? false)]).toEqual([path, method, [false]]);
+    }
+    // Sent without it, a list answers in the default locale.
+    expect((await get('/accounts', home.apiKey).expect(200)).body.accounts[2].balance).toBe('$1,234.56');
+  });
+
   describe('the README example', () => {
     it("finds the account a first import created from its Account column, and imports more into it by id", async () => {
       const h = await t.newHousehold();

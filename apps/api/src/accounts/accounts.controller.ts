@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { AccountDto, AccountListDto, ListAccountsQuery, ShowAccountQuery } from './account.dto';
 import { AccountsService } from './accounts.service';
+import { LanguageHeader } from '../common/request-locale';
 
 const BAD_QUERY = { status: 422, description: 'validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag' };
 
@@ -17,6 +18,7 @@ export class AccountsController {
 
   @Get()
   @RequireScope('read')
+  @LanguageHeader()
   @ApiOkResponse({ type: AccountListDto, description: 'By name; draft and active accounts unless include_disabled' })
   @ApiResponse(BAD_QUERY)
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListAccountsQuery, @Headers('accept-language') language?: string): Promise<AccountListDto> {
@@ -25,6 +27,7 @@ export class AccountsController {
 
   @Get(':id')
   @RequireScope('read')
+  @LanguageHeader()
   @ApiOkResponse({ type: AccountDto })
   @ApiResponse({ ...RECORD_NOT_FOUND, description: `${RECORD_NOT_FOUND.description}, or disabled without include_disabled` })
   @ApiResponse(BAD_QUERY)

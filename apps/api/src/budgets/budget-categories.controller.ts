@@ -7,6 +7,7 @@ import { BudgetCategoryDto, BudgetCategoryListDto, ListBudgetCategoriesQuery, Lo
 import type { Presentation } from './budget.presenter';
 import { AMOUNT_OUT_OF_RANGE, budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import { BudgetsService } from './budgets.service';
+import { LanguageHeader } from '../common/request-locale';
 
 @ApiTags('budgets')
 @Controller('budget_categories')
@@ -16,6 +17,7 @@ export class BudgetCategoriesController {
 
   @Get()
   @RequireScope('read')
+  @LanguageHeader()
   @ApiOkResponse({ type: BudgetCategoryListDto })
   @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date, or an id filter not a UUID' })
   list(
@@ -28,6 +30,7 @@ export class BudgetCategoriesController {
 
   @Get(':id')
   @RequireScope('read')
+  @LanguageHeader()
   @ApiOkResponse({ type: BudgetCategoryDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
   @ApiResponse(NOT_FOUND)
   @ApiResponse(AMOUNT_OUT_OF_RANGE)
@@ -43,6 +46,7 @@ export class BudgetCategoriesController {
 
   @Patch(':id')
   @RequireScope('write')
+  @LanguageHeader()
   @ApiOkResponse({ type: BudgetCategoryDto, description: "A subcategory's parent row moves with its limit" })
   @ApiResponse(NOT_FOUND)
   @ApiResponse({ status: 422, description: 'validation_failed: budgeted_spending is not a decimal >= 0; or amount_out_of_range as for GET, the change then made' })

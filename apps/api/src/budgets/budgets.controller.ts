@@ -7,6 +7,7 @@ import { BudgetDto, BudgetListDto, CreateBudgetDto, ListBudgetsQuery, LocaleQuer
 import { AMOUNT_OUT_OF_RANGE, budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import type { Presentation } from './budget.presenter';
 import { BudgetsService } from './budgets.service';
+import { LanguageHeader } from '../common/request-locale';
 
 @ApiTags('budgets')
 @Controller('budgets')
@@ -16,6 +17,7 @@ export class BudgetsController {
 
   @Get()
   @RequireScope('read')
+  @LanguageHeader()
   @ApiOkResponse({ type: BudgetListDto })
   @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date' })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListBudgetsQuery, @Headers('accept-language') language?: string): Promise<BudgetListDto> {
@@ -24,6 +26,7 @@ export class BudgetsController {
 
   @Get(':id')
   @RequireScope('read')
+  @LanguageHeader()
   @ApiOkResponse({ type: BudgetDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
   @ApiResponse(NOT_FOUND)
   @ApiResponse(AMOUNT_OUT_OF_RANGE)
@@ -39,6 +42,7 @@ export class BudgetsController {
 
   @Post()
   @RequireScope('write')
+  @LanguageHeader()
   @ApiResponse({ status: 201, type: BudgetDto, description: 'Budget created, with a row (0) per category' })
   @ApiResponse({ status: 200, type: BudgetDto, description: 'The budget of that month already existed; rows added for new categories' })
   @ApiResponse({ status: 422, description: 'validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead); or amount_out_of_range as for GET, the budget then made' })
@@ -57,6 +61,7 @@ export class BudgetsController {
 
   @Patch(':id')
   @RequireScope('write')
+  @LanguageHeader()
   @ApiOkResponse({ type: BudgetDto })
   @ApiResponse(NOT_FOUND)
   @ApiResponse({ status: 422, description: 'validation_failed: an amount is not a decimal >= 0; or amount_out_of_range as for GET, the change then made' })

@@ -1,3 +1,4 @@
+import { ApiHeader } from '@nestjs/swagger';
 import { ApiError } from './api-error';
 
 /** Locale for money strings and names: `?locale=`, else the best `Accept-Language` entry this runtime supports. */
@@ -52,3 +53,7 @@ export function requestLocale(explicit: string | undefined, acceptLanguage: stri
     throw ApiError.validation(['locale must be a BCP 47 language tag, e.g. en or de-CH']);
   }
 }
+
+/** OpenAPI for a route reading `@Headers('accept-language')`, which Nest would document as required: it is optional. */
+export const LanguageHeader = () =>
+  ApiHeader({ name: 'accept-language', required: false, description: 'Used when ?locale= is absent; without either, en' });

@@ -3665,8 +3665,9 @@ export interface operations {
                 /** @description Budgets ending on or before this ISO 8601 date */
                 end_date?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3714,8 +3715,9 @@ export interface operations {
                 /** @description Locale of money strings and names (else Accept-Language, else en) */
                 locale?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3777,8 +3779,9 @@ export interface operations {
                 /** @description Locale of money strings and names (else Accept-Language, else en) */
                 locale?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path: {
                 id: string;
@@ -3837,8 +3840,9 @@ export interface operations {
                 /** @description Locale of money strings and names (else Accept-Language, else en) */
                 locale?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path: {
                 id: string;
@@ -3909,8 +3913,9 @@ export interface operations {
                 budget_id?: string;
                 category_id?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3958,8 +3963,9 @@ export interface operations {
                 /** @description Locale of money strings and names (else Accept-Language, else en) */
                 locale?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path: {
                 id: string;
@@ -4018,8 +4024,9 @@ export interface operations {
                 /** @description Locale of money strings and names (else Accept-Language, else en) */
                 locale?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path: {
                 id: string;
@@ -4087,8 +4094,9 @@ export interface operations {
                 /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
                 per_page?: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4139,8 +4147,9 @@ export interface operations {
                 /** @description Also disabled accounts and accounts pending deletion */
                 include_disabled?: "true" | "false" | "1" | "0";
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
             };
             path: {
                 id: string;
