@@ -1,9 +1,11 @@
+/** @jest-environment ./apps/api/test/support/time-zone-environment.ts */
 import request from 'supertest';
 import { LogMailer, MAILER } from '../src/auth/mailer';
 import { hashToken } from '../src/auth/session-token';
 import { startFreshTestApp } from './support/fresh-database';
 import { as, PASSWORD, signIn } from './support/sessions';
 import { startTestApp, TestApp } from './support/test-app';
+import { withTimeZone } from './support/time-zone';
 
 const INVALID = { error: 'invalid_credentials', message: 'Invalid email or password.' };
 const DISABLED = { error: 'local_login_disabled', message: 'Local password login is disabled. Please use single sign-on.' };
@@ -125,6 +127,17 @@ describe('local login enabled (default)', () => {
     const refused = await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: other, password: 'the attacker passphrase' }).expect(422);
     expect(refused.body.error).toBe('invalid_token');
     await signIn(t.server, h.email, 'my new long passphrase');
+  });
+
+  it("reads an API key's expires_at without an offset as UTC on every server", async () => {
+    const h = await t.newHousehold();
+    const browser = await signIn(t.server, h.email);
+    await withTimeZone('America/New_York', async () => {
+      const created = await as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'tz', scope: 'read', expires_at: '2099-03-01T10:00:00' }).expect(201);
+      expect(created.body.expires_at).toBe('2099-03-01T10:00:00.000Z');
+      const week = await as(t.server, browser, 'post', '/api/v1/settings/api_keys').send({ name: 'week', scope: 'read', expires_at: '2099-W10' }).expect(422);
+      expect(week.body.errors).toEqual(['expires_at must be an ISO 8601 date or date-time']);
+    });
   });
 
   it('manages the caller\'s own API keys: shown once, listed by prefix, unique names, revoked', async () => {

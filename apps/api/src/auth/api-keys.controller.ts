@@ -8,6 +8,7 @@ import { CurrentSession, RequireSession } from './auth.decorators';
 import { ApiKeyDto, ApiKeyListDto, CreateApiKeyDto, CreatedApiKeyDto } from './auth.dto';
 import { ApiKeysService } from './api-keys.service';
 import type { SessionPrincipal } from './principal';
+import { parseUtcDateTime } from '../common/utc-date-time';
 
 const toDto = (key: ApiKey): ApiKeyDto => ({
   id: key.id,
@@ -40,7 +41,9 @@ export class ApiKeysController {
   @RequireSession()
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   async create(@CurrentSession() session: SessionPrincipal, @Body() body: CreateApiKeyDto, @Req() req: Request): Promise<CreatedApiKeyDto> {
-    const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+    // Read as the audit log's bounds are: without an offset, UTC (not the server's own zone).
+    const expiresAt = body.expires_at ? parseUtcDateTime(body.expires_at) : null;
+    if (body.expires_at && !expiresAt) throw ApiError.validation(['expires_at must be an ISO 8601 date or date-time']);
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw ApiError.validation(['expires_at must be in the future']);
     const created = await this.apiKeys.create({ userId: session.userId, name: body.name, scope: body.scope, expiresAt, uniqueName: true });
     await this.audit.record('api_key_created', {
