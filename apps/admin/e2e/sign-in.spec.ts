@@ -76,6 +76,8 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     await signIn(page, admin.email);
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'Your keys' }).waitFor();
+    // The page's own queries finish first: one still in flight when the session ends would send it to sign-in early.
+    await page.waitForLoadState('networkidle');
     await app.t.dataSource.query(`UPDATE sessions SET ${ending} WHERE user_id = $1`, [admin.id]);
 
     await page.getByLabel('Name').fill('after expiry');
