@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuditService, requestOrigin } from '../audit/audit.service';
@@ -9,6 +9,7 @@ import { ApiKeyDto, ApiKeyListDto, CreateApiKeyDto, CreatedApiKeyDto } from './a
 import { ApiKeysService } from './api-keys.service';
 import type { SessionPrincipal } from './principal';
 import { parseUtcDateTime } from '../common/utc-date-time';
+import { recordIdPipe } from '../common/record-id';
 
 const toDto = (key: ApiKey): ApiKeyDto => ({
   id: key.id,
@@ -59,7 +60,7 @@ export class ApiKeysController {
   @RequireSession()
   @HttpCode(204)
   @ApiNoContentResponse()
-  async revoke(@CurrentSession() session: SessionPrincipal, @Param('id', new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() })) id: string, @Req() req: Request): Promise<void> {
+  async revoke(@CurrentSession() session: SessionPrincipal, @Param('id', recordIdPipe) id: string, @Req() req: Request): Promise<void> {
     const key = await this.apiKeys.revokeById(id, session.userId);
     if (!key) throw ApiError.notFound();
     await this.audit.record('api_key_revoked', {

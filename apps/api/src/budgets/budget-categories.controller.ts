@@ -5,7 +5,8 @@ import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.dec
 import type { Principal } from '../auth/principal';
 import { BudgetCategoryDto, BudgetCategoryListDto, ListBudgetCategoriesQuery, LocaleQuery, UpdateBudgetCategoryDto } from './budget.dto';
 import type { Presentation } from './budget.presenter';
-import { AMOUNT_OUT_OF_RANGE, budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
+import { AMOUNT_OUT_OF_RANGE, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import { BudgetsService } from './budgets.service';
 import { LanguageHeader } from '../common/request-locale';
 
@@ -32,11 +33,11 @@ export class BudgetCategoriesController {
   @RequireScope('read')
   @LanguageHeader()
   @ApiOkResponse({ type: BudgetCategoryDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
-  @ApiResponse(NOT_FOUND)
+  @ApiResponse(RECORD_NOT_FOUND)
   @ApiResponse(AMOUNT_OUT_OF_RANGE)
   show(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', budgetIdPipe) id: string,
+    @Param('id', recordIdPipe) id: string,
     @Query() query: LocaleQuery,
     @Res({ passthrough: true }) res: Response,
     @Headers('accept-language') language?: string,
@@ -48,11 +49,11 @@ export class BudgetCategoriesController {
   @RequireScope('write')
   @LanguageHeader()
   @ApiOkResponse({ type: BudgetCategoryDto, description: "A subcategory's parent row moves with its limit" })
-  @ApiResponse(NOT_FOUND)
+  @ApiResponse(RECORD_NOT_FOUND)
   @ApiResponse({ status: 422, description: 'validation_failed: budgeted_spending is not a decimal >= 0; or amount_out_of_range as for GET, the change then made' })
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', budgetIdPipe) id: string,
+    @Param('id', recordIdPipe) id: string,
     @Body() body: UpdateBudgetCategoryDto,
     @Query() query: LocaleQuery,
     @Res({ passthrough: true }) res: Response,

@@ -1,13 +1,8 @@
-import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
-
 // HTTP details shared by the budgets and budget_categories controllers.
-
-export const budgetIdPipe = recordIdPipe;
 
 /** Entries left out of the amounts because no exchange rate to the budget currency exists on their date. */
 export const UNCONVERTED_HEADER = 'X-Budget-Unconverted-Entries';
 
-export const NOT_FOUND = RECORD_NOT_FOUND;
 export const AMOUNT_OUT_OF_RANGE = {
   status: 422,
   description: 'amount_out_of_range: an actual or available amount summed from the ledger is beyond what a _cents integer carries exactly (±9007199254740991)',

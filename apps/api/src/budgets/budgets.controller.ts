@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { BudgetDto, BudgetListDto, CreateBudgetDto, ListBudgetsQuery, LocaleQuery, UpdateBudgetDto } from './budget.dto';
-import { AMOUNT_OUT_OF_RANGE, budgetIdPipe, NOT_FOUND, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
+import { AMOUNT_OUT_OF_RANGE, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import type { Presentation } from './budget.presenter';
 import { BudgetsService } from './budgets.service';
 import { LanguageHeader } from '../common/request-locale';
@@ -28,11 +29,11 @@ export class BudgetsController {
   @RequireScope('read')
   @LanguageHeader()
   @ApiOkResponse({ type: BudgetDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
-  @ApiResponse(NOT_FOUND)
+  @ApiResponse(RECORD_NOT_FOUND)
   @ApiResponse(AMOUNT_OUT_OF_RANGE)
   async show(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', budgetIdPipe) id: string,
+    @Param('id', recordIdPipe) id: string,
     @Query() query: LocaleQuery,
     @Res({ passthrough: true }) res: Response,
     @Headers('accept-language') language?: string,
@@ -63,11 +64,11 @@ export class BudgetsController {
   @RequireScope('write')
   @LanguageHeader()
   @ApiOkResponse({ type: BudgetDto })
-  @ApiResponse(NOT_FOUND)
+  @ApiResponse(RECORD_NOT_FOUND)
   @ApiResponse({ status: 422, description: 'validation_failed: an amount is not a decimal >= 0; or amount_out_of_range as for GET, the change then made' })
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', budgetIdPipe) id: string,
+    @Param('id', recordIdPipe) id: string,
     @Body() body: UpdateBudgetDto,
     @Query() query: LocaleQuery,
     @Res({ passthrough: true }) res: Response,

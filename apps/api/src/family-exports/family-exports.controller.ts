@@ -1,13 +1,11 @@
-import { Controller, Get, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { ApiError } from '../common/api-error';
+import { recordIdPipe } from '../common/record-id';
 import { FamilyExportListDto, FamilyExportResponseDto } from './family-export.dto';
 import { FamilyExportsService } from './family-exports.service';
-
-const exportId = new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() });
 
 @ApiTags('family_exports')
 @Controller('family_exports')
@@ -33,7 +31,7 @@ export class FamilyExportsController {
   @Get(':id')
   @RequireScope('read')
   @ApiOkResponse({ type: FamilyExportResponseDto })
-  async show(@CurrentPrincipal() principal: Principal, @Param('id', exportId) id: string): Promise<FamilyExportResponseDto> {
+  async show(@CurrentPrincipal() principal: Principal, @Param('id', recordIdPipe) id: string): Promise<FamilyExportResponseDto> {
     return { data: await this.exports.show(principal, id) };
   }
 
@@ -42,7 +40,7 @@ export class FamilyExportsController {
   @ApiProduces('application/x-ndjson')
   @ApiOkResponse({ description: 'The NDJSON file (ServiceImport input)', schema: { type: 'string' } })
   @ApiResponse({ status: 409, description: 'Export not completed yet (export_not_ready)' })
-  async download(@CurrentPrincipal() principal: Principal, @Param('id', exportId) id: string, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async download(@CurrentPrincipal() principal: Principal, @Param('id', recordIdPipe) id: string, @Res({ passthrough: true }) res: Response): Promise<string> {
     const file = await this.exports.download(principal, id);
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="${file.fileName}"`);

@@ -1,10 +1,10 @@
-import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Req } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RequireSession } from '../auth/auth.decorators';
 import type { SessionPrincipal } from '../auth/principal';
-import { ApiError } from '../common/api-error';
+import { recordIdPipe } from '../common/record-id';
 import { SsoIdentitiesService } from './sso-identities.service';
 
 export class IdentityDto {
@@ -51,7 +51,7 @@ export class SsoIdentitiesController {
   @ApiNoContentResponse()
   async disconnect(
     @CurrentSession() session: SessionPrincipal,
-    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() })) id: string,
+    @Param('id', recordIdPipe) id: string,
     @Req() req: Request,
   ): Promise<void> {
     await this.identities.disconnect(session, id, requestOrigin(req));

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
 import { readCookie } from '../auth/session-token';
 import type { SessionPrincipal } from '../auth/principal';
-import { ApiError } from '../common/api-error';
+import { recordIdPipe } from '../common/record-id';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { CreateProviderDto, ProviderDto, ProviderListDto, UpdateProviderDto } from './sso-providers.dto';
 import { SsoProvidersService } from './sso-providers.service';
@@ -48,7 +48,7 @@ export function toProviderDto(provider: SsoProvider, origin: string): ProviderDt
   };
 }
 
-const ProviderId = () => Param('id', new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() }));
+const ProviderId = () => Param('id', recordIdPipe);
 
 /** Identity-provider management (SPEC.md 5.2, 5.6): super admins only, 10 requests/min/IP, every change audited. */
 @ApiTags('admin')

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
 import { userSummary } from '../auth/me.presenter';
 import type { SessionPrincipal } from '../auth/principal';
-import { ApiError } from '../common/api-error';
+import { recordIdPipe } from '../common/record-id';
 import type { AdminUserRow } from './admin-users.repository';
 import { AdminUserDto, AdminUserListDto, AuthHistoryDto, ChangeRoleDto, DeleteUserDto, ListUsersQuery } from './admin-users.dto';
 import { AdminUsersService } from './admin-users.service';
@@ -17,7 +17,7 @@ const toDto = (user: AdminUserRow): AdminUserDto => ({
   created_at: new Date(user.createdAt).toISOString(),
 });
 
-const UserId = () => Param('id', new ParseUUIDPipe({ exceptionFactory: () => ApiError.notFound() }));
+const UserId = () => Param('id', recordIdPipe);
 
 /** User management for the admin app: family admins see their family, super admins everyone. 10 requests/min/IP. */
 @ApiTags('admin')
