@@ -435,6 +435,64 @@ describe('imports: PDF statements', () => {
     ]);
   });
 
+  it('publishes a statement once its unreadable rows are skipped (PATCH skip_rows), and includes them again with []', async () => {
+    const pdf = await statementPdf({
+      title: 'Acme Bank statement',
+      headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+      columns: [40, 110, 330, 400, 480],
+      rows: [
+        ['', 'Card fee', '2.00', '', ''],
+        ['23/01/2024', 'Grocer', '45.99', '', ''],
+        ['23/01/2024', 'Smudged', '3.205', '', ''],
+        ['24/01/2024', 'Rent', '1,200.00', '', ''],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    const id = created.body.data.id;
+    expect(created.body.data).toMatchObject({ skip_rows: [], stats: { rows_count: 4, valid_rows_count: 2 } });
+    const patch = (body: object) => request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send(body);
+    const publish = () => request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey);
+    expect((await publish().expect(422)).body).toMatchObject({ error: 'not_publishable', errors: expect.arrayContaining(['2 rows are invalid']) });
+
+    // The rows are read again from the statement's text, kept at upload, without the skipped ones.
+    const skipped = await patch({ skip_rows: [3, 1] }).expect(200);
+    expect(skipped.body.data).toMatchObject({ skip_rows: [1, 3], stats: { rows_count: 2, invalid_rows_count: 0 }, status_detail: { publishable: true } });
+    expect(await rowsOf(id)).toEqual([
+      ['2024-01-23', 'Grocer', '45.99', true],
+      ['2024-01-24', 'Rent', '1200.00', true],
+    ]);
+    expect((await patch({ skip_rows: [] }).expect(200)).body.data).toMatchObject({ skip_rows: [], stats: { rows_count: 4, invalid_rows_count: 2 } });
+    expect((await rowsOf(id)).map((r: unknown[]) => r[1])).toEqual(['Card fee', 'Grocer', 'Smudged', 'Rent']);
+    expect((await patch({ skip_rows: [5] }).expect(422)).body.message).toBe('skip_rows names rows this import does not have: 5 (its rows are 1-4)');
+
+    await patch({ skip_rows: [1, 3] }).expect(200);
+    await publish().expect(202);
+    expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+    expect(await t.dataSource.query(`SELECT name, amount_minor::int AS amount FROM entries WHERE import_id = $1 ORDER BY date`, [id])).toEqual([
+      { name: 'Grocer', amount: 4599 },
+      { name: 'Rent', amount: 120000 },
+    ]);
+    expect((await revertAndWait(t, h, id)).status).toBe('pending');
+  });
+
+  it('refuses skip_rows for a statement uploaded before its text was kept, changing nothing', async () => {
+    const pdf = await statementPdf({
+      title: 'Acme Bank statement',
+      headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+      columns: [40, 110, 330, 400, 480],
+      rows: [['', 'Card fee', '2.00', '', ''], ['24/01/2024', 'Rent', '1,200.00', '', '']],
+    });
+    const id = (await uploadPdf(pdf).expect(201)).body.data.id;
+    // As such imports were stored: no content, only its size.
+    await t.dataSource.query(`UPDATE imports SET raw_file_content = '' WHERE id = $1`, [id]);
+    const res = await request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ skip_rows: [1] }).expect(422);
+    expect(res.body.message).toBe('skip_rows cannot be applied to this PdfImport: it was uploaded before its text was kept; upload the file again as a new import');
+    const detail = (await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200)).body.data;
+    expect(detail).toMatchObject({ skip_rows: [], stats: { rows_count: 2, invalid_rows_count: 1 } });
+    // Other changes work as before: the rows are not read again.
+    await request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ account_id: accountId }).expect(200);
+  });
+
   it('reads a credit card statement with one amount column: charges out, CR payments in', async () => {
     const pdf = await statementPdf({
       title: 'Visa Credit Card Statement',

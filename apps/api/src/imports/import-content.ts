@@ -1,7 +1,7 @@
 import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { MAX_PDF_BYTES } from './import-limits';
-import { checkedText, decodeBytes, DecodeResult } from '@hearth/domain/import-formats';
+import { checkedText, decodeBytes, DecodeResult, PositionedText } from '@hearth/domain/import-formats';
 
 export interface UploadedFile {
   originalname: string;
@@ -15,6 +15,8 @@ export interface ImportContent {
   fileName: string | null;
   /** The upload's bytes, for formats that are not text (PDF). */
   bytes?: Buffer;
+  /** A PDF statement's text layer, read from the bytes at upload or from what the import stored of it. */
+  statement?: PositionedText[];
 }
 
 interface ContentRules {

@@ -1,6 +1,6 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmpty, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmpty, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import {
   AMOUNT_TYPE_STRATEGIES,
   COLUMN_SEPARATORS,
@@ -13,6 +13,7 @@ import {
 } from '@hearth/contracts';
 import { PageParam, PerPageParam } from '../common/paging';
 import { OptionalNotNull } from '../common/optional-not-null';
+import { MAX_SKIP_ROWS } from './skip-rows';
 
 const LABEL = { maxLength: 255 };
 
@@ -93,6 +94,25 @@ export class ImportMappingInput {
   create_when_empty?: boolean;
 }
 
+const isRowNumber = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 1;
+
+/** At most MAX_SKIP_ROWS elements, each a positive whole number; the message names the first elements that are not. */
+const RowNumbers = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'rowNumbers',
+    validator: {
+      // Not an array: IsArray says so.
+      validate: (value: unknown) => !Array.isArray(value) || (value.length <= MAX_SKIP_ROWS && value.every(isRowNumber)),
+      defaultMessage: (args) => {
+        const value = (Array.isArray(args?.value) ? args.value : []) as unknown[];
+        if (value.length > MAX_SKIP_ROWS) return `skip_rows can hold at most ${MAX_SKIP_ROWS} row numbers`;
+        const bad = value.filter((n) => !isRowNumber(n));
+        const shown = bad.slice(0, 10).map((n) => String(JSON.stringify(n) ?? n).slice(0, 30));
+        return `skip_rows must hold row numbers (positive whole numbers, as row_number in GET /imports/{id}/rows); not: ${shown.join(', ')}${bad.length > 10 ? ', ...' : ''}`;
+      },
+    },
+  });
+
 export class UpdateImportDto extends ImportConfigurationInput {
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String })
   @IsOptional()
@@ -105,6 +125,17 @@ export class UpdateImportDto extends ImportConfigurationInput {
   @ValidateNested({ each: true })
   @Type(() => ImportMappingInput)
   mappings?: ImportMappingInput[];
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'integer', minimum: 1 },
+    maxItems: MAX_SKIP_ROWS,
+    description:
+      "Row numbers (row_number in GET /imports/{id}/rows) to leave out of the import: replaces the stored list, [] clears it. The rows are parsed again without them, so they are neither counted, checked nor published. Each must be a row of the import's file (422 naming the others); an import with rows already published is 409.",
+  })
+  @OptionalNotNull()
+  @IsArray({ message: 'skip_rows must be an array of row numbers' })
+  @RowNumbers()
+  skip_rows?: number[];
   // What an import is made of is fixed at upload: refused by name, rather than dropped as unknown fields are.
   @ApiHideProperty()
   @IsEmpty({ message: 'type cannot be changed: upload the file again as a new import of that type' })
@@ -204,6 +235,12 @@ export class ImportDetailDto {
   @ApiProperty({ type: StatusDetailDto }) status_detail: StatusDetailDto;
   @ApiProperty({ type: ConfigurationDto }) configuration: ConfigurationDto;
   @ApiProperty({ type: StatsDto }) stats: StatsDto;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'integer', minimum: 1 },
+    description: 'Row numbers left out of the import (PATCH skip_rows), ascending; [] when none is',
+  })
+  skip_rows: number[];
   @ApiPropertyOptional({ type: VerificationDto }) verification?: VerificationDto;
 }
 

@@ -42,6 +42,11 @@ export class Import {
   @Column({ type: 'integer', default: 0 }) rowsCount: number;
   /** Rows with validation errors; kept with rows_count whenever the rows are replaced. */
   @Column({ type: 'integer', default: 0 }) invalidRowsCount: number;
+  /**
+   * Row numbers left out of the import (PATCH skip_rows), ascending: the rows are generated without them, so they are
+   * neither counted, checked nor published.
+   */
+  @Column({ type: 'jsonb', default: () => `'[]'` }) skipRows: number[];
   @Column({ type: 'text', nullable: true }) error: string | null;
   /** Type-specific settings (e.g. the QIF date order). */
   @Column({ type: 'jsonb', default: () => `'{}'` }) columnMappings: Record<string, unknown>;

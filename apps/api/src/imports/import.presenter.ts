@@ -73,6 +73,7 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number): Im
       mappings_count: stats.mappingsCount,
       unassigned_mappings_count: stats.unassignedMappingsCount,
     },
+    skip_rows: imp.skipRows ?? [],
   };
   if (imp.type === 'ServiceImport') {
     detail.verification = {

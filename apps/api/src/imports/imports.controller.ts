@@ -93,7 +93,7 @@ export class ImportsController {
     type: ErrorResponseDto,
     description: 'import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first)',
   })
-  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'Validation error: configuration, content or mappings' })
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'Validation error: configuration, content, mappings or skip_rows' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Body() body: UpdateImportDto): Promise<ImportResponseDto> {
     return { data: await this.imports.update(principal, id, body) };
   }

@@ -16,13 +16,14 @@ import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
 import { buildMappings, MappingDraft, mappedCurrencyErrors, mapsValues, withMappingErrors } from './import-mappings';
-import { ParseOptions, parsePdfStatement, parseQif, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
+import { ParsedImport, ParseOptions, parsePdfStatement, parseQif, PositionedText, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
+import { assertSkippable, normalizedSkipRows } from './skip-rows';
 
 /** About 30 s of retries (1, 2, 4, 8, 16 s): longer than a database restart or failover. */
 const JOB_RETRIES = { attempts: 6, backoff: { type: 'exponential', delay: 1000 } } as const;
@@ -92,6 +93,11 @@ function configurationChanges(input: ImportConfigurationInput): Partial<Import> 
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
 }
 
+/** QIF and PDF rows come as one list: the skipped ones are dropped from it (CSV rows are never built). */
+function leaveOut(parsed: ParsedImport, skip: ReadonlySet<number> | undefined): ReadImport {
+  return { ...parsed, rows: skip?.size ? parsed.rows.filter((r) => !skip.has(r.sourceRowNumber)) : parsed.rows, sourceRows: parsed.rows.length };
+}
+
 function validateConfiguration(imp: Import): void {
   if (imp.amountTypeStrategy === 'custom_column' && !imp.amountTypeInflowValue?.trim()) {
     throw ApiError.validation(['amount_type_inflow_value is required when amount_type_strategy is custom_column']);
@@ -129,6 +135,11 @@ export class ImportsService {
     });
     if (LAYOUT_DATE_FORMATS[type]) imp.dateFormat ??= LAYOUT_DATE_FORMATS[type];
     validateConfiguration(imp);
+    if (type === 'PdfImport' && content.bytes) {
+      // The statement's text layer is stored (the PDF is not), so that PATCH skip_rows can read its rows again.
+      content.statement = await extractPdfText(content.bytes);
+      imp.rawFileContent = JSON.stringify(content.statement);
+    }
 
     const saved = await this.dataSource.transaction(async (tx) => {
       const stored = await tx.getRepository(Import).save(imp);
@@ -186,10 +197,21 @@ export class ImportsService {
       }
       Object.assign(imp, configurationChanges(dto), FIXED_LAYOUTS[imp.type]);
       if (dto.account_id !== undefined) imp.accountId = dto.account_id;
+      if (dto.skip_rows !== undefined) imp.skipRows = normalizedSkipRows(dto.skip_rows);
       validateConfiguration(imp);
       await tx.getRepository(Import).save(imp);
-      const text = REPARSED_TYPES.has(imp.type) ? await this.imports.rawContent(imp.familyId, imp.id, tx) : null;
-      if (text) await this.generateRows(tx, imp, { text, fileName: imp.fileName }, dto.mappings);
+      // Statements and NDJSON are read again only to apply a new skip list; their rows keep the one stored.
+      const reparse = REPARSED_TYPES.has(imp.type) || dto.skip_rows !== undefined;
+      const text = reparse ? await this.imports.rawContent(imp.familyId, imp.id, tx) : null;
+      if (!text) {
+        if (dto.skip_rows === undefined) return;
+        // A PDF statement uploaded before its text layer was stored: its rows cannot be read again.
+        throw ApiError.validation([`skip_rows cannot be applied to this ${imp.type}: it was uploaded before its text was kept; upload the file again as a new import`]);
+      }
+      const sourceRows = await this.generateRows(tx, imp, this.storedContent(imp, text), dto.mappings);
+      if (dto.skip_rows && dto.skip_rows.length > sourceRows) {
+        throw ApiError.validation([`skip_rows lists ${dto.skip_rows.length} row numbers, more than the ${sourceRows} rows of this import`]);
+      }
     });
     return this.show(principal, id);
   }
@@ -209,7 +231,17 @@ export class ImportsService {
     return this.show(principal, id);
   }
 
-  private async generateRows(tx: EntityManager, imp: Import, content: ImportContent, mappingOverrides: MappingDraft[] = []) {
+  /** The content an import stored, as generateRows reads it: a PDF statement's is its text layer as JSON. */
+  private storedContent(imp: Import, text: string): ImportContent {
+    if (imp.type === 'PdfImport') return { text: '', fileName: imp.fileName, statement: JSON.parse(text) as PositionedText[] };
+    return { text, fileName: imp.fileName };
+  }
+
+  /**
+   * Parses the content into the import's rows, leaving out its skip_rows, and builds its mappings. Returns how many
+   * rows the content has, skipped ones included; a skip_rows naming a row past them is a 422.
+   */
+  private async generateRows(tx: EntityManager, imp: Import, content: ImportContent, mappingOverrides: MappingDraft[] = []): Promise<number> {
     // ServiceImport: NDJSON records stored in publish order with the expected counts (service-import.ts).
     if (imp.type === 'ServiceImport') return storeServiceImportRows(tx, imp, content.text, this.imports, this.config.importMaxRows);
     const family = await tx.getRepository(Family).findOneByOrFail({ id: imp.familyId });
@@ -220,25 +252,29 @@ export class ImportsService {
       hasAccount: account !== null,
       // Rows may be dated up to the family's today, which can be a day ahead of (or behind) UTC's.
       today: new Date(`${familyToday(family.timezone)}T00:00:00Z`),
+      skipRows: new Set(imp.skipRows ?? []),
     };
     const parsed = await this.parse(imp, content, options);
     if (parsed.fileErrors.length) {
       throw new ApiError(422, parsed.errorCode ?? 'invalid_csv', parsed.fileErrors[0], { errors: parsed.fileErrors });
     }
+    const sourceRows = parsed.sourceRows ?? 0;
+    assertSkippable(imp.skipRows ?? [], sourceRows);
     const rows = await this.imports.replaceRows(tx, imp.id, withMappingErrors(imp, parsed.rows));
     const stored = await this.imports.mappings(imp.id, tx);
     const { mappings, rowErrors } = await buildMappings(tx, imp, rows, stored, mappingOverrides);
     await this.imports.replaceMappings(tx, imp.id, mappings);
     await this.imports.addRowErrors(tx, imp.id, rowErrors);
     await this.imports.addRowErrors(tx, imp.id, await mappedCurrencyErrors(tx, imp, rows, mappings, family.currency));
+    return sourceRows;
   }
 
-  /** Rows of the content, by the import's format; CSV rows are built as they are stored. */
+  /** Rows of the content, by the import's format, without its skipped rows; CSV rows are built as they are stored. */
   private async parse(imp: Import, content: ImportContent, options: ParseOptions): Promise<ReadImport> {
-    if (imp.type === 'QifImport') return parseQif(content.text, options);
+    if (imp.type === 'QifImport') return leaveOut(parseQif(content.text, options), options.skipRows);
     if (imp.type === 'PdfImport') {
-      if (!content.bytes) throw new ApiError(422, 'missing_content', 'Upload the PDF statement as a file.');
-      return parsePdfStatement(await extractPdfText(content.bytes), options);
+      if (!content.statement) throw new ApiError(422, 'missing_content', 'Upload the PDF statement as a file.');
+      return leaveOut(parsePdfStatement(content.statement, options), options.skipRows);
     }
     return readImportContent(imp, content.text, options);
   }

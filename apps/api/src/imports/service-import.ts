@@ -9,11 +9,14 @@ import {
   PreflightResult,
   ParsedNdjson,
   ParsedRow,
+  serviceRowLines,
+  withoutLines,
 } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { ApiError } from '../common/api-error';
 import type { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
+import { assertSkippable } from './skip-rows';
 import type { ImportsRepository } from './imports.repository';
 import { targetId } from './publishing/service-import.publisher';
 
@@ -21,28 +24,36 @@ import { targetId } from './publishing/service-import.publisher';
 // pipeline: rows are stored in publish order at upload, and the strict preflight runs before anything is queued.
 
 /**
- * Upload: checks the first line, stores the records as import rows in dependency order (row number = publish
- * position; the file's line is kept in the values) and the expected counts. Lines with problems are stored after
- * them with their errors, so GET /imports/{id}/rows shows what preflight will say. A file over the row limit keeps
- * only its counts: it cannot be published anyway.
+ * Upload (and PATCH of skip_rows): checks the first line, stores the records as import rows in dependency order
+ * (row number = publish position; the file's line is kept in the values) and the expected counts. Lines with
+ * problems are stored after them with their errors, so GET /imports/{id}/rows shows what preflight will say. Rows
+ * in the import's skip_rows are left out, as if their lines were blank, and the other rows keep their numbers. A
+ * file over the row limit keeps only its counts: it cannot be published anyway. Returns how many rows the file
+ * has, skipped ones included (0 when none is stored).
  */
-export async function storeServiceImportRows(tx: EntityManager, imp: Import, text: string, rowsRepo: ImportsRepository, configuredMaxRows: number) {
+export async function storeServiceImportRows(tx: EntityManager, imp: Import, text: string, rowsRepo: ImportsRepository, configuredMaxRows: number): Promise<number> {
   if (!hasValidFirstLine(text)) {
     throw new ApiError(422, 'invalid_ndjson', 'Invalid NDJSON content: the first line must be a JSON object with "type" and "data" keys.');
   }
-  const parsed = parseServiceNdjson(text);
+  const all = parseServiceNdjson(text);
+  const stored = all.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows);
+  const rowLines = stored ? serviceRowLines(all) : [];
+  assertSkippable(imp.skipRows ?? [], rowLines.length);
+  const parsed = withoutLines(all, new Set((imp.skipRows ?? []).map((n) => rowLines[n - 1])));
+  const numberOf = new Map(rowLines.map((line, i) => [line, i + 1]));
   const [{ currency, timezone }] = await tx.query(`SELECT currency, timezone FROM families WHERE id = $1`, [imp.familyId]);
   // Opening balances without a date go two years before the family's today, as at publish for AccountImport.
   const today = familyToday(timezone);
   const rows: ParsedRow[] = [];
-  if (parsed.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows)) {
+  if (stored) {
     for (const record of planServiceImport(parsed, { familyCurrency: currency, today })) {
       const values = { line: record.line, type: record.type, currency: record.currency, anchor_date: record.anchorDate ?? null, data: record.data };
-      rows.push({ sourceRowNumber: rows.length + 1, values, errors: [] });
+      rows.push({ sourceRowNumber: numberOf.get(record.line)!, values, errors: [] });
     }
     for (const bad of parsed.lines.filter((l) => l.errors.length)) {
-      rows.push({ sourceRowNumber: rows.length + 1, values: { line: bad.line, type: bad.type }, errors: bad.errors.map((e) => e.message) });
+      rows.push({ sourceRowNumber: numberOf.get(bad.line)!, values: { line: bad.line, type: bad.type }, errors: bad.errors.map((e) => e.message) });
     }
+    rows.sort((a, b) => a.sourceRowNumber - b.sourceRowNumber);
   }
   await rowsRepo.replaceRows(tx, imp.id, rows);
   // The family currency the plan gave records naming none (nor their account): publish plans again if it changed.
@@ -51,6 +62,15 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
       WHERE id = $1`,
     [imp.id, parsed.rowsCount, JSON.stringify(parsed.expectedRecordCounts), currency],
   );
+  return rowLines.length;
+}
+
+/** The file a ServiceImport publishes: its text without the lines of its skipped rows. */
+export function keptNdjson(imp: Import, text: string): ParsedNdjson {
+  const all = parseServiceNdjson(text);
+  if (!imp.skipRows?.length) return all;
+  const rowLines = serviceRowLines(all);
+  return withoutLines(all, new Set(imp.skipRows.map((n) => rowLines[n - 1])));
 }
 
 const TAXONOMY = new Set(['Category', 'Tag', 'Merchant']);
@@ -83,7 +103,7 @@ async function existingNames(manager: EntityManager, imp: Import, parsed: Parsed
 
 /** Amounts are checked in the currency each record publishes in: the plan's family currency when neither it nor its account names one. */
 async function preflightServiceImport(manager: EntityManager, imp: Import, text: string, familyCurrency: string): Promise<PreflightResult> {
-  const parsed = parseServiceNdjson(text);
+  const parsed = keptNdjson(imp, text);
   return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed), { familyCurrency });
 }
 

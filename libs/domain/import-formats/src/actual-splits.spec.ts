@@ -102,3 +102,46 @@ describe('parseImportContent: Actual splits', () => {
     expect(rows.map((r) => [r.errors, r.values.category, r.values.amount])).toEqual([[[], null, '70.00'], [[], 'Food: Groceries', '70.00']]);
   });
 });
+
+describe('parseImportContent: Actual splits with rows skipped (skip_rows)', () => {
+  const csv = (...rows: string[]) => ['Account,Date,Payee,Notes,Category,Amount,Split_Amount,Cleared', ...rows].join('\n');
+  const SPLIT = [
+    'Checking,2024-03-05,Costco,(SPLIT INTO 3),,0,-100.00,Cleared',
+    'Checking,2024-03-05,Costco,(SPLIT 1 OF 3),Food,-50.00,0,Cleared',
+    'Checking,2024-03-05,Costco,(SPLIT 2 OF 3),Home,-30.00,0,Cleared',
+    'Checking,2024-03-05,Costco,(SPLIT 3 OF 3),Fun,-20.00,0,Cleared',
+    'Checking,2024-03-06,Cafe,,Food,-4.50,0,Cleared',
+  ];
+  const skipping = (...skip: number[]) => parseImportContent(actual, csv(...SPLIT), { ...options, skipRows: new Set(skip) });
+
+  it('leaves a split without a part invalid, naming the skipped row on the parent and on the part after it', () => {
+    const { rows, sourceRows } = skipping(3);
+    expect(sourceRows).toBe(5);
+    expect(rows.map((r) => [r.sourceRowNumber, r.errors])).toEqual([
+      [1, ['Row 1: a split into 3 must be followed by its 3 split rows; 1 follow it (row 3 is skipped: skip the whole split, or include it again)']],
+      [2, []],
+      [4, ['Row 4: split row 3 of 3 must follow split row 2 of 3 of the same account and date (row 3 is skipped: skip the whole split, or include it again)']],
+      [5, []],
+    ]);
+  });
+
+  it('leaves the parts of a skipped parent invalid, and its last part missing from the parent', () => {
+    expect(skipping(1).rows.map((r) => r.errors[0] ?? null)).toEqual([
+      'Row 2: split row 1 of 3 must follow a (SPLIT INTO 3) row of the same account and date (row 1 is skipped: skip the whole split, or include it again)',
+      'Row 3: split row 2 of 3 must follow split row 1 of 3 of the same account and date',
+      'Row 4: split row 3 of 3 must follow split row 2 of 3 of the same account and date',
+      null,
+    ]);
+    expect(skipping(4).rows[0].errors).toEqual([
+      'Row 1: a split into 3 must be followed by its 3 split rows; 2 follow it (row 4 is skipped: skip the whole split, or include it again)',
+    ]);
+  });
+
+  it('skips a whole split, or a row beside it, leaving the rest valid and numbered as in the file', () => {
+    expect(skipping(1, 2, 3, 4).rows.map((r) => [r.sourceRowNumber, r.errors])).toEqual([[5, []]]);
+    const beside = skipping(5).rows;
+    expect(beside.map((r) => [r.sourceRowNumber, r.errors, r.values.split_of ?? r.values.split_count])).toEqual([
+      [1, [], 3], [2, [], 1], [3, [], 1], [4, [], 1],
+    ]);
+  });
+});

@@ -28,16 +28,36 @@ interface OpenSplit {
 /**
  * Checks that each split parent is followed by exactly its parts, in order, on its account and date, adding up to
  * its total; a parent gets `split_count`, each part `split_of` (the parent's row number). A parent is held back
- * until its parts are read, so its errors are on it when it is taken.
+ * until its parts are read, so its errors are on it when it is taken. `skipped`: the row numbers left out of the
+ * import (skip_rows), named in the error of a split they leave incomplete.
  */
-export function* groupActualSplits(rows: Iterable<ParsedRow>): Generator<ParsedRow> {
+export function* groupActualSplits(rows: Iterable<ParsedRow>, skipped: ReadonlySet<number> = new Set()): Generator<ParsedRow> {
+  let sorted: number[] | null = null;
+  /** Why a split lacks rows, when rows it needs (from..to) are skipped; '' when none is. */
+  const skippedAmong = (from: number, to: number) => {
+    if (!skipped.size) return '';
+    const list = (sorted ??= [...skipped].sort((a, b) => a - b));
+    let lo = 0;
+    for (let hi = list.length; lo < hi; ) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const among: number[] = [];
+    for (let i = lo; i < list.length && list[i] <= to && among.length < 10; i++) among.push(list[i]);
+    if (!among.length) return '';
+    const named = among.length === 1 ? `row ${among[0]} is` : `rows ${among.join(', ')} are`;
+    return ` (${named} skipped: skip the whole split, or include ${among.length === 1 ? 'it' : 'them'} again)`;
+  };
   let open: OpenSplit | null = null;
   function* close(): Generator<ParsedRow> {
     if (!open) return;
     const { parent, into, parts } = open;
     open = null;
     const row = parent.sourceRowNumber;
-    if (parts.length !== into) parent.errors.push(`Row ${row}: a split into ${into} must be followed by its ${into} split rows; ${parts.length} follow it`);
+    if (parts.length !== into) {
+      parent.errors.push(`Row ${row}: a split into ${into} must be followed by its ${into} split rows; ${parts.length} follow it${skippedAmong(row + 1, row + into)}`);
+    }
     else {
       const amounts = parts.map((p) => p.values.amount);
       const total = parent.values.amount;
@@ -61,7 +81,8 @@ export function* groupActualSplits(rows: Iterable<ParsedRow>): Generator<ParsedR
       }
       yield* close();
       const before = marker.part === 1 ? `a (SPLIT INTO ${marker.of}) row` : `split row ${marker.part - 1} of ${marker.of}`;
-      row.errors.push(`Row ${row.sourceRowNumber}: split row ${marker.part} of ${marker.of} must follow ${before} of the same account and date`);
+      const gap = skippedAmong(row.sourceRowNumber - 1, row.sourceRowNumber - 1);
+      row.errors.push(`Row ${row.sourceRowNumber}: split row ${marker.part} of ${marker.of} must follow ${before} of the same account and date${gap}`);
       yield row;
       continue;
     }

@@ -372,3 +372,14 @@ describe('parseImportContent: amounts finer than their currency', () => {
     expect(named.rows[0].errors).toEqual([]);
   });
 });
+
+describe('parseImportContent: skipped rows (skip_rows)', () => {
+  it('builds neither the skipped rows nor their errors; the others keep their numbers, and sourceRows counts them all', () => {
+    const csv = 'date,amount,name\n2024-03-01,10,Grocer\nnot a date,5,Junk\n2024-03-03,7,Cafe';
+    const all = parseImportContent(settings(), csv, options);
+    expect(all.rows.map((r) => [r.sourceRowNumber, r.errors.length])).toEqual([[1, 0], [2, 1], [3, 0]]);
+    const skipped = parseImportContent(settings(), csv, { ...options, skipRows: new Set([2]) });
+    expect(skipped.sourceRows).toBe(3);
+    expect(skipped.rows.map((r) => [r.sourceRowNumber, r.values.name, r.errors])).toEqual([[1, 'Grocer', []], [3, 'Cafe', []]]);
+  });
+});

@@ -38,6 +38,8 @@ export interface ParseOptions {
   hasAccount: boolean;
   /** The family's current date, as the UTC midnight of that day: rows may be dated up to it. */
   today: Date;
+  /** Row numbers left out of the import (its skip_rows): not built, so neither stored, checked nor published. */
+  skipRows?: ReadonlySet<number>;
 }
 
 /** One data row: its 1-based number in the file, its typed values and its validation errors. */
@@ -51,6 +53,8 @@ export interface ParsedImport {
   rows: ParsedRow[];
   fileErrors: string[];
   errorCode?: string;
+  /** As in ReadImport: the content's rows, skipped ones included, when some may be left out of `rows`. */
+  sourceRows?: number;
 }
 
 const SUPPORTED_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
@@ -480,6 +484,8 @@ export interface ReadImport {
   rows: Iterable<ParsedRow>;
   fileErrors: string[];
   errorCode?: string;
+  /** How many rows the content has, skipped ones included (they are numbered 1 to this); absent: rows is every row. */
+  sourceRows?: number;
 }
 
 /**
@@ -511,16 +517,19 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   const { records, headers } = table;
   const read = cellReader(table);
   const build = builder(imp, opts);
+  const skipped = opts.skipRows ?? new Set<number>();
   function* fileRows(): Generator<ParsedRow> {
     for (const [i, record] of records.entries()) {
       const errors: string[] = [];
       const rowNumber = i + 1;
+      if (skipped.has(rowNumber)) continue;
       if (record.length !== headers.length) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
       const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
       yield { sourceRowNumber: rowNumber, values, errors };
     }
   }
-  return { rows: imp.type === 'ActualImport' ? groupActualSplits(fileRows()) : fileRows(), fileErrors: [] };
+  // Skipped rows are left out before splits are grouped: a split missing a part is a row error, not a smaller split.
+  return { rows: imp.type === 'ActualImport' ? groupActualSplits(fileRows(), skipped) : fileRows(), fileErrors: [], sourceRows: records.length };
 }
 
 /** Parses stored import content into rows with their validation errors, or file-level errors. */

@@ -9,6 +9,8 @@ import {
   preflightErrorText,
   preflightServiceNdjson,
   ruleOperandTable,
+  serviceRowLines,
+  withoutLines,
 } from './ndjson';
 
 const line = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, data });
@@ -318,5 +320,37 @@ describe('ruleOperandTable', () => {
       expect(ruleOperandTable({ condition_type: type })).toBeUndefined();
     }
     expect(ruleOperandTable({})).toBeUndefined();
+  });
+});
+
+describe('serviceRowLines and withoutLines (skip_rows)', () => {
+  const FILE = [
+    line('Transaction', { id: 'txn-1', account_id: 'acc-1', date: '2025-01-05', amount: '10', name: 'Shop' }),
+    'not json',
+    line('Account', { id: 'acc-1', name: 'Checking', balance: '100', accountable_type: 'Depository' }),
+    '',
+    line('Category', { id: 'child', name: 'Child', parent_id: 'parent' }),
+    line('Category', { id: 'parent', name: 'Parent' }),
+    line('Tag', { id: 'tag-1', name: 'Monthly' }),
+  ].join('\n');
+
+  it('numbers rows in publish order, then the lines with problems, each by its file line', () => {
+    const parsed = parseServiceNdjson(FILE);
+    expect(serviceRowLines(parsed)).toEqual([3, 6, 5, 7, 1, 2]);
+    expect(planServiceImport(parsed, { familyCurrency: 'USD', today: '2026-01-01' }).map((r) => r.line)).toEqual([3, 6, 5, 7, 1]);
+  });
+
+  it('reads the file as if the lines were blank: no record, problem or count of them', () => {
+    const parsed = parseServiceNdjson(FILE);
+    const kept = withoutLines(parsed, new Set([2, 7]));
+    expect(kept.lines.map((l) => l.line)).toEqual([1, 3, 5, 6]);
+    expect(kept.issues).toEqual([]);
+    expect(kept.rowsCount).toBe(4);
+    expect(kept.expectedRecordCounts).toMatchObject({ accounts: 1, categories: 2, tags: 0, transactions: 1 });
+    expect(kept.recordTypeCounts).toEqual({ Account: 1, Category: 2, Transaction: 1 });
+    expect(preflightServiceNdjson(kept, none(), { familyCurrency: 'USD' }).valid).toBe(true);
+    // Without the account its transaction names, preflight says so.
+    expect(preflightServiceNdjson(withoutLines(kept, new Set([3])), none(), { familyCurrency: 'USD' }).errors.map((e) => e.code)).toEqual(['missing_reference']);
+    expect(withoutLines(parsed, new Set())).toBe(parsed);
   });
 });

@@ -674,16 +674,7 @@ const truthy = (v: unknown) => v === true || v === 'true' || v === 1 || v === '1
 export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrency: string; today: string }): PlannedRecord[] {
   const records = usable(parsed);
   const currencyOf = recordCurrencies(records, options.familyCurrency);
-  const categoryParent = new Map<string, string>();
-  for (const r of records) {
-    const id = sourceId(r.data.id);
-    if (id && r.type === 'Category' && sourceId(r.data.parent_id)) categoryParent.set(id, sourceId(r.data.parent_id)!);
-  }
-  const depth = (id: string | null) => {
-    let n = 0;
-    for (let p = id ? categoryParent.get(id) : undefined; p !== undefined && n < 1000; p = categoryParent.get(p)) n++;
-    return n;
-  };
+  const rankOf = publishRanks(records);
   const anchored = new Set<string>();
   const earliest = new Map<string, string>();
   for (const r of records) {
@@ -699,7 +690,7 @@ export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrenc
 
   const planned = records.map((r): PlannedRecord & { rank: number } => {
     const d = r.data;
-    const rank = SERVICE_RECORD_TYPES.indexOf(r.type) * 10_000 + (r.type === 'Category' ? depth(sourceId(d.id)) : 0);
+    const rank = rankOf(r);
     const record: PlannedRecord & { rank: number } = { line: r.line, type: r.type, data: d, currency: currencyOf(d), rank };
     if (r.type === 'Account') {
       const id = sourceId(d.id)!;
@@ -712,6 +703,56 @@ export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrenc
   });
   planned.sort((a, b) => a.rank - b.rank || a.line - b.line);
   return planned.map(({ rank: _rank, ...r }) => r);
+}
+
+/** Publish position of a record before its line breaks ties: by type (SERVICE_RECORD_TYPES), categories parents first. */
+function publishRanks(records: Records): (r: Records[number]) => number {
+  const categoryParent = new Map<string, string>();
+  for (const r of records) {
+    const id = sourceId(r.data.id);
+    if (id && r.type === 'Category' && sourceId(r.data.parent_id)) categoryParent.set(id, sourceId(r.data.parent_id)!);
+  }
+  const depth = (id: string | null) => {
+    let n = 0;
+    for (let p = id ? categoryParent.get(id) : undefined; p !== undefined && n < 1000; p = categoryParent.get(p)) n++;
+    return n;
+  };
+  return (r) => SERVICE_RECORD_TYPES.indexOf(r.type) * 10_000 + (r.type === 'Category' ? depth(sourceId(r.data.id)) : 0);
+}
+
+/**
+ * The file line of each row a ServiceImport stores, in row order (row n is element n - 1): its records in publish
+ * order (planServiceImport's), then the lines with problems in file order. It depends on the file alone, so a row
+ * number names the same line whichever rows are skipped.
+ */
+export function serviceRowLines(parsed: ParsedNdjson): number[] {
+  const records = usable(parsed);
+  const rankOf = publishRanks(records);
+  const ordered = records.map((r) => ({ line: r.line, rank: rankOf(r) })).sort((a, b) => a.rank - b.rank || a.line - b.line);
+  return [...ordered.map((r) => r.line), ...parsed.lines.filter((l) => l.errors.length).map((l) => l.line)];
+}
+
+/**
+ * The file as if the given lines were blank: they are neither records nor problems, nor counted (rowsCount, the
+ * expected and raw type counts). How a ServiceImport leaves out its skipped rows.
+ */
+export function withoutLines(parsed: ParsedNdjson, lines: ReadonlySet<number>): ParsedNdjson {
+  if (!lines.size) return parsed;
+  const kept = parsed.lines.filter((l) => !lines.has(l.line));
+  const expectedRecordCounts = emptyRecordCounts();
+  const recordTypeCounts: Record<string, number> = Object.create(null);
+  for (const l of kept) {
+    if (l.type === null) continue;
+    recordTypeCounts[l.type] = (recordTypeCounts[l.type] ?? 0) + 1;
+    if (isSupported(l.type)) expectedRecordCounts[ENTITY_KEYS[l.type]]++;
+  }
+  return {
+    lines: kept,
+    issues: parsed.issues.filter((i) => i.line === undefined || !lines.has(i.line)),
+    rowsCount: kept.length,
+    expectedRecordCounts,
+    recordTypeCounts: { ...recordTypeCounts },
+  };
 }
 
 /** Minor units of a decimal amount in `currency` as a string (for bigint columns); rounding half away from zero. */

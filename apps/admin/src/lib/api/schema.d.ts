@@ -1051,6 +1051,8 @@ export interface components {
             status_detail: components["schemas"]["StatusDetailDto"];
             configuration: components["schemas"]["ConfigurationDto"];
             stats: components["schemas"]["StatsDto"];
+            /** @description Row numbers left out of the import (PATCH skip_rows), ascending; [] when none is */
+            skip_rows: number[];
             verification?: components["schemas"]["VerificationDto"];
         };
         ImportResponseDto: {
@@ -1121,6 +1123,8 @@ export interface components {
             /** Format: uuid */
             account_id?: string | null;
             mappings?: components["schemas"]["ImportMappingInput"][];
+            /** @description Row numbers (row_number in GET /imports/{id}/rows) to leave out of the import: replaces the stored list, [] clears it. The rows are parsed again without them, so they are neither counted, checked nor published. Each must be a row of the import's file (422 naming the others); an import with rows already published is 409. */
+            skip_rows?: number[];
         };
         PendingLinkDto: {
             email: string;
@@ -2847,7 +2851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Validation error: configuration, content or mappings */
+            /** @description Validation error: configuration, content, mappings or skip_rows */
             422: {
                 headers: {
                     [name: string]: unknown;

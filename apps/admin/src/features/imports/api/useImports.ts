@@ -3,7 +3,7 @@ import { api, unwrap } from '../../../lib/api/client';
 import type { components } from '../../../lib/api/schema';
 
 export type ImportDetail = components['schemas']['ImportDetailDto'];
-export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id'>;
+export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id' | 'skip_rows'>;
 export type CreateImport = ImportConfiguration & { type: string; file: File };
 
 export const importKeys = {
