@@ -115,6 +115,20 @@ describe('imports: skip_rows', () => {
     expect((await show(h, id)).skip_rows).toEqual([]);
   });
 
+  it('skips a QIF record whose amount cannot be read', async () => {
+    const h = await t.newHousehold();
+    const account = await newAccount(t, h);
+    const qif = '!Type:Bank\nD01/02/2024\nT-1.00\nPShop\n^\nD01/03/2024\nTabc\nPSmudged\n^\nD01/04/2024\nT-2.50\nPCafe\n^\n';
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: account }).expect(201);
+    const id = created.body.data.id;
+    expect(created.body.data.stats).toMatchObject({ rows_count: 3, invalid_rows_count: 1 });
+    expect((await rows(h, id)).filter((r) => !r.valid).map((r) => r.row_number)).toEqual([2]);
+    expect((await patch(h, id, { skip_rows: [2] }).expect(200)).body.data).toMatchObject({ stats: { rows_count: 2, invalid_rows_count: 0 } });
+    await publish(h, id).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+    expect(await entries(id)).toEqual([{ name: 'Shop', amount: 100 }, { name: 'Cafe', amount: 250 }]);
+  });
+
   describe('Actual splits', () => {
     const CSV = [
       'Account,Date,Payee,Notes,Category,Amount,Split_Amount,Cleared',
