@@ -154,4 +154,48 @@ describe('browser: /imports', () => {
     expect(await page.getByRole('row', { name: /Grocer/ }).textContent()).toContain('2024-03-25');
     await page.context().close();
   });
+  it('skips an invalid row with its button, includes it again, and publishes the other rows once it is skipped', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, user.email, '/imports/new');
+    const csv = ['Date,Amount,Description,Account', '2024-01-15,-45.99,Grocer,Checking', 'smudged,-1.00,Junk,Checking', '2024-01-17,-12.50,Cafe,Checking'];
+    await dropFile(page, 'junk.csv', csv.join('\n'));
+    await page.getByLabel('Name column').selectOption('Description');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+    await page.getByText("Row 2: date 'smudged' does not match the date format %Y-%m-%d").waitFor();
+    const publish = page.getByRole('button', { name: 'Publish' });
+    expect(await publish.isDisabled()).toBe(true);
+    // Only the invalid row has the button.
+    expect(await page.getByRole('button', { name: /^Skip row/ }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Skip row 2' }).click();
+    await page.getByRole('heading', { name: 'Skipped rows' }).waitFor();
+    await page.getByRole('row', { name: /Junk/ }).waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelector('[data-testid=rows-count]')?.textContent === '2');
+    expect(await publish.isDisabled()).toBe(false);
+    await screenshot(page, 'imports-skipped-row');
+
+    await page.getByRole('button', { name: 'Include row 2 again' }).click();
+    await page.getByRole('row', { name: /Junk/ }).waitFor();
+    await page.getByRole('heading', { name: 'Skipped rows' }).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('rows-count').textContent()).toBe('3');
+    expect(await publish.isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Skip row 2' }).click();
+    await page.getByRole('button', { name: 'Include row 2 again' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.actions button')?.disabled);
+    await publish.click();
+    await page.getByText(/Published: 2 rows are in your accounts/).waitFor({ timeout: 60_000 });
+    // Published: rows can no longer be skipped or included.
+    expect(await page.getByRole('button', { name: 'Include row 2 again' }).count()).toBe(0);
+    expect(await entries(user.familyId)).toEqual([
+      { date: '2024-01-15', name: 'Grocer', amount: 4599, account: 'Checking' },
+      { date: '2024-01-17', name: 'Cafe', amount: 1250, account: 'Checking' },
+    ]);
+    const [stored] = await app.t.dataSource.query(`SELECT skip_rows FROM imports WHERE id = $1`, [id]);
+    expect(stored.skip_rows).toEqual([2]);
+    await page.context().close();
+  });
 });

@@ -73,6 +73,13 @@ function useImportChange<T>(fn: (args: T) => Promise<{ data: ImportDetail }>) {
 export const useUpdateImport = (id: string) =>
   useImportChange((body: ImportConfiguration) => unwrap(api.PATCH('/api/v1/imports/{id}', { params: { path: { id } }, body })));
 
+/** Replaces the import's skip_rows: the rows are read again without them. */
+export const useSkipRows = (id: string) =>
+  useImportChange((skipRows: number[]) => unwrap(api.PATCH('/api/v1/imports/{id}', { params: { path: { id } }, body: { skip_rows: skipRows } })));
+
+/** Rows can still be skipped or included: nothing is published yet, and no publish or revert is under way. */
+export const canSkipRows = (detail: ImportDetail) => (detail.status === 'pending' || detail.status === 'failed') && !detail.status_detail.revertable;
+
 export const usePublishImport = (id: string) =>
   useImportChange(() => unwrap(api.POST('/api/v1/imports/{id}/publish', { params: { path: { id } } })));
 

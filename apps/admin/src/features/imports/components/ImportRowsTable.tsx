@@ -2,15 +2,18 @@ import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
-import { useImportRows, type ImportDetail } from '../api/useImports';
+import { canSkipRows, useImportRows, useSkipRows, type ImportDetail } from '../api/useImports';
 
 /** A parsed value as text: lists (tags) joined, empty for null. */
 const cellText = (value: unknown): string => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value));
 
-/** The parsed rows with their errors; invalid rows are marked. */
+/** The parsed rows with their errors; invalid rows are marked and, before publishing, can be skipped (and included again). */
 export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
   const [page, setPage] = useState(1);
   const rows = useImportRows(detail.id, page, detail.updated_at);
+  const skip = useSkipRows(detail.id);
+  const editable = canSkipRows(detail);
+  const skipped = detail.skip_rows;
   const fields = rows.data ? [...new Set(rows.data.data.flatMap((r) => Object.keys(r.fields)))] : [];
   const meta = rows.data?.meta;
   return (
@@ -18,12 +21,40 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
       <h2 id="rows-title">
         Rows {rows.isPlaceholderData && <span className="muted">(updating…)</span>}
       </h2>
+      <div className="status-slot" aria-live="polite">
+        {skip.isError && <ErrorState error={skip.error} />}
+        {skip.isPending && <p role="status">Reading the rows again…</p>}
+      </div>
+      {skipped.length > 0 && (
+        <section aria-labelledby="skipped-title">
+          <h3 id="skipped-title">Skipped rows</h3>
+          <p className="muted">These rows of the file are left out: they are not checked, counted or published.</p>
+          <ul className="skipped-rows">
+            {skipped.map((n) => (
+              <li key={n}>
+                Row {n}
+                {editable && (
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Include row ${n} again`}
+                    disabled={skip.isPending}
+                    onClick={() => skip.mutate(skipped.filter((s) => s !== n))}
+                  >
+                    Include again
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {rows.isPending && <Loading label="Loading rows…" />}
       {rows.isError && <ErrorState error={rows.error} onRetry={() => void rows.refetch()} />}
       {rows.data?.data.length === 0 && <p className="empty">No rows.</p>}
       {rows.data && rows.data.data.length > 0 && (
         <div className="table-scroll">
-          <DataTable caption="Import rows" columns={['Row', ...fields.map((f) => f.replaceAll('_', ' ')), 'Errors']}>
+          <DataTable caption="Import rows" columns={['Row', ...fields.map((f) => f.replaceAll('_', ' ')), 'Errors', ...(editable ? ['Actions'] : [])]}>
             {rows.data.data.map((row) => (
               <tr key={row.row_number} className={row.valid ? undefined : 'invalid'}>
                 <th scope="row">{row.row_number}</th>
@@ -41,6 +72,21 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
                     </ul>
                   )}
                 </td>
+                {editable && (
+                  <td className="row-actions">
+                    {!row.valid && (
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={`Skip row ${row.row_number}`}
+                        disabled={skip.isPending}
+                        onClick={() => skip.mutate([...skipped, row.row_number])}
+                      >
+                        Skip row
+                      </button>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </DataTable>

@@ -106,7 +106,7 @@ export function ImportDetailPage() {
         </button>
       </div>
       {!d.status_detail.publishable && !d.status_detail.terminal && !busy && (
-        <p className="muted">Fix the configuration or the rows with errors before publishing.</p>
+        <p className="muted">Fix the configuration or the rows with errors (or skip those rows) before publishing.</p>
       )}
       {readback && (
         <section className="card" aria-labelledby="verify-title">
