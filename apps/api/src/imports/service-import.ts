@@ -37,10 +37,15 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
   }
   const all = parseServiceNdjson(text);
   const stored = all.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows);
-  const rowLines = stored ? serviceRowLines(all) : [];
-  assertSkippable(imp.skipRows ?? [], rowLines.length);
-  const parsed = withoutLines(all, new Set((imp.skipRows ?? []).map((n) => rowLines[n - 1])));
-  const numberOf = new Map(rowLines.map((line, i) => [line, i + 1]));
+  // Every line is a record of the plan or a line with problems, each a row.
+  const sourceRows = stored ? all.rowsCount : 0;
+  const skip = imp.skipRows ?? [];
+  assertSkippable(skip, sourceRows);
+  // With rows skipped, the others keep the numbers the whole file gives them; without, the numbers run on as stored.
+  const rowLines = skip.length ? serviceRowLines(all) : null;
+  const parsed = rowLines ? withoutLines(all, new Set(skip.map((n) => rowLines[n - 1]))) : all;
+  const numberOf = new Map(rowLines?.map((line, i) => [line, i + 1]));
+  const rowNumber = (line: number, next: number) => numberOf.get(line) ?? next;
   const [{ currency, timezone }] = await tx.query(`SELECT currency, timezone FROM families WHERE id = $1`, [imp.familyId]);
   // Opening balances without a date go two years before the family's today, as at publish for AccountImport.
   const today = familyToday(timezone);
@@ -48,12 +53,12 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
   if (stored) {
     for (const record of planServiceImport(parsed, { familyCurrency: currency, today })) {
       const values = { line: record.line, type: record.type, currency: record.currency, anchor_date: record.anchorDate ?? null, data: record.data };
-      rows.push({ sourceRowNumber: numberOf.get(record.line)!, values, errors: [] });
+      rows.push({ sourceRowNumber: rowNumber(record.line, rows.length + 1), values, errors: [] });
     }
     for (const bad of parsed.lines.filter((l) => l.errors.length)) {
-      rows.push({ sourceRowNumber: numberOf.get(bad.line)!, values: { line: bad.line, type: bad.type }, errors: bad.errors.map((e) => e.message) });
+      rows.push({ sourceRowNumber: rowNumber(bad.line, rows.length + 1), values: { line: bad.line, type: bad.type }, errors: bad.errors.map((e) => e.message) });
     }
-    rows.sort((a, b) => a.sourceRowNumber - b.sourceRowNumber);
+    if (rowLines) rows.sort((a, b) => a.sourceRowNumber - b.sourceRowNumber);
   }
   await rowsRepo.replaceRows(tx, imp.id, rows);
   // The family currency the plan gave records naming none (nor their account): publish plans again if it changed.
@@ -62,11 +67,11 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
       WHERE id = $1`,
     [imp.id, parsed.rowsCount, JSON.stringify(parsed.expectedRecordCounts), currency],
   );
-  return rowLines.length;
+  return sourceRows;
 }
 
 /** The file a ServiceImport publishes: its text without the lines of its skipped rows. */
-export function keptNdjson(imp: Import, text: string): ParsedNdjson {
+function keptNdjson(imp: Import, text: string): ParsedNdjson {
   const all = parseServiceNdjson(text);
   if (!imp.skipRows?.length) return all;
   const rowLines = serviceRowLines(all);
