@@ -78,6 +78,16 @@ describe('imports: hostile input', () => {
       }
     });
 
+    it('refuses a UTF-8 file with a Windows-1252 line, naming the line, instead of garbling its UTF-8 letters', async () => {
+      const mixed = Buffer.from([...Buffer.from('date,amount,name\n2024-01-01,1,Café\n2024-01-02,2,Crème\n2024-01-03,3,Caf'), 0xe9]);
+      const res = await refusedWithoutTrace(
+        () => upload().field('account_id', accountId).attach('file', mixed, { filename: 'mixed.csv', contentType: 'text/csv' }),
+        422,
+        'invalid_encoding',
+      );
+      expect(res.body.message).toContain('UTF-8 except on line 4 (byte 0xE9)');
+    });
+
     it('counts rows exactly across mixed line endings and quoted newlines (C24)', async () => {
       const csv = 'date,amount,name\r\n2024-01-01,1,a\n2024-01-02,2,"two\nlines"\r\n2024-01-03,3,c\n\n';
       const res = await post(csvBody(csv)).expect(201);

@@ -44,6 +44,25 @@ describe('decodeBytes', () => {
     expect(decodeBytes(bytes)).toEqual({ error: { code: 'invalid_encoding', message: expect.stringContaining('byte-order mark') } });
   });
 
+  it('refuses a UTF-8 file with one Windows-1252 line, naming that line, instead of garbling every accented letter', () => {
+    const bytes = Uint8Array.from([...Buffer.from('Date,Name\n2024-01-02,Café Müller\n2024-01-03,Crème brûlée\n2024-01-04,Caf'), 0xe9, 0x0a]);
+    expect(decodeBytes(bytes)).toEqual({
+      error: { code: 'invalid_encoding', message: expect.stringMatching(/^The file is UTF-8 except on line 4 \(byte 0xE9\).*save it again as UTF-8/) },
+    });
+  });
+
+  it('counts the other lines that are not UTF-8 in its message', () => {
+    const latin = [0x0a, ...Buffer.from('x,Caf'), 0xe9];
+    const bytes = Uint8Array.from([...Buffer.from('Name\nZoë,Chloé,Noël,Joël'), ...latin, ...latin]);
+    expect(decodeBytes(bytes)).toEqual({ error: { code: 'invalid_encoding', message: expect.stringContaining('line 3 (byte 0xE9) and 1 more line') } });
+  });
+
+  it('still reads a Windows-1252 file whose bytes happen to spell one UTF-8 letter', () => {
+    // "Ã©" in Windows-1252 is C3 A9, which UTF-8 reads as é; the file's other accented bytes are not UTF-8.
+    const bytes = Uint8Array.from([...Buffer.from('Name\nM'), 0xfc, 0x6c, 0x6c, 0x65, 0x72, 0x0a, 0x53, 0xe9, 0x76, 0x0a, 0xc3, 0xa9, 0x0a, 0x43, 0xe8]);
+    expect(decodeBytes(bytes)).toEqual({ text: expect.stringMatching(/^Name\nMüller\nSév\n/) });
+  });
+
   it('refuses binary content with a clear error', () => {
     expect(decodeBytes(Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]))).toEqual({
       error: { code: 'invalid_encoding', message: expect.stringContaining('binary') },

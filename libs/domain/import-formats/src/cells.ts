@@ -65,7 +65,7 @@ const invalidEncoding = (message: string): DecodeResult => ({ error: { code: 'in
 
 /**
  * UTF-8 (BOM removed) or UTF-16 with a BOM; otherwise Windows-1250 or -1252, chosen by which letters the bytes
- * spell. Binary content, and content with a UTF-8 BOM that is not UTF-8, is refused.
+ * spell. Binary content, content with a UTF-8 BOM that is not UTF-8, and UTF-8 with stray lines in a code page is refused.
  */
 export function decodeBytes(bytes: Uint8Array): DecodeResult {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return checkedText(new TextDecoder('utf-16le').decode(bytes.subarray(2)));
@@ -78,8 +78,59 @@ export function decodeBytes(bytes: Uint8Array): DecodeResult {
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
       return invalidEncoding('The file starts with a UTF-8 byte-order mark but is not valid UTF-8; save it again as UTF-8.');
     }
+    const { sequences, strays } = utf8Census(bytes);
+    // A few stray bytes among many UTF-8 letters is a file pasted together from two encodings: reading it all as a
+    // code page would garble every UTF-8 letter, so the user is told which line to fix.
+    if (sequences >= strays.length) {
+      const [first, ...others] = strays;
+      const more = others.length ? ` and ${others.length} more line${others.length > 1 ? 's' : ''}` : '';
+      const byte = `0x${first.byte.toString(16).toUpperCase()}`;
+      return invalidEncoding(
+        `The file is UTF-8 except on line ${first.line} (byte ${byte})${more}, written in another encoding such as Windows-1252; save it again as UTF-8.`,
+      );
+    }
     return { text: decodeCodePage(bytes) };
   }
+}
+
+/** Bytes that take `n` continuation bytes after them in UTF-8, and the range the first continuation must fall in. */
+function utf8Lead(byte: number): { n: number; min: number; max: number } | null {
+  if (byte >= 0xc2 && byte <= 0xdf) return { n: 1, min: 0x80, max: 0xbf };
+  if (byte === 0xe0) return { n: 2, min: 0xa0, max: 0xbf };
+  if (byte === 0xed) return { n: 2, min: 0x80, max: 0x9f };
+  if (byte >= 0xe1 && byte <= 0xef) return { n: 2, min: 0x80, max: 0xbf };
+  if (byte === 0xf0) return { n: 3, min: 0x90, max: 0xbf };
+  if (byte >= 0xf1 && byte <= 0xf3) return { n: 3, min: 0x80, max: 0xbf };
+  if (byte === 0xf4) return { n: 3, min: 0x80, max: 0x8f };
+  return null;
+}
+
+/** The well-formed multi-byte UTF-8 characters in `bytes`, and the first stray (non-UTF-8) byte of each line that has one. */
+function utf8Census(bytes: Uint8Array): { sequences: number; strays: { line: number; byte: number }[] } {
+  const strays: { line: number; byte: number }[] = [];
+  let sequences = 0;
+  let line = 1;
+  for (let i = 0; i < bytes.length; ) {
+    const byte = bytes[i];
+    if (byte < 0x80) {
+      if (byte === 0x0a) line++;
+      i++;
+      continue;
+    }
+    const lead = utf8Lead(byte);
+    const fits = (k: number) => {
+      const next = bytes[i + k];
+      return k === 1 ? next >= lead!.min && next <= lead!.max : next >= 0x80 && next <= 0xbf;
+    };
+    if (lead && Array.from({ length: lead.n }, (_, k) => k + 1).every(fits)) {
+      sequences++;
+      i += lead.n + 1;
+      continue;
+    }
+    if (strays.at(-1)?.line !== line) strays.push({ line, byte });
+    i++;
+  }
+  return { sequences, strays };
 }
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
