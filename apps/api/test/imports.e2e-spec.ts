@@ -592,6 +592,19 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     expect(await stored()).toEqual([{ name: 'RSU grant', amount: 0, qty: '25.00000000', price: '0.0000000000' }]);
   });
 
+  it('refuses, as a row error, a balance in fils beyond what the _cents fields carry, so no account breaks the accounts list', async () => {
+    const h = await t.newHousehold();
+    const csv = 'Account type,Name,Balance,Currency\nChecking,Vault,9999999999999.999,KWD\nChecking,Main,10.000,KWD';
+    const res = await createImport(t.server, h.apiKey, { type: 'AccountImport', raw_file_content: csv, publish: 'true' }).expect(422);
+    expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String) });
+    const rows = await request(t.server).get(`/api/v1/imports/${res.body.import_id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(rows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+      ["Row 1: balance '9999999999999.999' is beyond the largest KWD amount Hearth stores (9007199254740.991) (check number_format and the currency)"],
+      [],
+    ]);
+    await request(t.server).get('/api/v1/accounts').set('X-Api-Key', h.apiKey).expect(200);
+  });
+
   it('imports accounts with opening balances, waiting for an unknown account type to be mapped', async () => {
     const h = await t.newHousehold();
     const csv = 'Account type,Name,Balance,Currency,Balance Date\nChecking,Main,1000.00,USD,2024-01-01\nCredit Card,Visa,250.10,USD,\nPiggy,Jar,5,USD,';

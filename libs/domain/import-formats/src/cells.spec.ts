@@ -249,6 +249,16 @@ describe('minorUnitError', () => {
   });
 });
 
+describe('minorUnitError beyond a JSON integer', () => {
+  it('refuses an amount whose minor units a _cents field cannot carry exactly (13 digits of dinars are 16 of fils)', () => {
+    expect(minorUnitError('balance', '9007199254740.991', 'KWD')).toBeNull();
+    expect(minorUnitError('balance', '-9007199254740.992', 'KWD')).toBe(
+      "balance '-9007199254740.992' is beyond the largest KWD amount Hearth stores (9007199254740.991)",
+    );
+    expect(minorUnitError('amount', '9999999999999.99', 'USD')).toBeNull();
+  });
+});
+
 describe('exceedsProduct', () => {
   it('compares a decimal with a product of decimals exactly, by magnitude', () => {
     expect([exceedsProduct('2.1', ['0.7', '3']), exceedsProduct('2.11', ['0.7', '3']), exceedsProduct('-2.1', ['-0.7', '3'])]).toEqual([false, true, false]);

@@ -1,5 +1,5 @@
 import type { NumberFormat } from '@hearth/contracts';
-import { minorUnitDigits, parseDecimal } from '@hearth/domain/money';
+import { formatDecimal, LARGEST_CENTS, minorUnitDigits, parseAmount, parseDecimal } from '@hearth/domain/money';
 
 // Cell-level parsing shared by the CSV import types: text encodings, numbers, dates, tag lists, header names.
 
@@ -413,13 +413,22 @@ export const lengthError = (column: string, value: string, max: number, what: st
 export const negativeError = (column: string, value: string): string => `${column} '${shownValue(value)}' must not be negative`;
 
 /**
- * `<column> '<value>' is finer than the <currency> minor unit: ...` when a decimal string has more significant
- * decimals than the currency (1.005 USD): stored in minor units it would be rounded. Trailing zeros are not finer.
+ * Why a decimal string cannot be stored exactly in the currency's minor units, or null: it has more significant
+ * decimals than the currency (1.005 USD would be rounded; trailing zeros are not finer), or more minor units than
+ * an API `_cents` field carries (thirteen digits of dinars are sixteen of fils), which would make every response
+ * showing it a 422.
  */
 export function minorUnitError(column: string, decimal: string, currency: string): string | null {
   const digits = minorUnitDigits(currency);
-  const significant = (decimal.split('.')[1] ?? '').replace(/0+$/, '').length;
-  return significant > digits ? `${column} '${shownValue(decimal)}' is finer than the ${currency} minor unit: ${currency} amounts have ${digits} decimals` : null;
+  const [whole, fraction = ''] = decimal.replace(/^-/, '').split('.');
+  if (fraction.replace(/0+$/, '').length > digits) {
+    return `${column} '${shownValue(decimal)}' is finer than the ${currency} minor unit: ${currency} amounts have ${digits} decimals`;
+  }
+  // Fifteen digits of minor units always fit; only longer amounts are worth the exact comparison.
+  if (whole.replace(/^0+/, '').length + digits < 16) return null;
+  return parseAmount(`${whole}.${fraction}`, currency) > LARGEST_CENTS
+    ? `${column} '${shownValue(decimal)}' is beyond the largest ${currency} amount Hearth stores (${formatDecimal(LARGEST_CENTS, currency)})`
+    : null;
 }
 
 /** Whether a decimal string is zero, however written ("0", "-0.00", ".0"). */
