@@ -167,6 +167,41 @@ describe('imports: publishing and reverting alongside other data', () => {
     });
   });
 
+  describe('two imports of one family resolving their mappings at the same moment', () => {
+    (process.env.DATABASE_URL ? it : it.skip)('create one account, category and tag of each new name, which both then use', async () => {
+      const h = await t.newHousehold();
+      const csv = (name: string) => ({ raw_file_content: `date,amount,name,account,category,tags\n2024-05-01,-1.00,${name},Joint,Food,weekly` });
+      const [a, b] = await Promise.all(['Bread', 'Milk'].map(async (name) => {
+        const created = await createImport(t.server, h.apiKey, csv(name)).expect(201);
+        return t.dataSource.getRepository(Import).findOneByOrFail({ id: created.body.data.id });
+      }));
+      // A's worker has created Joint, Food and weekly and not committed yet when B's resolves its own mappings.
+      const first = t.dataSource.createQueryRunner();
+      await first.connect();
+      try {
+        await first.startTransaction();
+        await resolveMappables(first.manager, a, 'USD', '2024-06-01');
+        const [{ pid }] = await first.query(`SELECT pg_backend_pid() AS pid`);
+        const second = t.dataSource.transaction((tx) => resolveMappables(tx, b, 'USD', '2024-06-01'));
+        const waiting = until('B waiting on A', async () => Number((await q(`SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))[0].count));
+        await Promise.race([waiting, second]);
+        await first.commitTransaction();
+        await second;
+      } finally {
+        await first.release();
+      }
+      const named = async (table: string) => (await q(`SELECT id FROM ${table} WHERE family_id = $1`, [h.familyId])).map((r: { id: string }) => r.id);
+      const [accounts, categories, tags] = [await named('accounts'), await named('categories'), await named('tags')];
+      expect([accounts.length, categories.length, tags.length]).toEqual([1, 1, 1]);
+      const mapped = await q(`SELECT DISTINCT type, mappable_id FROM import_mappings WHERE import_id = ANY($1::uuid[]) ORDER BY type`, [[a.id, b.id]]);
+      expect(mapped).toEqual([
+        { type: 'account', mappable_id: accounts[0] },
+        { type: 'category', mappable_id: categories[0] },
+        { type: 'tag', mappable_id: tags[0] },
+      ]);
+    });
+  });
+
   describe('revert', () => {
     const names = async (table: string, h: Household) =>
       (await q(`SELECT name, import_id FROM ${table} WHERE family_id = $1 ORDER BY name`, [h.familyId])).map((r: { name: string; import_id: string | null }) => [r.name, r.import_id]);
