@@ -653,6 +653,20 @@ describe('ServiceImport and family export', () => {
       expect(errors).toHaveLength(7); // 3 categories, 2 tags, 1 merchant, 1 budget
     });
 
+    it('D49: the same file published twice before either ran: the second fails on the collision by name, family as the first left it', async () => {
+      const h = await t.newHousehold({ currency: 'EUR' });
+      const [a, b] = [(await ndjson(h, FAMILY_FILE).expect(201)).body.data.id, (await ndjson(h, FAMILY_FILE).expect(201)).body.data.id];
+      for (const id of [a, b]) await request(t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+      const outcomes = [await waitForImport(t.server, h.apiKey, a), await waitForImport(t.server, h.apiKey, b)];
+      const [won, lost] = outcomes[0].status === 'complete' ? outcomes : [outcomes[1], outcomes[0]];
+      expect([won.status, lost.status]).toEqual(['complete', 'failed']);
+      expect(lost.error.split('\n')).toEqual(expect.arrayContaining([
+        'Publishing stopped: the family gained records of these names after this import was checked.',
+        'Line 7 Category name "Electricity" already exists in this family.',
+      ]));
+      expect(await familyData(h.familyId)).toMatchObject({ accounts: 3, categories: 3, tags: 2, merchants: 1, budgets: 1, rules: 1 });
+    });
+
     it('refuses bad dates and currencies, and a file upload of the wrong type', async () => {
       const h = await t.newHousehold();
       const errors = await preflightFails(h, [account('a1', { currency: 'usd' }), line('Valuation', { account_id: 'a1', date: '01/02/2025', amount: '1' })].join('\n'));

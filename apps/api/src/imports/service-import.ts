@@ -79,6 +79,7 @@ function keptNdjson(imp: Import, text: string): ParsedNdjson {
 }
 
 const TAXONOMY = new Set(['Category', 'Tag', 'Merchant']);
+const UNIQUE_VIOLATION = '23505';
 
 /**
  * The family's names and budget periods among those the file would create (family-scoped, one query each). Records
@@ -110,6 +111,24 @@ async function existingNames(manager: EntityManager, imp: Import, parsed: Parsed
 async function preflightServiceImport(manager: EntityManager, imp: Import, text: string, familyCurrency: string): Promise<PreflightResult> {
   const parsed = keptNdjson(imp, text);
   return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed), { familyCurrency });
+}
+
+/**
+ * What a ServiceImport chunk that broke a unique name or budget period tells its user: the family gained a record of
+ * that name after this import was checked (the same file published twice at once, say). The preflight's collision
+ * lines, or null for any other failure.
+ */
+export async function collisionsSinceCheck(manager: EntityManager, imp: Import, error: unknown): Promise<string | null> {
+  if ((error as { code?: string } | null)?.code !== UNIQUE_VIOLATION) return null;
+  const [row] = await manager.query(
+    `SELECT i.raw_file_content AS text, COALESCE(i.column_mappings->>'planned_currency', f.currency) AS currency
+       FROM imports i JOIN families f ON f.id = i.family_id WHERE i.id = $1`,
+    [imp.id],
+  );
+  const { errors } = await preflightServiceImport(manager, imp, row?.text ?? '', row?.currency);
+  const collisions = errors.filter((e) => e.code.startsWith('existing_'));
+  if (!collisions.length) return null;
+  return ['Publishing stopped: the family gained records of these names after this import was checked.', ...collisions.map((e) => e.message)].join('\n');
 }
 
 /**

@@ -19,6 +19,7 @@ import { publishTransactions } from './transactions.publisher';
 import { publishStatement } from './statement.publisher';
 import { deleteServiceImportBudgets, publishServiceImport } from './service-import.publisher';
 import { beginServiceImportReadback, finishServiceImportReadback, markServiceImportReverted } from '../service-import-verification';
+import { collisionsSinceCheck } from '../service-import';
 
 const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   TransactionImport: publishTransactions,
@@ -216,7 +217,8 @@ export class ImportPublisher {
       // A superseded delivery leaves the outcome to the one that took over.
       if (!(await this.holds(imp, delivery.token).catch(() => true))) return;
       this.logger.warn({ importId, type: imp.type, err: error }, 'import publish failed');
-      const message = error instanceof PublishError ? error.message : PUBLISH_FAILED;
+      const collisions = imp.type === 'ServiceImport' ? await collisionsSinceCheck(this.dataSource.manager, imp, error).catch(() => null) : null;
+      const message = error instanceof PublishError ? error.message : (collisions ?? PUBLISH_FAILED);
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp, message).catch(() => undefined);
       await this.fail(imp, message, error, delivery.token);
     }
