@@ -24,6 +24,11 @@ describe('parseQif: bank sections', () => {
     expect(rows.map((r) => r.sourceRowNumber)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it("keeps the transaction's memo on each split part, with the part's own memo after it", () => {
+    const qif = '!Type:Bank\nD01/25/2024\nT-100.00\nPCostco\nMWeekly shop\nSFood\nEfruit\n$-60.00\nSHousehold\n$-40.00\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => r.values.notes)).toEqual(['Weekly shop — fruit', 'Weekly shop']);
+  });
+
   it('reads day-first dates when the file says so, and an opening balance as its own kind', () => {
     const qif = '!Type:CCard\nD31.01.2024\nT-12,50\nPBakery\n^\nD01.01.2024\nT500.00\nPOpening Balance\n^\n';
     const { rows } = parseQif(qif, options);

@@ -232,7 +232,8 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
             name,
             category: part.category,
             tags: part.tags,
-            notes: split.memo || memo,
+            // M is the whole transaction's memo and E the part's: a part keeps both.
+            notes: [memo, split.memo].filter(Boolean).join(' — ') || null,
             transfer_account: part.transferTo,
           },
         });
