@@ -104,6 +104,21 @@ describe('parseImportContent: transactions', () => {
     expect(parse('date,amount\n2024-01-01,"1')).toMatchObject({ errorCode: 'invalid_csv', fileErrors: [expect.stringContaining('unbalanced quotes')] });
   });
 
+  it('names the other separator when the header is one column holding it, instead of only the missing columns', () => {
+    // A European bank export sent without col_sep: the whole header is one column.
+    const semicolons = parseImportContent(settings(), 'Date;Amount;Description\n01.03.2024;-1,50;Bakery', options);
+    expect(semicolons).toMatchObject({
+      errorCode: 'invalid_csv',
+      fileErrors: [
+        "The CSV is missing required columns: date, amount (its header is one column, 'Date;Amount;Description': set col_sep to semicolon)",
+      ],
+    });
+    const commas = parseImportContent(settings({ colSep: ';' }), 'Date,Amount\n2024-03-01,-1.50', options);
+    expect(commas.fileErrors).toEqual(["The CSV is missing required columns: date, amount (its header is one column, 'Date,Amount': set col_sep to comma)"]);
+    // A one-column header without the other separator keeps the plain message.
+    expect(parseImportContent(settings(), 'Notes\nx', options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+  });
+
   it('numbers the row with unbalanced quotes as every other message does: the n-th data row', () => {
     const parse = (csv: string) => parseImportContent(settings(), csv, options).fileErrors;
     expect(parse('date,amount,name\n2024-01-01,5,"Bob "Best\n2024-01-02,2,"x"')).toEqual(['The CSV could not be parsed: unbalanced quotes near row 1']);

@@ -93,6 +93,17 @@ function readTable(text: string, colSep: string): Table | { error: string } {
   return { headers, records };
 }
 
+/**
+ * A header read as one column that holds the other separator is a file sent with the wrong col_sep (a European
+ * bank's semicolons without `col_sep: semicolon`); naming that beats naming every required column as missing.
+ */
+function separatorHint(headers: string[], colSep: string): string {
+  const [other, name] = colSep === ';' ? [',', 'comma'] : [';', 'semicolon'];
+  if (headers.length !== 1 || !headers[0].includes(other)) return '';
+  const header = headers[0].length > 100 ? `${headers[0].slice(0, 100)}...` : headers[0];
+  return ` (its header is one column, '${header}': set col_sep to ${name})`;
+}
+
 /** Column positions for one (label, aliases) lookup, found once per parse by walking label then aliases. */
 interface PositionNode {
   next: Map<string | null, PositionNode>;
@@ -511,7 +522,8 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
     .filter(([label, aliases]) => !hasColumn(table, label, aliases))
     .map(([label, aliases]) => label ?? aliases.join(' or '));
   if (missing.length) {
-    return { rows: [], fileErrors: [`The CSV is missing required columns: ${missing.join(', ')}`], errorCode: 'invalid_csv' };
+    const message = `The CSV is missing required columns: ${missing.join(', ')}${separatorHint(table.headers, imp.colSep)}`;
+    return { rows: [], fileErrors: [message], errorCode: 'invalid_csv' };
   }
   if (!table.records.length) return { rows: [], fileErrors: ['The CSV has a header but no rows'], errorCode: 'invalid_csv' };
   const { records, headers } = table;
