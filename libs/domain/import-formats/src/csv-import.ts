@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
-import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
+import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, shownValue, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
 import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
 import { actualSplitMarker, groupActualSplits, SPLIT_MARKER } from './actual-splits';
 
@@ -100,8 +100,7 @@ function readTable(text: string, colSep: string): Table | { error: string } {
 function separatorHint(headers: string[], colSep: string): string {
   const [other, name] = colSep === ';' ? [',', 'comma'] : [';', 'semicolon'];
   if (headers.length !== 1 || !headers[0].includes(other)) return '';
-  const header = headers[0].length > 100 ? `${headers[0].slice(0, 100)}...` : headers[0];
-  return ` (its header is one column, '${header}': set col_sep to ${name})`;
+  return ` (its header is one column, '${shownValue(headers[0])}': set col_sep to ${name})`;
 }
 
 /** Column positions for one (label, aliases) lookup, found once per parse by walking label then aliases. */
