@@ -610,7 +610,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     const csv = 'Account type,Name,Balance,Currency,Balance Date\nChecking,Main,1000.00,USD,2024-01-01\nCredit Card,Visa,250.10,USD,\nPiggy,Jar,5,USD,';
     const res = await createImport(t.server, h.apiKey, { type: 'AccountImport', raw_file_content: csv, publish: 'true' }).expect(422);
     expect(res.body).toMatchObject({ error: 'not_publishable', import_id: expect.any(String) });
-    expect(res.body.errors).toContain('1 values are not mapped (see PATCH mappings)');
+    expect(res.body.errors).toEqual(['1 values are not mapped (see PATCH mappings)', "account_type 'Piggy' is not mapped"]);
     const id = res.body.import_id;
     const patched = await request(t.server)
       .patch(`/api/v1/imports/${id}`)

@@ -12,6 +12,9 @@ export interface RowStats {
   unassignedMappingsCount: number;
 }
 
+/** A mapping (of import_mappings m) that blocks publishing: an account or account type with no choice made. */
+const UNASSIGNED = `m.type IN ('account', 'account_type') AND m.mappable_id IS NULL AND m.value IS NULL AND NOT m.create_when_empty`;
+
 /** Rows go in with one statement per batch of this many (bounded parameter size). */
 const ROW_INSERT_BATCH = 10_000;
 
@@ -76,9 +79,7 @@ export class ImportsRepository {
         `SELECT i.id,
                 i.rows_count AS rows, i.invalid_rows_count AS invalid,
                 (SELECT count(*) FROM import_mappings m WHERE m.import_id = i.id) AS mappings,
-                (SELECT count(*) FROM import_mappings m
-                  WHERE m.import_id = i.id AND m.type IN ('account', 'account_type')
-                    AND m.mappable_id IS NULL AND m.value IS NULL AND NOT m.create_when_empty) AS unassigned
+                (SELECT count(*) FROM import_mappings m WHERE m.import_id = i.id AND ${UNASSIGNED}) AS unassigned
            FROM imports i WHERE i.id = ANY($1::uuid[])`,
         [importIds],
       );
@@ -158,6 +159,11 @@ export class ImportsRepository {
       [importId, limit],
     );
     return { rows };
+  }
+
+  /** The first `limit` mappings that block publishing, by type and key. */
+  unassignedMappings(importId: string, limit: number, manager: EntityManager = this.dataSource.manager): Promise<Array<{ type: string; key: string }>> {
+    return manager.query(`SELECT m.type, m.key FROM import_mappings m WHERE m.import_id = $1 AND ${UNASSIGNED} ORDER BY m.type, m.key LIMIT $2`, [importId, limit]);
   }
 
   mappings(importId: string, manager: EntityManager = this.dataSource.manager): Promise<ImportMapping[]> {

@@ -330,7 +330,10 @@ export class ImportsService {
       const { rows } = await this.imports.invalidRows(imp.id, 20, tx);
       errors.push(`${stats.invalidRowsCount} rows are invalid`, ...rows.flatMap((r) => r.errors));
     }
-    if (stats.unassignedMappingsCount) errors.push(`${stats.unassignedMappingsCount} values are not mapped (see PATCH mappings)`);
+    if (stats.unassignedMappingsCount) {
+      const unmapped = await this.imports.unassignedMappings(imp.id, 20, tx);
+      errors.push(`${stats.unassignedMappingsCount} values are not mapped (see PATCH mappings)`, ...unmapped.map((m) => `${m.type} '${m.key}' is not mapped`));
+    }
     return errors;
   }
 
