@@ -66,4 +66,44 @@ describe('browser: /settings/api_keys', () => {
     expect(await alert.textContent()).toMatch(/duplicate|already/i);
     await page.context().close();
   });
+  it('after creating a key focus moves to it; Copy says so only when the key reached the clipboard', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
+    await signInAs(page, user.email, '/settings/api_keys');
+    await page.getByLabel('Name').fill('laptop');
+    await page.getByLabel('Name').press('Enter');
+    const shown = page.getByLabel('Key “laptop”');
+    await shown.waitFor();
+    // A keyboard user lands on the key, not on the page body (the submit button is disabled under them).
+    await page.waitForFunction(() => document.activeElement?.id === 'new-key-value');
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await shown.inputValue());
+    await page.context().close();
+  });
+
+  it('when the browser cannot copy (plain http has no clipboard API) it says so and selects the key to copy by hand', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    // Over plain http on a LAN address navigator.clipboard does not exist; loopback is a secure context, so remove it.
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await signInAs(page, user.email, '/settings/api_keys');
+    await page.getByLabel('Name').fill('nas backup');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByLabel('Key “nas backup”');
+    await shown.waitFor();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByText(/could not copy/i).waitFor();
+    expect(await page.getByRole('button', { name: 'Copied', exact: true }).count()).toBe(0);
+    const selected = await page.evaluate(() => {
+      const input = document.getElementById('new-key-value') as HTMLInputElement;
+      return document.activeElement === input ? input.value.slice(input.selectionStart ?? 0, input.selectionEnd ?? 0) : '';
+    });
+    expect(selected).toBe(await shown.inputValue());
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });

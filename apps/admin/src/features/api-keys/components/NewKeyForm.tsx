@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { useCreateApiKey, type CreateApiKey } from '../api/useApiKeys';
@@ -8,16 +8,30 @@ export function NewKeyForm() {
   const create = useCreateApiKey();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<CreateApiKey['scope']>('read');
-  const [copied, setCopied] = useState(false);
+  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const keyField = useRef<HTMLInputElement>(null);
+  const createdId = create.data?.id;
+
+  // The submit button is disabled under the user once the name clears: take focus to the key (selected) instead of the page body.
+  useEffect(() => {
+    if (createdId) keyField.current?.focus();
+  }, [createdId]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setCopied(false);
+    setCopy('idle');
     create.mutate({ name: name.trim(), scope }, { onSuccess: () => setName('') });
   };
-  const copy = async (key: string) => {
-    await navigator.clipboard.writeText(key).catch(() => undefined);
-    setCopied(true);
+  const copyKey = async (key: string) => {
+    try {
+      // navigator.clipboard is missing over plain http (other than localhost), and writeText can be refused.
+      await navigator.clipboard.writeText(key);
+      setCopy('copied');
+    } catch {
+      setCopy('failed');
+      keyField.current?.focus();
+      keyField.current?.select();
+    }
   };
 
   return (
@@ -46,11 +60,12 @@ export function NewKeyForm() {
             </p>
             <p>
               <label htmlFor="new-key-value">Key “{create.data.name}”</label>
-              <input id="new-key-value" readOnly value={create.data.key} onFocus={(e) => e.target.select()} />
-              <button type="button" className="secondary" onClick={() => void copy(create.data.key)}>
-                {copied ? 'Copied' : 'Copy'}
+              <input ref={keyField} id="new-key-value" readOnly value={create.data.key} onFocus={(e) => e.target.select()} />
+              <button type="button" className="secondary" onClick={() => void copyKey(create.data.key)}>
+                {copy === 'copied' ? 'Copied' : 'Copy'}
               </button>
             </p>
+            {copy === 'failed' && <p className="error">This browser could not copy the key. It is selected: press Ctrl+C (⌘C on a Mac) to copy it.</p>}
           </div>
         )}
       </div>
