@@ -106,4 +106,21 @@ describe('browser: /settings/api_keys', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it('lists a key past its expiry as expired, not as one that will expire', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, user.email, '/settings/api_keys');
+    await page.getByLabel('Name').fill('old script');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Key “old script”').waitFor();
+    // The API refuses an expiry in the past, so age the stored key instead.
+    await app.t.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 day' WHERE user_id = $1`, [user.id]);
+    await page.reload();
+    const row = page.getByRole('row', { name: /old script/ });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Expired/);
+    expect(await row.textContent()).not.toMatch(/Expires/);
+    await page.context().close();
+  });
 });

@@ -7,6 +7,13 @@ import { NewKeyForm } from '../components/NewKeyForm';
 
 const scopeLabel = (scope: ApiKey['scope']) => (scope === 'read_write' ? 'Read and write' : 'Read');
 
+/** A key past its expiry is refused by the API: say so rather than "Expires <a past date>". */
+function statusLabel(key: ApiKey): string {
+  if (key.revoked_at) return `Revoked ${formatDateTime(key.revoked_at)}`;
+  if (!key.expires_at) return 'Active';
+  return `${new Date(key.expires_at).getTime() <= Date.now() ? 'Expired' : 'Expires'} ${formatDateTime(key.expires_at)}`;
+}
+
 export function ApiKeysPage() {
   const keys = useApiKeys();
   const revoke = useRevokeApiKey();
@@ -33,7 +40,7 @@ export function ApiKeysPage() {
                 <td>{scopeLabel(key.scope)}</td>
                 <td>{formatDateTime(key.created_at)}</td>
                 <td>{formatDateTime(key.last_used_at, 'Never')}</td>
-                <td>{key.revoked_at ? `Revoked ${formatDateTime(key.revoked_at)}` : key.expires_at ? `Expires ${formatDateTime(key.expires_at)}` : 'Active'}</td>
+                <td>{statusLabel(key)}</td>
                 <td>
                   {!key.revoked_at && (
                     <button
