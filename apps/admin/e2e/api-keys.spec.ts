@@ -51,6 +51,22 @@ describe('browser: /settings/api_keys', () => {
     await page.context().close();
   });
 
+  it('creates a key that expires at the start of the day chosen, in the browser\'s time zone', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, user.email, '/settings/api_keys');
+    const day = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Name').fill('contractor');
+    await page.getByLabel('Expires on (optional)').fill(day);
+    await page.getByLabel('Name').press('Enter');
+    await page.getByLabel('Key “contractor”').waitFor();
+    await page.getByRole('row', { name: /contractor/ }).getByText(/^Expires /).waitFor();
+    const expected = await page.evaluate((d) => new Date(`${d}T00:00`).toISOString(), day);
+    const [stored] = await app.t.dataSource.query(`SELECT expires_at FROM api_keys WHERE user_id = $1 AND name = 'contractor'`, [user.id]);
+    expect(stored.expires_at.toISOString()).toBe(expected);
+    await page.context().close();
+  });
+
   it('shows the API refusal when the name is already used', async () => {
     const user = await app.newUser({ role: 'member' });
     const page = await app.newPage();
@@ -66,6 +82,7 @@ describe('browser: /settings/api_keys', () => {
     expect(await alert.textContent()).toMatch(/duplicate|already/i);
     await page.context().close();
   });
+
   it('after creating a key focus moves to it; Copy says so only when the key reached the clipboard', async () => {
     const user = await app.newUser({ role: 'member' });
     const page = await app.newPage();

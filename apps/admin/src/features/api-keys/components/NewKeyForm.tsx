@@ -4,10 +4,18 @@ import { Field } from '../../../components/Field';
 import { useCreateApiKey, type CreateApiKey } from '../api/useApiKeys';
 
 /** Creates a key and shows it once, with a copy button. */
+/** Tomorrow's date in the browser's time zone, as a date input writes it: the first day a key may expire on. */
+function tomorrow(): string {
+  const day = new Date();
+  day.setDate(day.getDate() + 1);
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+}
+
 export function NewKeyForm() {
   const create = useCreateApiKey();
   const [name, setName] = useState('');
   const [scope, setScope] = useState<CreateApiKey['scope']>('read');
+  const [expiresOn, setExpiresOn] = useState('');
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
   const keyField = useRef<HTMLInputElement>(null);
   const createdId = create.data?.id;
@@ -20,7 +28,9 @@ export function NewKeyForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setCopy('idle');
-    create.mutate({ name: name.trim(), scope }, { onSuccess: () => setName('') });
+    // The start of the chosen day where the user is; the API takes the instant with its offset.
+    const expires_at = expiresOn ? new Date(`${expiresOn}T00:00`).toISOString() : undefined;
+    create.mutate({ name: name.trim(), scope, expires_at }, { onSuccess: () => [setName(''), setExpiresOn('')] });
   };
   const copyKey = async (key: string) => {
     try {
@@ -46,6 +56,9 @@ export function NewKeyForm() {
             <option value="read">Read</option>
             <option value="read_write">Read and write</option>
           </select>
+        </Field>
+        <Field label="Expires on (optional)" hint="The key stops working when this day starts, in your time zone.">
+          <input type="date" min={tomorrow()} value={expiresOn} onChange={(e) => setExpiresOn(e.target.value)} />
         </Field>
         <button type="submit" disabled={create.isPending || !name.trim()}>
           {create.isPending ? 'Creating…' : 'Create key'}
