@@ -180,6 +180,49 @@ describe('local sign-in and sessions', () => {
       expect(await lastUse(browser)).toEqual(first);
     });
 
+    it('still signs out a session gone idle, as a live one is: CSRF token required, row revoked, logout audited', async () => {
+      const h = await t.newHousehold();
+      const browser = await signIn(t.server, h.email);
+      await setLastUse(browser, 121);
+      const noToken = await request(t.server).post('/auth/logout').set('Cookie', browser.cookie).expect(403);
+      expect(noToken.body.error).toBe('csrf_failed');
+      const other = await signIn(t.server, h.email);
+      await request(t.server).post('/auth/logout').set('Cookie', browser.cookie).set('X-CSRF-Token', other.csrf).expect(403);
+      await as(t.server, browser, 'post', '/auth/logout').set('Origin', 'https://evil.example').expect(403);
+      const res = await as(t.server, browser, 'post', '/auth/logout').expect(200);
+      expect(res.body).toEqual({ logout_url: null });
+      expect((res.headers['set-cookie'] as unknown as string[]).join()).toMatch(/hearth_session=;.*Expires=Thu, 01 Jan 1970/);
+      const [row] = await t.dataSource.query(`SELECT revoked_at FROM sessions WHERE token_hash = $1`, [hashToken(tokenOf(browser.cookie))]);
+      expect(row.revoked_at).not.toBeNull();
+      expect(await audits(h.userId, 'logout')).toHaveLength(1);
+      // Ended once: the same cookie again is an ended session, and the idle session is no more usable than before.
+      await as(t.server, browser, 'post', '/auth/logout').expect(401);
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+      expect(await audits(h.userId, 'logout')).toHaveLength(1);
+
+      const local = await signIn(t.server, h.email);
+      await setLastUse(local, 121);
+      await as(t.server, local, 'delete', '/sessions').expect(204);
+      expect(await audits(h.userId, 'logout')).toHaveLength(2);
+    });
+
+    it('refuses sign-out with a revoked, expired or unknown session, idle or not, as before', async () => {
+      const h = await t.newHousehold();
+      const revoked = await signIn(t.server, h.email);
+      await setLastUse(revoked, 121);
+      await t.dataSource.getRepository(Session).update({ tokenHash: hashToken(tokenOf(revoked.cookie)) }, { revokedAt: new Date() });
+      const expired = await signIn(t.server, h.email);
+      await setLastUse(expired, 121);
+      await t.dataSource.getRepository(Session).update({ tokenHash: hashToken(tokenOf(expired.cookie)) }, { expiresAt: new Date(Date.now() - 1000) });
+      const unknown = { cookie: `hearth_session=${'A'.repeat(43)}`, csrf: 'A'.repeat(43), setCookies: [] };
+      for (const browser of [revoked, expired, unknown]) {
+        const res = await as(t.server, browser, 'post', '/auth/logout').expect(401);
+        expect(res.body.error).toBe('unauthorized');
+        await as(t.server, browser, 'delete', '/sessions').expect(401);
+      }
+      expect(await audits(h.userId, 'logout')).toEqual([]);
+    });
+
     it('writes the last use once when two requests of a stale session arrive together', async () => {
       const h = await t.newHousehold();
       const browser = await signIn(t.server, h.email);

@@ -328,6 +328,30 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(row.provider_name).toBe(CORP);
     });
 
+    it('still logs out at the provider when the session has gone idle, so the next sign-in is not silent', async () => {
+      const browser = browserOf(await ssoLogin(t.server, idp, CORP, 'alice'));
+      const me = await userByEmail(mail('alice'));
+      const [session] = await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
+      await t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE id = $1`, [session.id]);
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+      const audited = await countRows(t, 'audit_logs');
+
+      const res = await as(t.server, browser, 'post', '/auth/logout').expect(200);
+      const url = new URL(res.body.logout_url);
+      expect(`${url.origin}${url.pathname}`).toBe(`${idp.issuer}/session/end`);
+      expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${APP_ORIGIN}/login`);
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('/session/end/confirm');
+      const [row] = await t.dataSource.query(`SELECT revoked_at FROM sessions WHERE id = $1`, [session.id]);
+      expect(row.revoked_at).not.toBeNull();
+      const events = await t.dataSource.query(`SELECT event, user_id, provider_name FROM audit_logs ORDER BY created_at DESC LIMIT 1`);
+      expect(events).toEqual([{ event: 'logout_idp', user_id: me.id, provider_name: CORP }]);
+      expect(await countRows(t, 'audit_logs')).toBe(audited + 1);
+      // Ended: the provider's URL (and its ID token) is not handed out again.
+      await as(t.server, browser, 'post', '/auth/logout').expect(401);
+    });
+
     it('logs a password session out locally', async () => {
       const res = await as(t.server, admin, 'post', '/auth/logout').expect(200);
       expect(res.body.logout_url).toBeNull();

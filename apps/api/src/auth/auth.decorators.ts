@@ -13,6 +13,8 @@ export const RATE_LIMITS = 'hearth:rate-limits';
 export interface SessionRequirement {
   /** Lowest role allowed; super_admin > admin > member. */
   minRole: Role;
+  /** A sign-out route: a session idle past SESSION_IDLE_MINUTES is still taken, to be ended (not revoked or expired ones). */
+  signOut: boolean;
 }
 
 /** Named request budgets (see rate-limit.ts). */
@@ -38,8 +40,9 @@ export const RequireScope = (scope: RequiredScope) =>
  */
 export const RequireSession = (requirement: Partial<SessionRequirement> = {}) => {
   const minRole = requirement.minRole ?? 'member';
+  const signOut = requirement.signOut ?? false;
   return applyDecorators(
-    SetMetadata(REQUIRED_SESSION, { minRole } satisfies SessionRequirement),
+    SetMetadata(REQUIRED_SESSION, { minRole, signOut } satisfies SessionRequirement),
     ApiSecurity('Session'),
     ApiResponse({ type: ErrorResponseDto, status: 401, description: 'No valid session (signed out, expired, revoked or suspended user)' }),
     ApiResponse({ type: ErrorResponseDto, status: 403, description: `Role below ${minRole}, or CSRF token/Origin check failed` }),

@@ -55,7 +55,8 @@ export class AuthGuard implements CanActivate {
     // Neither credential: an API client learns where its key goes, not only that a session is missing.
     if (scope && cookie === undefined) throw unauthorized(KEY_OR_SESSION);
 
-    const principal = await this.sessions.authenticate(cookie);
+    // CSRF below holds for a sign-out of an idle session too: its token is bound to the session token, not its freshness.
+    const principal = await this.sessions.authenticate(cookie, new Date(), session.signOut);
     if (isUnsafeMethod(req.method)) {
       assertSameOrigin(req, this.config.appUrl);
       assertCsrfToken(req, this.sessions.csrfToken(principal.token));

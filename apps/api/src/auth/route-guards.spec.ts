@@ -62,7 +62,12 @@ describe('every route declares how it authenticates', () => {
     for (const route of adminRoutes) {
       expect(declared(PUBLIC_ROUTE, route)).toBeUndefined();
       const minRole = superAdminOnly.includes(pathOf(route)) ? 'super_admin' : 'admin';
-      expect([route.name, declared(REQUIRED_SESSION, route)]).toEqual([route.name, { minRole }]);
+      expect([route.name, declared(REQUIRED_SESSION, route)]).toEqual([route.name, { minRole, signOut: false }]);
     }
+  });
+
+  it('takes a session gone idle only on the sign-out routes', () => {
+    const signOut = routes.filter((r) => (declared(REQUIRED_SESSION, r) as { signOut?: boolean } | undefined)?.signOut);
+    expect(signOut.map((r) => `${r.controller.name}.${r.name}`).sort()).toEqual(['SessionsController.destroy', 'SsoController.logout']);
   });
 });

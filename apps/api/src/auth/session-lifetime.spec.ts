@@ -1,4 +1,4 @@
-import { idleCutoff, lastUseOutdated, sessionUsable } from './session-lifetime';
+import { idleCutoff, lastUseOutdated, sessionEndable, sessionUsable } from './session-lifetime';
 
 describe('session lifetime', () => {
   const now = new Date('2026-03-01T12:00:00Z');
@@ -16,6 +16,12 @@ describe('session lifetime', () => {
     expect(sessionUsable({ ...live, lastSeenAt: minutesAgo(6) }, now, 5)).toBe(false);
     expect(sessionUsable({ ...live, expiresAt: now }, now, 120)).toBe(false);
     expect(sessionUsable({ ...live, revokedAt: minutesAgo(1) }, now, 120)).toBe(false);
+  });
+
+  it('lets sign-out end a session gone idle, never a revoked or expired one', () => {
+    expect(sessionEndable({ ...live, lastSeenAt: minutesAgo(121) }, now)).toBe(true);
+    expect(sessionEndable({ ...live, lastSeenAt: minutesAgo(121), expiresAt: now }, now)).toBe(false);
+    expect(sessionEndable({ ...live, lastSeenAt: minutesAgo(121), revokedAt: minutesAgo(1) }, now)).toBe(false);
   });
 
   it('puts the idle cutoff the limit before now', () => {

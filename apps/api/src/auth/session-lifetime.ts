@@ -16,8 +16,14 @@ export interface SessionTimes {
 export const idleCutoff = (now: Date, idleMinutes: number): Date => new Date(now.getTime() - idleMinutes * 60_000);
 
 export function sessionUsable(session: SessionTimes, now: Date, idleMinutes: number): boolean {
-  return !session.revokedAt && session.expiresAt > now && session.lastSeenAt > idleCutoff(now, idleMinutes);
+  return sessionEndable(session, now) && session.lastSeenAt > idleCutoff(now, idleMinutes);
 }
+
+/**
+ * Whether signing out can still end the session: one idle past the limit can, so its sign-out does everything a live
+ * one's does (the provider's end-session URL included); a revoked or expired one is over.
+ */
+export const sessionEndable = (session: SessionTimes, now: Date): boolean => !session.revokedAt && session.expiresAt > now;
 
 /** Whether this use should be written: the recorded last use is a resolution step or more behind. */
 export const lastUseOutdated = (lastSeenAt: Date, now: Date): boolean => now.getTime() - lastSeenAt.getTime() >= LAST_USE_RESOLUTION_MS;

@@ -39,7 +39,7 @@ export class SessionsController {
 
   /** Signs out: the session row is revoked (the old cookie stops working) and the cookies are cleared. */
   @Delete()
-  @RequireSession()
+  @RequireSession({ signOut: true })
   @HttpCode(204)
   @ApiNoContentResponse()
   async destroy(@CurrentSession() session: SessionPrincipal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {

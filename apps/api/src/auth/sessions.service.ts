@@ -12,7 +12,7 @@ import { normalizeEmail } from '../users/users.service';
 import { localLoginAllowedFor, localLoginMode } from './local-login-policy';
 import type { SessionPrincipal } from './principal';
 import { spendResetLinks } from './reset-links';
-import { idleCutoff, LAST_USE_RESOLUTION_MS, lastUseOutdated, sessionUsable } from './session-lifetime';
+import { idleCutoff, LAST_USE_RESOLUTION_MS, lastUseOutdated, sessionEndable, sessionUsable } from './session-lifetime';
 import { accountKey, csrfTokenFor, generateToken, hashToken, isWellFormedToken } from './session-token';
 import { SessionsRepository } from './sessions.repository';
 
@@ -126,14 +126,16 @@ export class SessionsService implements OnModuleInit {
   /**
    * Resolves the session cookie to its principal or throws 401 (missing, revoked, expired or idle past
    * SESSION_IDLE_MINUTES); a suspended user's session is ended on the spot. Only about one request a minute per
-   * session writes its last use; the others only read.
+   * session writes its last use; the others only read. `toSignOut` also takes a session idle past the limit (only
+   * to end it: see sessionEndable).
    */
-  async authenticate(token: string | undefined, now = new Date()): Promise<SessionPrincipal> {
+  async authenticate(token: string | undefined, now = new Date(), toSignOut = false): Promise<SessionPrincipal> {
     if (!isWellFormedToken(token)) throw new ApiError(401, 'unauthorized', NO_SESSION);
     const session = await this.sessions.findByTokenHash(hashToken(token));
     const idleMinutes = this.config.auth.sessionIdleMinutes;
     // Idle too long is expired: same answer, and the session is never touched again, so it stays ended.
-    if (!session || !sessionUsable(session, now, idleMinutes)) throw new ApiError(401, 'unauthorized', NO_SESSION);
+    const accepted = session && (toSignOut ? sessionEndable(session, now) : sessionUsable(session, now, idleMinutes));
+    if (!accepted) throw new ApiError(401, 'unauthorized', NO_SESSION);
     if (session.status !== 'active') {
       await this.sessions.revoke(session.id, now);
       throw new ApiError(401, 'unauthorized', 'Account has been deactivated');

@@ -76,7 +76,7 @@ export class SsoController {
 
   /** Signs out; for a session from an OIDC provider with an end-session endpoint, also returns where to log out there. */
   @Post('logout')
-  @RequireSession()
+  @RequireSession({ signOut: true })
   @HttpCode(200)
   @ApiOkResponse({ type: LogoutDto })
   async logout(@CurrentSession() session: SessionPrincipal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<LogoutDto> {
