@@ -143,7 +143,7 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await fillOauth2Provider(page, name);
     await page.getByRole('group', { name: 'Role mapping' }).getByText('No group mapping.').waitFor();
     await page.getByRole('button', { name: 'Add group mapping' }).click();
-    await page.getByLabel('Group 1', { exact: true }).fill(' finance ');
+    await page.getByLabel('Group 1', { exact: true }).fill('finance');
     await page.getByLabel('Role for group 1').selectOption('admin');
     await page.getByRole('button', { name: 'Add group mapping' }).click();
     await page.getByLabel('Group 2', { exact: true }).fill('household');
@@ -191,6 +191,88 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await page.context().close();
   });
 
+  /** The provider as the API stores it, changed through the API itself (PATCH, with the session's CSRF token). */
+  async function patchProvider(page: Page, name: string, body: Record<string, unknown>) {
+    const csrf = (await page.context().cookies()).find((c) => c.name === 'hearth_csrf')!.value;
+    const list = (await (await page.context().request.get('/api/v1/admin/sso_providers')).json()) as { sso_providers: { id: string; name: string }[] };
+    const id = list.sso_providers.find((p) => p.name === name)!.id;
+    const res = await page.context().request.patch(`/api/v1/admin/sso_providers/${id}`, { data: body, headers: { 'X-CSRF-Token': decodeURIComponent(csrf) } });
+    if (res.status() !== 200) throw new Error(`PATCH ${name}: ${res.status()} ${await res.text()}`);
+  }
+
+  it("shows the API's refusal of a group mapping on the row it concerns, under that row's label, and it follows the row", async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const page = await app.newPage();
+    await signInAs(page, root.email, '/admin/sso_providers');
+    const name = `legacy-roles-${Date.now()}`;
+    await fillOauth2Provider(page, name);
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('row', { name: new RegExp(name) }).waitFor();
+    // A rule stored before roles were checked (the reference app had a guest role): only the database can hold it now.
+    const legacy = { groupMappings: [{ group: 'staff', role: 'member' }, { group: 'visitors', role: 'guest' }, { group: 'finance', role: 'admin' }] };
+    await app.t.dataSource.query(`UPDATE sso_providers SET role_mapping = $2 WHERE name = $1`, [name, JSON.stringify(legacy)]);
+
+    await page.reload();
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    expect(await page.getByLabel('Role for group 2').inputValue()).toBe('guest');
+    const answer = page.waitForResponse((r) => r.url().includes('/api/v1/admin/sso_providers/') && r.request().method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    expect((await answer).status()).toBe(422);
+    const row = (n: number) => page.getByRole('group', { name: `Group mapping ${n}`, exact: true });
+    const refusal = /^Role for group 2 must be one of member, admin, super_admin, got "guest"$/;
+    await row(2).getByRole('alert').getByText(refusal).waitFor();
+    expect(await page.getByLabel('Role for group 2').getAttribute('aria-invalid')).toBe('true');
+    expect(await row(1).getByRole('alert').count()).toBe(0);
+    expect(await row(3).getByRole('alert').count()).toBe(0);
+    // Near the save button: a pointer to the rows, never the API's zero-based path.
+    expect(await page.getByRole('alert').filter({ hasText: 'groupMappings[' }).count()).toBe(0);
+    await page.getByRole('alert').getByText('Check the group mappings marked above.').waitFor();
+
+    // Removing the row above moves the refusal with its row, under the row's new label.
+    await page.getByRole('button', { name: 'Remove group 1' }).click();
+    await row(1).getByRole('alert').getByText(/^Role for group 1 must be one of member, admin, super_admin, got "guest"$/).waitFor();
+    expect(await row(2).getByRole('alert').count()).toBe(0);
+
+    await page.getByLabel('Role for group 1').selectOption('member');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
+    expect(await readBack(page, name)).toEqual({ groupMappings: [{ group: 'visitors', role: 'member' }, { group: 'finance', role: 'admin' }] });
+    await page.context().close();
+  });
+
+  it('sends back the group mappings it loaded as they are: fields it does not show, and spaces in a group name', async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const page = await app.newPage();
+    await signInAs(page, root.email, '/admin/sso_providers');
+    const name = `round-trip-${Date.now()}`;
+    await fillOauth2Provider(page, name);
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('row', { name: new RegExp(name) }).waitFor();
+    // Group names match exactly (SPEC 5.5) and the API keeps them and any other field of an entry as sent.
+    const groupMappings = [
+      { group: ' Finance Team ', role: 'admin', note: 'from config/auth.yml', source: { line: 12 } },
+      { group: 'staff', role: 'member', note: 'everyone on payroll' },
+    ];
+    await patchProvider(page, name, { role_mapping: { groupMappings } });
+    expect(await readBack(page, name)).toEqual({ groupMappings });
+
+    await page.reload();
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    expect(await page.getByLabel('Group 1', { exact: true }).inputValue()).toBe(' Finance Team ');
+    // Saving unchanged sends the entries back unchanged; an edited row keeps the fields the form does not show.
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
+    expect(await readBack(page, name)).toEqual({ groupMappings });
+
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    await page.getByLabel('Role for group 2').selectOption('admin');
+    await page.getByLabel('Group 2', { exact: true }).fill(' staff');
+    await page.getByRole('button', { name: 'Save provider' }).click();
+    await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
+    expect(await readBack(page, name)).toEqual({ groupMappings: [groupMappings[0], { group: ' staff', role: 'admin', note: 'everyone on payroll' }] });
+    await page.context().close();
+  });
+
   it("refuses an empty group name in the form and shows the API's 422 for an invalid rule; nothing is saved", async () => {
     const root = await app.newUser({ role: 'super_admin' });
     const page = await app.newPage();
@@ -200,7 +282,7 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await page.getByRole('button', { name: 'Add group mapping' }).click();
     await page.getByLabel('Group 1', { exact: true }).fill('   ');
     await page.getByRole('button', { name: 'Save provider' }).click();
-    await page.getByRole('alert').getByText('Group 1 needs a group name (or remove that row).').waitFor();
+    await page.getByRole('group', { name: 'Group mapping 1', exact: true }).getByRole('alert').getByText('Group 1 needs a group name (or remove that row).').waitFor();
 
     await page.getByLabel('Group 1', { exact: true }).fill('finance');
     await page.getByLabel('Other mapping rules (JSON)').fill('{"conditions": [');

@@ -1,13 +1,22 @@
 import { useId, type ReactElement, cloneElement } from 'react';
 
-/** A label, the control and an optional hint, wired together by id. */
-export function Field({ label, hint, children }: { label: string; hint?: string; children: ReactElement<{ id?: string; 'aria-describedby'?: string }> }) {
+type Control = ReactElement<{ id?: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }>;
+
+/** A label, the control, an optional error about that control and an optional hint, wired together by id. */
+export function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string; children: Control }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {cloneElement(children, { id, 'aria-describedby': hintId })}
+      {cloneElement(children, { id, 'aria-describedby': describedBy, ...(error ? { 'aria-invalid': true } : {}) })}
+      {error && (
+        <small id={errorId} className="error" role="alert">
+          {error}
+        </small>
+      )}
       {hint && (
         <small id={hintId} className="muted">
           {hint}

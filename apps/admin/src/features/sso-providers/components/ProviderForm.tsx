@@ -2,8 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { ROLES, SSO_STRATEGIES, type SsoStrategy } from '@hearth/contracts';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
+import { ApiError } from '../../../lib/api/client';
 import { useCreateProvider, useUpdateProvider, type CreateProvider, type Provider, type UpdateProvider } from '../api/useProviders';
-import { RoleMappingFields, roleMappingDraft, roleMappingToSend } from './RoleMappingFields';
+import { RoleMappingFields, roleMappingDraft, roleMappingToSend, rowProblemsOf, type RowProblem } from './RoleMappingFields';
+
+const SEE_ROWS = 'Check the group mappings marked above.';
 
 type Values = Record<string, string | boolean>;
 interface FieldSpec {
@@ -55,6 +58,9 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
   const [values, setValues] = useState<Values>(() => initialValues(provider));
   const [roleMapping, setRoleMapping] = useState(() => roleMappingDraft(provider?.role_mapping));
   const [formProblem, setFormProblem] = useState<string | null>(null);
+  const [rowProblems, setRowProblems] = useState<RowProblem[]>([]);
+  /** The rows in the order last sent: the API names a group mapping by its index in what it was sent. */
+  const [sentRowKeys, setSentRowKeys] = useState<number[]>([]);
   const create = useCreateProvider();
   const update = useUpdateProvider();
   const mutation = provider ? update : create;
@@ -64,7 +70,9 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
     event.preventDefault();
     const mapping = roleMappingToSend(roleMapping);
     setFormProblem('problem' in mapping ? mapping.problem : null);
-    if ('problem' in mapping) return;
+    setRowProblems('rowProblems' in mapping ? mapping.rowProblems : []);
+    if (!('mapping' in mapping)) return;
+    setSentRowKeys(mapping.rowKeys);
     // An empty button label means the provider's name (the API refuses an empty one).
     const label = String(values.label ?? '').trim() || String(values.name ?? '').trim();
     const body: Record<string, unknown> = { label, default_role: values.default_role, group_attribute: values.group_attribute, role_mapping: mapping.mapping };
@@ -83,6 +91,11 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
       create.mutate({ ...body, name: String(values.name).trim(), strategy } as CreateProvider, { onSuccess: onDone });
     }
   };
+
+  // The API's problems with a group mapping go on its row (while the row is still there); the others stay below.
+  const refusal = mutation.error instanceof ApiError ? rowProblemsOf(mutation.error.details, sentRowKeys) : { rows: [], rest: [] };
+  const refusedRows = refusal.rows.filter((p) => roleMapping.rows.some((row) => row.key === p.key));
+  const checkedHere = formProblem !== null || rowProblems.length > 0;
 
   return (
     <section className="card" aria-labelledby="provider-form-title">
@@ -139,12 +152,18 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
             <input value={String(values.group_attribute ?? '')} onChange={(e) => set('group_attribute', e.target.value)} />
           </Field>
         </div>
-        <RoleMappingFields draft={roleMapping} onChange={setRoleMapping} />
+        <RoleMappingFields draft={roleMapping} problems={checkedHere ? rowProblems : refusedRows} onChange={setRoleMapping} />
         <div className="status-slot">
-          {formProblem ? (
+          {checkedHere ? (
             <div className="error" role="alert">
-              <p>{formProblem}</p>
+              <p>{formProblem ?? SEE_ROWS}</p>
             </div>
+          ) : refusal.rows.length > 0 ? (
+            (refusal.rest.length > 0 || refusedRows.length > 0) && (
+              <div className="error" role="alert">
+                <p>{[...refusal.rest, ...(refusedRows.length ? [SEE_ROWS] : [])].join(' ')}</p>
+              </div>
+            )
           ) : (
             mutation.isError && <ErrorState error={mutation.error} />
           )}

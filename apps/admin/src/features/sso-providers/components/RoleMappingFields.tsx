@@ -2,8 +2,12 @@ import { ROLES, type Role } from '@hearth/contracts';
 import { Field } from '../../../components/Field';
 
 export interface GroupRow {
+  /** Stays with the row while the form is open, so a problem stays on its row when a row above is removed. */
+  key: number;
   group: string;
   role: Role;
+  /** The entry's other fields as loaded: the API keeps whatever an entry holds, so they go back as they came. */
+  rest: Record<string, unknown>;
 }
 
 /** The form's view of a provider's role_mapping: its group mappings as rows, every other rule as JSON text. */
@@ -13,23 +17,41 @@ export interface RoleMappingDraft {
   otherRules: string;
 }
 
+/** A problem with a row's group name or role, shown under that control; `text` follows the control's label. */
+export interface RowProblem {
+  key: number;
+  field: 'group' | 'role';
+  text: string;
+}
+
 const roleLabel = (role: string) => role.replace('_', ' ');
+const groupLabel = (index: number) => `Group ${index + 1}`;
+const roleFieldLabel = (index: number) => `Role for group ${index + 1}`;
+
+let nextKey = 0;
+const newRow = (entry: Record<string, unknown> = {}): GroupRow => {
+  const { group, role, ...rest } = entry;
+  return { key: nextKey++, group: typeof group === 'string' ? group : String(group ?? ''), role: (role ?? 'member') as Role, rest };
+};
 
 export function roleMappingDraft(stored: Record<string, unknown> | undefined): RoleMappingDraft {
   const { groupMappings, ...rest } = stored ?? {};
   const rows = Array.isArray(groupMappings)
-    ? groupMappings.map((m: { group?: unknown; role?: unknown }) => ({ group: String(m?.group ?? ''), role: m?.role as Role }))
+    ? groupMappings.map((m: unknown) => newRow(typeof m === 'object' && m !== null ? (m as Record<string, unknown>) : {}))
     : [];
   return { rows, otherRules: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '' };
 }
 
 /**
- * The role_mapping to send, or the problem that stops it being sent. The API replaces the whole mapping on save, so
- * the rules this form does not show as rows go back as the admin left them.
+ * The role_mapping to send (with the row keys in the order sent, to place the API's problems), or what stops it
+ * being sent. The API replaces the whole mapping on save, so the rules and entry fields this form does not show go
+ * back as the admin left them; group names go as typed, since they match exactly (the API refuses only blank ones).
  */
-export function roleMappingToSend(draft: RoleMappingDraft): { mapping: Record<string, unknown> } | { problem: string } {
-  const empty = draft.rows.findIndex((row) => !row.group.trim());
-  if (empty >= 0) return { problem: `Group ${empty + 1} needs a group name (or remove that row).` };
+export function roleMappingToSend(
+  draft: RoleMappingDraft,
+): { mapping: Record<string, unknown>; rowKeys: number[] } | { problem: string } | { rowProblems: RowProblem[] } {
+  const blank = draft.rows.filter((row) => !row.group.trim());
+  if (blank.length) return { rowProblems: blank.map((row) => ({ key: row.key, field: 'group', text: 'needs a group name (or remove that row).' })) };
   let other: unknown = {};
   if (draft.otherRules.trim()) {
     try {
@@ -40,12 +62,42 @@ export function roleMappingToSend(draft: RoleMappingDraft): { mapping: Record<st
   }
   if (typeof other !== 'object' || other === null || Array.isArray(other)) return { problem: 'Other mapping rules must be a JSON object.' };
   if ('groupMappings' in other) return { problem: 'Other mapping rules must not contain groupMappings: use the group rows above.' };
-  const groupMappings = draft.rows.map((row) => ({ group: row.group.trim(), role: row.role }));
-  return { mapping: { ...other, ...(groupMappings.length ? { groupMappings } : {}) } };
+  const groupMappings = draft.rows.map((row) => ({ ...row.rest, group: row.group, role: row.role }));
+  return { mapping: { ...other, ...(groupMappings.length ? { groupMappings } : {}) }, rowKeys: draft.rows.map((row) => row.key) };
+}
+
+/**
+ * Splits the API's validation messages into those about a group mapping it was sent (`groupMappings[0].role ...`,
+ * a zero-based index into `rowKeys`) and the rest.
+ */
+export function rowProblemsOf(messages: readonly string[], rowKeys: readonly number[]): { rows: RowProblem[]; rest: string[] } {
+  const rows: RowProblem[] = [];
+  const rest: string[] = [];
+  for (const message of messages) {
+    const match = /^groupMappings\[(\d+)\](?:\.(group|role))?\s+(.+)$/s.exec(message);
+    const key = match ? rowKeys[Number(match[1])] : undefined;
+    if (match && key !== undefined) rows.push({ key, field: match[2] === 'role' ? 'role' : 'group', text: match[3] });
+    else rest.push(message);
+  }
+  return { rows, rest };
 }
 
 /** Group -> role rows (add, change, remove) and the remaining rules as JSON. */
-export function RoleMappingFields({ draft, onChange }: { draft: RoleMappingDraft; onChange: (draft: RoleMappingDraft) => void }) {
+export function RoleMappingFields({
+  draft,
+  problems,
+  onChange,
+}: {
+  draft: RoleMappingDraft;
+  problems: readonly RowProblem[];
+  onChange: (draft: RoleMappingDraft) => void;
+}) {
+  // Each problem is told with the row's label as it is now (rows above may have been removed since).
+  const problemFor = (row: GroupRow, field: RowProblem['field'], label: string) =>
+    problems
+      .filter((p) => p.key === row.key && p.field === field)
+      .map((p) => `${label} ${p.text}`)
+      .join(' ') || undefined;
   const setRow = (index: number, row: Partial<GroupRow>) => onChange({ ...draft, rows: draft.rows.map((r, i) => (i === index ? { ...r, ...row } : r)) });
   return (
     <fieldset className="role-mapping">
@@ -56,11 +108,11 @@ export function RoleMappingFields({ draft, onChange }: { draft: RoleMappingDraft
       </p>
       {draft.rows.length === 0 && <p className="empty">No group mapping.</p>}
       {draft.rows.map((row, index) => (
-        <div className="inline-form" key={index}>
-          <Field label={`Group ${index + 1}`}>
+        <div className="inline-form" key={row.key} role="group" aria-label={`Group mapping ${index + 1}`}>
+          <Field label={groupLabel(index)} error={problemFor(row, 'group', groupLabel(index))}>
             <input value={row.group} onChange={(e) => setRow(index, { group: e.target.value })} />
           </Field>
-          <Field label={`Role for group ${index + 1}`}>
+          <Field label={roleFieldLabel(index)} error={problemFor(row, 'role', roleFieldLabel(index))}>
             <select value={row.role} onChange={(e) => setRow(index, { role: e.target.value as Role })}>
               {/* A stored role Hearth does not know (e.g. from config/auth.yml) is shown, so saving does not silently change it. */}
               {!ROLES.includes(row.role) && <option value={row.role}>{String(row.role)} (unknown)</option>}
@@ -77,7 +129,7 @@ export function RoleMappingFields({ draft, onChange }: { draft: RoleMappingDraft
         </div>
       ))}
       <div className="actions">
-        <button type="button" className="secondary" onClick={() => onChange({ ...draft, rows: [...draft.rows, { group: '', role: 'member' }] })}>
+        <button type="button" className="secondary" onClick={() => onChange({ ...draft, rows: [...draft.rows, newRow()] })}>
           Add group mapping
         </button>
       </div>
