@@ -53,6 +53,8 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     expect(links).not.toContain('Users');
     await page.goto('/admin/users');
     await expectVisible(page.getByRole('heading', { name: 'Not allowed' }));
+    // Focus lands on the refusal, as on every page's heading, not on the page body.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'Not allowed');
     const status = await page.evaluate(async () => (await fetch('/api/v1/admin/users', { credentials: 'include' })).status);
     expect(status).toBe(403);
   });

@@ -15,7 +15,7 @@ export function RequireSession({ minRole = 'member', children }: { minRole?: Rol
   if (!roleAtLeast(session.data.role, minRole)) {
     return (
       <section className="page">
-        <h1>Not allowed</h1>
+        <h1 tabIndex={-1}>Not allowed</h1>
         <p>This page needs the {minRole.replace('_', ' ')} role.</p>
       </section>
     );
