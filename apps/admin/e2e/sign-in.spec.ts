@@ -1,6 +1,8 @@
 import request from 'supertest';
 import type { Page } from 'playwright-core';
-import { screenshot, signIn, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
+import { LogMailer, MAILER } from '../../api/src/auth/mailer';
+import { hashToken } from '../../api/src/auth/session-token';
+import { freePort, PASSWORD, screenshot, signIn, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(120_000);
 
@@ -106,6 +108,143 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
   });
 });
 
+describe('browser: password reset by e-mailed link', () => {
+  let app: BrowserApp;
+  let page: Page;
+  let consoleText: string[];
+  beforeAll(async () => {
+    // APP_URL is this app's own address, so the mailed link is followed exactly as it was sent.
+    const port = await freePort();
+    app = await startBrowserApp({ APP_URL: `http://127.0.0.1:${port}` }, port);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  beforeEach(async () => {
+    page = await app.newPage();
+    consoleText = [];
+    page.on('console', (message) => consoleText.push(message.text()));
+  });
+  afterEach(async () => {
+    await page.context().close();
+  });
+
+  /** The last reset link mailed to `email`, read from the development mailer's outbox as the API tests read it. */
+  const mailedLink = (email: string): string | undefined => {
+    const mail = [...(app.t.app.get(MAILER) as LogMailer).outbox].reverse().find((m) => m.to === email);
+    return mail && /https?:\/\/\S+\/password_reset\?token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
+  };
+  const requestLink = async (email: string): Promise<string> => {
+    const res = await page.context().request.post('/api/v1/auth/password_reset', { data: { email } });
+    expect(res.status()).toBe(202);
+    return mailedLink(email)!;
+  };
+
+  it('asks for a link from sign-in with the same answer for any address, then sets a new password through the mailed link', async () => {
+    const user = await app.newUser({ role: 'member' });
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(/\/forgot-password$/);
+    await expectVisible(page.getByRole('heading', { name: 'Reset your password' }));
+
+    // An unknown address gets exactly the answer a known one gets: the page tells nothing about which accounts exist.
+    await page.getByLabel('E-mail').fill('nobody-at-all@example.com');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    const status = page.getByRole('status');
+    await status.getByText(/If an account exists for that address/).waitFor();
+    const unknownAnswer = await status.textContent();
+    expect(await page.evaluate(() => document.activeElement?.closest('[role="status"]') !== null)).toBe(true);
+    await page.getByRole('button', { name: 'Send another link' }).click();
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await status.getByText(/If an account exists for that address/).waitFor();
+    expect(await status.textContent()).toBe(unknownAnswer);
+    await screenshot(page, 'password-reset-requested');
+
+    const link = mailedLink(user.email)!;
+    expect(link).toBeDefined();
+    const token = new URL(link).searchParams.get('token')!;
+    await page.goto(link);
+    await expectVisible(page.getByRole('heading', { name: 'Choose a new password' }));
+    // The token leaves the address bar (and so the history and any Referer) as soon as the page has read it.
+    await page.waitForURL((url) => url.pathname === '/password_reset' && !url.search.includes('token'));
+
+    const fresh = 'a brand new passphrase';
+    await page.getByLabel('New password', { exact: true }).fill(fresh);
+    await page.getByLabel('Confirm new password').fill('a different passphrase');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expectFieldError(page, 'Confirm new password', /do not match/);
+
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm new password').fill('short');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expectFieldError(page, 'New password', /at least 8|longer than or equal to 8/i); // the API's policy message
+    await screenshot(page, 'password-reset-policy-error');
+
+    await page.getByLabel('New password', { exact: true }).fill(fresh);
+    await page.getByLabel('Confirm new password').fill(fresh);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await status.getByText(/Your password has been changed/).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.closest('[role="status"]') !== null)).toBe(true);
+    await screenshot(page, 'password-reset-done');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signIn(page, user.email, fresh);
+    expect((await page.context().request.post('/sessions', { data: { email: user.email, password: PASSWORD } })).status()).toBe(401);
+    expect(consoleText.filter((text) => text.includes(token))).toEqual([]);
+  });
+
+  it.each([
+    ['used already', async (app: BrowserApp, token: string) => {
+      const res = await request(app.t.server).post('/api/v1/auth/password_reset/complete').send({ token, password: 'first use of the link' });
+      expect(res.status).toBe(204);
+    }],
+    ['expired', async (app: BrowserApp, token: string) => {
+      await app.t.dataSource.query(`UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [hashToken(token)]);
+    }],
+  ])('explains a link that was %s, in plain words, and links to request a new one', async (_, spoil) => {
+    const user = await app.newUser({ role: 'member' });
+    const link = await requestLink(user.email);
+    await spoil(app, new URL(link).searchParams.get('token')!);
+
+    await page.goto(link);
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('Confirm new password').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/invalid, has expired or has already been used/);
+    await alert.getByRole('link', { name: 'Request a new link' }).click();
+    await page.waitForURL(/\/forgot-password$/);
+  });
+
+  it('works for a signed-in visitor too, who is then signed out (every session of the account ends)', async () => {
+    const user = await app.newUser({ role: 'member' });
+    await signIn(page, user.email);
+    const link = await requestLink(user.email);
+    await page.goto(link);
+    await expectVisible(page.getByRole('heading', { name: 'Choose a new password' }));
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('Confirm new password').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByRole('status').getByText(/Your password has been changed/).waitFor();
+    expect(await page.evaluate(async () => (await fetch('/api/v1/me', { credentials: 'include' })).status)).toBe(401);
+  });
+});
+
+/** The field is marked invalid, its error is tied to it, and it has the focus. */
+async function expectFieldError(page: Page, label: string, message: RegExp): Promise<void> {
+  const field = page.getByLabel(label, { exact: true });
+  await page.waitForFunction((el) => el?.getAttribute('aria-invalid') === 'true', await field.elementHandle());
+  const described = await field.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+  expect(described).toMatch(message);
+  expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+}
+
 describe('browser: sign-in page when local login is disabled', () => {
   let app: BrowserApp;
   beforeAll(async () => {
@@ -122,6 +261,21 @@ describe('browser: sign-in page when local login is disabled', () => {
     await expectVisible(page.getByText('E-mail and password sign-in is turned off'));
     expect(await page.getByLabel('Password').count()).toBe(0);
     await screenshot(page, 'sign-in-local-disabled');
+    await page.context().close();
+  });
+
+  it('offers no password reset: no link on sign-in, and both reset pages say it is not available', async () => {
+    await app.newUser({ role: 'admin' });
+    const page = await app.newPage();
+    await page.goto('/sign-in');
+    await expectVisible(page.getByText('E-mail and password sign-in is turned off'));
+    expect(await page.getByRole('link', { name: 'Forgot password?' }).count()).toBe(0);
+    await page.goto('/forgot-password');
+    await expectVisible(page.getByText(/Password reset is not available/));
+    expect(await page.getByLabel('E-mail').count()).toBe(0);
+    await page.goto(`/password_reset?token=${'x'.repeat(43)}`);
+    await expectVisible(page.getByText(/Password reset is not available/));
+    expect(await page.getByLabel('New password', { exact: true }).count()).toBe(0);
     await page.context().close();
   });
 });

@@ -2,8 +2,8 @@ import { useId, type ReactElement, cloneElement } from 'react';
 
 type Control = ReactElement<{ id?: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }>;
 
-/** A label, the control, an optional error about that control and an optional hint, wired together by id. */
-export function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string; children: Control }) {
+/** A label, the control, an optional error about that control and an optional hint, wired together by id (the error marks the control invalid). */
+export function Field({ label, hint, error, children }: { label: string; hint?: string; error?: string | null; children: Control }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -13,7 +13,7 @@ export function Field({ label, hint, error, children }: { label: string; hint?: 
       <label htmlFor={id}>{label}</label>
       {cloneElement(children, { id, 'aria-describedby': describedBy, ...(error ? { 'aria-invalid': true } : {}) })}
       {error && (
-        <small id={errorId} className="error" role="alert">
+        <small id={errorId} className="error field-error" role="alert">
           {error}
         </small>
       )}

@@ -48,3 +48,18 @@ export function useSetup() {
     onSuccess: onSignedIn,
   });
 }
+
+/** Asks for a reset link; the API answers the same for every address, and so does the page. */
+export const useRequestPasswordReset = () =>
+  useMutation({
+    mutationFn: (body: components['schemas']['PasswordResetRequestDto']) => unwrap(api.POST('/api/v1/auth/password_reset', { body })),
+  });
+
+/** Sets the new password with the mailed token; the API ends every session of the account (this browser's too, if it was signed in as it). */
+export function useCompletePasswordReset() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: components['schemas']['PasswordResetCompleteDto']) => unwrap(api.POST('/api/v1/auth/password_reset/complete', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: meQuery.queryKey }),
+  });
+}

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { useSession } from '../../../app/auth/useSession';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
@@ -72,6 +72,7 @@ export function SignInPage() {
                 <button type="submit" disabled={signIn.isPending || !email || !password}>
                   {signIn.isPending ? 'Signing in…' : 'Sign in'}
                 </button>
+                {config.data.password_reset_enabled && <Link to="/forgot-password">Forgot password?</Link>}
               </form>
             ) : (
               <p>E-mail and password sign-in is turned off. Use your organisation's sign-in below.</p>
