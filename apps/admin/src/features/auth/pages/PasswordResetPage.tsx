@@ -37,7 +37,7 @@ export function PasswordResetPage() {
     setProblems(null);
     complete.mutate(
       { token: token ?? '', password },
-      { onError: (error) => setProblems(problemsOf(error, { password: { property: 'password', label: 'The password' }})) },
+      { onError: (error) => setProblems(problemsOf<Key>(error, { password: { property: 'password', label: 'The password' }})) },
     );
   };
 

@@ -5,8 +5,9 @@ import { API_BASE } from '../../../lib/api/client';
 import { formatDateTime } from '../../../lib/format';
 import { providersOf, useAuthConfig } from '../../auth/api/useAuth';
 import { useDisconnectIdentity, useIdentities } from '../api/useIdentities';
+import { ChangePasswordForm } from '../components/ChangePasswordForm';
 
-/** The user's connected sign-in accounts: last used, connect another, disconnect (the API keeps the last method). */
+/** Password change, and the user's connected sign-in accounts: last used, connect another, disconnect (the API keeps the last method). */
 export function SecurityPage() {
   const identities = useIdentities();
   const disconnect = useDisconnectIdentity();
@@ -17,6 +18,7 @@ export function SecurityPage() {
   return (
     <section className="page">
       <h1 tabIndex={-1}>Security</h1>
+      <ChangePasswordForm />
       <section className="card" aria-labelledby="connected-title">
         <h2 id="connected-title">Connected accounts</h2>
         <div className="status-slot">{disconnect.isError && <ErrorState error={disconnect.error} />}</div>
