@@ -164,7 +164,9 @@ describe('browser: password reset by e-mailed link', () => {
     const link = mailedLink(user.email)!;
     expect(link).toBeDefined();
     const token = new URL(link).searchParams.get('token')!;
-    await page.goto(link);
+    const opened = await page.goto(link);
+    // Nor do the page's own requests carry it as a Referer before it is read.
+    expect(opened?.headers()['referrer-policy']).toBe('no-referrer');
     await expectVisible(page.getByRole('heading', { name: 'Choose a new password' }));
     // The token leaves the address bar (and so the history and any Referer) as soon as the page has read it.
     await page.waitForURL((url) => url.pathname === '/password_reset' && !url.search.includes('token'));

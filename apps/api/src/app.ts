@@ -85,7 +85,11 @@ function serveAdmin(app: NestExpressApplication, config: AppConfig): void {
   const dir = resolve(config.adminDistDir ?? join(__dirname, '../../../../admin') /* dist/api/apps/api/src -> dist/admin */);
   if (!existsSync(join(dir, 'index.html'))) return;
   app.useStaticAssets(dir, { index: false });
+  // No Referer from the app's pages: a mailed link's token (/password_reset?token=...) would go out with every
+  // request the page makes before it has read the token and taken it out of the address bar.
   app.use((req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' && !req.path.startsWith('/api/') && !req.path.startsWith('/auth/') ? res.sendFile(join(dir, 'index.html')) : next(),
+    req.method === 'GET' && !req.path.startsWith('/api/') && !req.path.startsWith('/auth/')
+      ? res.setHeader('Referrer-Policy', 'no-referrer').sendFile(join(dir, 'index.html'))
+      : next(),
   );
 }
