@@ -16,17 +16,36 @@ describe('parseQif: bank sections', () => {
       ['2024-01-02', '1234.56', 'Rent Co', 'Housing:Rent', ['home', 'fixed'], null, 'January rent'],
       ['2024-01-15', '-2500.00', 'Employer', 'Income', [], null, null],
       ['2024-01-20', '300.00', 'Transfer', null, [], 'Savings', null],
+      ['2024-01-25', '100.00', 'Costco', null, [], null, null],
       ['2024-01-25', '60.00', 'Costco', 'Food:Groceries', [], null, 'Food part'],
       ['2024-01-25', '40.00', 'Costco', 'Household', [], null, null],
     ]);
-    expect(rows[5].values).toMatchObject({ row_kind: 'opening_balance', date: '2023-12-31', amount: '1000.00' });
+    expect(rows[6].values).toMatchObject({ row_kind: 'opening_balance', date: '2023-12-31', amount: '1000.00' });
     expect(rows.every((r) => r.errors.length === 0)).toBe(true);
-    expect(rows.map((r) => r.sourceRowNumber)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rows.map((r) => r.sourceRowNumber)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('turns a split record into a row of its total (split_count) followed by a row per part (split_of: the total\'s row)', () => {
+    const { rows } = parseQif(CHECKING, options);
+    expect(rows.slice(3, 6).map((r) => [r.sourceRowNumber, r.values.amount, r.values.split_count ?? null, r.values.split_of ?? null])).toEqual([
+      [4, '100.00', 2, null],
+      [5, '60.00', null, 4],
+      [6, '40.00', null, 4],
+    ]);
+    // A split whose L names a category keeps it on the total's row; rows of records that are not splits have neither key.
+    const named = parseQif('!Type:Bank\nD01/25/2024\nT-10\nPShop\nLHome/trip\nSA\n$-4\nSB\n$-6\n^\nD01/26/2024\nT-1\nPCafe\n^\n', options).rows;
+    expect(named.map((r) => [r.values.amount, r.values.category, r.values.tags, r.values.split_count ?? null, r.values.split_of ?? null])).toEqual([
+      ['10', 'Home', ['trip'], 2, null],
+      ['4', 'A', [], null, 1],
+      ['6', 'B', [], null, 1],
+      ['1', null, [], null, null],
+    ]);
+    expect(Object.hasOwn(named[3].values, 'split_count') || Object.hasOwn(named[3].values, 'split_of')).toBe(false);
   });
 
   it("keeps the transaction's memo on each split part, with the part's own memo after it", () => {
     const qif = '!Type:Bank\nD01/25/2024\nT-100.00\nPCostco\nMWeekly shop\nSFood\nEfruit\n$-60.00\nSHousehold\n$-40.00\n^\n';
-    expect(parseQif(qif, options).rows.map((r) => r.values.notes)).toEqual(['Weekly shop — fruit', 'Weekly shop']);
+    expect(parseQif(qif, options).rows.map((r) => r.values.notes)).toEqual(['Weekly shop', 'Weekly shop — fruit', 'Weekly shop']);
   });
 
   it('reads day-first dates when the file says so, and an opening balance as its own kind', () => {
@@ -143,9 +162,16 @@ describe('QIF amounts finer than the currency', () => {
     const bank = parseQif('!Type:Bank\nD03/01/2024\nT-1.234\nPShop\n^\nD03/02/2024\nT-10.00\nPSplit\nSFood\n$-4.005\nSHome\n$-5.995\n^\nD03/03/2024\nT-2.5000\nPZeros\n^\n', options);
     expect(bank.rows.map((r) => r.errors)).toEqual([
       ["Row 1 (line 2): amount (T) '-1.234' is finer than the USD minor unit: USD amounts have 2 decimals"],
-      ["Row 2 (line 6): split 1 amount '-4.005' is finer than the USD minor unit: USD amounts have 2 decimals"],
-      ["Row 3 (line 6): split 2 amount '-5.995' is finer than the USD minor unit: USD amounts have 2 decimals"],
       [],
+      ["Row 3 (line 6): split 1 amount '-4.005' is finer than the USD minor unit: USD amounts have 2 decimals"],
+      ["Row 4 (line 6): split 2 amount '-5.995' is finer than the USD minor unit: USD amounts have 2 decimals"],
+      [],
+    ]);
+    // A finer total is the total's row's error only.
+    expect(parseQif('!Type:Bank\nD03/02/2024\nT-10.001\nPSplit\nSFood\n$-4\nSHome\n$-6.001\n^\n', options).rows.map((r) => r.errors)).toEqual([
+      ["Row 1 (line 2): amount (T) '-10.001' is finer than the USD minor unit: USD amounts have 2 decimals"],
+      [],
+      ["Row 3 (line 2): split 2 amount '-6.001' is finer than the USD minor unit: USD amounts have 2 decimals"],
     ]);
     const invest = parseQif('!Type:Invst\nD03/01/2024\nNDiv\nYAAPL\nT2.405\n^\nD03/02/2024\nNBuy\nYAAPL\nI100.001\nQ10\nT1000.01\n^\n', { ...options, defaultCurrency: 'JPY' });
     expect(invest.rows.map((r) => r.errors)).toEqual([
@@ -265,7 +291,7 @@ describe('parseQif: names longer than an entry holds', () => {
     const payee = 'p'.repeat(501);
     const qif = `!Type:Bank\nD01/02/2024\nT-5\nP${payee}\n^\nD01/03/2024\nT-5\nP${payee}\nL--Split--\nSA\n$-2\nSB\n$-3\n^\n`;
     const message = (row: number, line: number) => `Row ${row} (line ${line}): name '${'p'.repeat(40)}…' is too long: transaction names can have at most 500 characters`;
-    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([[message(1, 2)], [message(2, 6)], [message(3, 6)]]);
+    expect(parseQif(qif, options).rows.map((r) => r.errors)).toEqual([[message(1, 2)], [message(2, 6)], [message(3, 6)], [message(4, 6)]]);
     const dividend = parseQif(`!Type:Invst\nD01/02/2024\nNDiv\nY${'y'.repeat(495)}\nT5\n^\n`, options);
     expect(dividend.rows[0].errors).toEqual([expect.stringMatching(/^Row 1 \(line 2\): name 'Dividend: Y+…' is too long: transaction names can have at most 500 characters$/)]);
   });
@@ -413,16 +439,17 @@ describe('parseQif: errors of split records', () => {
     const qif = '!Type:Bank\nD13/45/2024\nT-5\nPShop\nL--Split--\nSA\n$-2\nSB\n$-x\n^\n';
     expect(parseQif(qif, options).rows.map((r) => [r.sourceRowNumber, r.errors])).toEqual([
       [1, ["Row 1 (line 2): date '13/45/2024' is missing or not a date"]],
-      [2, ["Row 2 (line 2): date '13/45/2024' is missing or not a date", "Row 2 (line 2): split 2 amount '-x' is not a number"]],
+      [2, ["Row 2 (line 2): date '13/45/2024' is missing or not a date"]],
+      [3, ["Row 3 (line 2): date '13/45/2024' is missing or not a date", "Row 3 (line 2): split 2 amount '-x' is not a number"]],
     ]);
   });
 });
 
 describe('parseQif: row limit', () => {
-  it('counts each split as the row it becomes', () => {
+  it('counts a split as the row of its total and a row per part', () => {
     const qif = '!Type:Bank\nD01/02/2024\nT-6\nPShop\nL--Split--\nSA\n$-1\nSB\n$-2\nSC\n$-3\n^\n';
-    expect(parseQif(qif, { ...options, maxRows: 2 })).toEqual({ rows: [], fileErrors: ['The file has 3 rows; at most 2 can be stored for one import'], errorCode: 'too_many_rows' });
-    expect(parseQif(qif, { ...options, maxRows: 3 }).rows).toHaveLength(3);
+    expect(parseQif(qif, { ...options, maxRows: 3 })).toEqual({ rows: [], fileErrors: ['The file has 4 rows; at most 3 can be stored for one import'], errorCode: 'too_many_rows' });
+    expect(parseQif(qif, { ...options, maxRows: 4 }).rows).toHaveLength(4);
   });
 });
 
@@ -438,11 +465,13 @@ describe('parseQif: cash transfers of an investment account', () => {
 });
 
 describe('parseQif: splits that do not add up to the total', () => {
-  it('reports each split row when the split amounts ($) add up to other than T, instead of losing the difference', () => {
+  it("reports on the total's row when the split amounts ($) add up to other than T, instead of losing the difference", () => {
     const qif = '!Type:Bank\nD01/02/2024\nT-100.00\nPShop\nL--Split--\nSA\n$-60.00\nSB\n$-30.00\n^\nD01/03/2024\nT-1,000\nPShop\nSA\n$-999.99\nSB\n$-.01\n^\n';
     expect(parseQif(qif, options).rows.map((r) => [r.values.amount, r.errors])).toEqual([
-      ['60.00', ["Row 1 (line 2): the split amounts ($) add up to -90.00, not the total -100.00 (T)"]],
-      ['30.00', ["Row 2 (line 2): the split amounts ($) add up to -90.00, not the total -100.00 (T)"]],
+      ['100.00', ["Row 1 (line 2): the split amounts ($) add up to -90.00, not the total -100.00 (T)"]],
+      ['60.00', []],
+      ['30.00', []],
+      ['1000', []],
       ['999.99', []],
       ['0.01', []],
     ]);

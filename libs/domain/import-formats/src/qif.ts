@@ -168,8 +168,8 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     const message = `The QIF file holds transactions of ${types.length} account types (${types.join(', ')}); export each account to its own file and import it into its account`;
     return { rows: [], fileErrors: [message], errorCode: 'invalid_qif' };
   }
-  // A split record becomes a row per split: counted before any row is built.
-  const rowCount = records.reduce((n, r) => n + (r.section === 'invst' ? investmentRowCount(r) : Math.max(1, r.splits.filter((split) => split.amount).length)), 0);
+  // A split record becomes the row of its total and a row per part: counted before any row is built.
+  const rowCount = records.reduce((n, r) => n + (r.section === 'invst' ? investmentRowCount(r) : bankRowCount(r)), 0);
   if (rowCount > opts.maxRows) {
     return { rows: [], fileErrors: [`The file has ${rowCount} rows; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
@@ -195,68 +195,66 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
       if (transferAccount) rows.push(xTransferRow(record, trade, rows.length + 1, errorsOf, transferAccount));
       return;
     }
-    const total = parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
-    if (total === null) problems.push(`amount '${record.fields.get('T') ?? ''}' is missing or not a number`);
-    else problems.push(...finer('amount (T)', total, base.currency));
+    const total = totalOf(record);
+    // The total's own problems: on the row of the total (a split's parent), not on its parts.
+    const totalProblems = total === null ? [`amount '${record.fields.get('T') ?? ''}' is missing or not a number`] : finer('amount (T)', total, base.currency);
     const payee = record.fields.get('P') ?? '';
     const memo = record.fields.get('M') || null;
     if (payee.toLowerCase() === 'opening balance') {
       // The account's balance on that date: stored as a valuation, not as income.
-      rows.push({ sourceRowNumber: rowNumber, errors: errorsOf(rowNumber), values: { ...base, row_kind: 'opening_balance', amount: total, name: 'Opening balance', notes: memo } });
+      rows.push({ sourceRowNumber: rowNumber, errors: errorsOf(rowNumber, totalProblems), values: { ...base, row_kind: 'opening_balance', amount: total, name: 'Opening balance', notes: memo } });
       return;
     }
     const { category, tags, transferTo } = categoryAndTags(record.fields.get('L'));
-    const splits = record.splits.filter((s) => s.amount);
-    const name = payee || (transferTo && !(splits.length && total !== null) ? `Transfer: ${transferTo}` : 'Imported item');
+    const splits = splitsOf(record);
+    const name = payee || (transferTo && !isSplit(record) ? `Transfer: ${transferTo}` : 'Imported item');
     const tooLong = nameProblem(name);
     if (tooLong) problems.push(tooLong);
-    if (splits.length && total !== null) {
-      // A split transaction becomes one row per split, so each part lands in its own category: parts that add up to
-      // other than T would lose (or invent) the difference.
+    const transaction = (n: number, errors: string[], amount: string | null, row: Record<string, unknown>): ParsedRow => ({
+      sourceRowNumber: n,
+      errors: errorsOf(n, errors),
+      values: { ...base, row_kind: 'transaction', amount: amount === null ? null : negateDecimal(amount), name, category, tags, notes: memo, transfer_account: transferTo, ...row },
+    });
+    if (isSplit(record)) {
+      // A split transaction becomes the row of its total (published as the parent, excluded from totals) followed by
+      // a row per part, so each part lands in its own category: parts that add up to other than T would lose (or
+      // invent) the difference.
       const parts = splits.map((s) => parseStatementAmount(s.amount));
-      if (parts.every((p) => p !== null)) {
-        const sum = sumOf(parts as string[]);
-        if (!sameNumber(sum, total)) problems.push(`the split amounts ($) add up to ${sum}, not the total ${total} (T)`);
-      }
+      const sum = parts.every((p) => p !== null) ? sumOf(parts as string[]) : null;
+      const unequal = sum !== null && total !== null && !sameNumber(sum, total) ? [`the split amounts ($) add up to ${sum}, not the total ${total} (T)`] : [];
+      rows.push(transaction(rowNumber, [...totalProblems, ...unequal], total, { split_count: splits.length }));
       splits.forEach((split, k) => {
         const part = categoryAndTags(split.category);
-        const amount = parseStatementAmount(split.amount);
+        const amount = parts[k];
         const n = rows.length + 1;
-        rows.push({
-          sourceRowNumber: n,
-          errors: errorsOf(n, amount === null ? [`split ${k + 1} amount '${split.amount}' is not a number`] : finer(`split ${k + 1} amount`, amount, base.currency)),
-          values: {
-            ...base,
-            row_kind: 'transaction',
-            amount: amount === null ? null : negateDecimal(amount),
-            name,
-            category: part.category,
-            tags: part.tags,
-            // M is the whole transaction's memo and E the part's: a part keeps both.
-            notes: [memo, split.memo].filter(Boolean).join(' — ') || null,
-            transfer_account: part.transferTo,
-          },
-        });
+        const errors = amount === null ? [`split ${k + 1} amount '${split.amount}' is not a number`] : finer(`split ${k + 1} amount`, amount, base.currency);
+        rows.push(transaction(n, errors, amount, {
+          category: part.category,
+          tags: part.tags,
+          // M is the whole transaction's memo and E the part's: a part keeps both.
+          notes: [memo, split.memo].filter(Boolean).join(' — ') || null,
+          transfer_account: part.transferTo,
+          split_of: rowNumber,
+        }));
       });
       return;
     }
-    rows.push({
-      sourceRowNumber: rowNumber,
-      errors: errorsOf(rowNumber),
-      values: {
-        ...base,
-        row_kind: 'transaction',
-        amount: total === null ? null : negateDecimal(total),
-        name,
-        category,
-        tags,
-        notes: memo,
-        transfer_account: transferTo,
-      },
-    });
+    rows.push(transaction(rowNumber, totalProblems, total, {}));
   });
   return { rows, fileErrors: [] };
 }
+
+/** A bank record's total: T, else U. */
+const totalOf = (record: QifRecord): string | null => parseStatementAmount(record.fields.get('T') ?? record.fields.get('U'));
+
+/** A bank record's split parts: its S lines with an amount ($). */
+const splitsOf = (record: QifRecord) => record.splits.filter((s) => s.amount);
+
+/** A record with parts and a total publishes as a split; parts without a total leave the record one row of no amount. */
+const isSplit = (record: QifRecord): boolean => splitsOf(record).length > 0 && totalOf(record) !== null;
+
+/** The rows a bank record becomes: a split's total and its parts, else one. */
+const bankRowCount = (record: QifRecord): number => (isSplit(record) ? 1 + splitsOf(record).length : 1);
 
 /** The problem, as a list, when an amount has more decimals than the import's currency stores (minor units would round it). */
 const finer = (column: string, amount: string, currency: string): string[] => {
