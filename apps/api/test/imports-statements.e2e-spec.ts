@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createImport, newAccount, revertAndWait, waitForImport } from './support/imports';
+import { createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { scannedPdf, statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -21,6 +21,14 @@ describe('imports: QIF', () => {
   });
   afterAll(() => t.close());
 
+  /** Each split transaction of the family: its total, whether it is excluded, and its parts' amounts. */
+  const splits = () =>
+    t.dataSource.query(
+      `SELECT e.amount_minor::int AS amount, e.excluded, array_agg(c.amount_minor::int ORDER BY c.amount_minor DESC) AS parts
+         FROM entries e JOIN entries c ON c.parent_entry_id = e.id WHERE e.family_id = $1 GROUP BY e.id ORDER BY e.date, e.id`,
+      [h.familyId],
+    );
+
   const ledger = () =>
     t.dataSource.query(
       `SELECT e.date::text AS date, e.entryable_type AS type, e.name, e.amount_minor::int AS amount, t.kind, c.name AS category, p.name AS parent,
@@ -33,7 +41,7 @@ describe('imports: QIF', () => {
 
   it('publishes a bank QIF into its account (splits, transfers, classes, opening balance), dedups a re-import and reverts', async () => {
     const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: QIF, account_id: accountId, publish: 'true' }).expect(201);
-    expect(created.body.data).toMatchObject({ type: 'QifImport', status: 'importing', stats: { rows_count: 6, valid_rows_count: 6 } });
+    expect(created.body.data).toMatchObject({ type: 'QifImport', status: 'importing', stats: { rows_count: 7, valid_rows_count: 7 } });
     expect((await waitForImport(t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
     const expected = [
       { date: '2023-12-31', type: 'Valuation', name: 'Opening balance', amount: 100000, kind: null, category: null, parent: null, tags: null },
@@ -42,16 +50,68 @@ describe('imports: QIF', () => {
       { date: '2024-01-20', type: 'Transaction', name: 'Transfer', amount: 30000, kind: 'funds_movement', category: null, parent: null, tags: null },
       { date: '2024-01-25', type: 'Transaction', name: 'Costco', amount: 4000, kind: 'standard', category: 'Household', parent: null, tags: null },
       { date: '2024-01-25', type: 'Transaction', name: 'Costco', amount: 6000, kind: 'standard', category: 'Groceries', parent: 'Food', tags: null },
+      { date: '2024-01-25', type: 'Transaction', name: 'Costco', amount: 10000, kind: 'standard', category: null, parent: null, tags: null },
     ];
     expect(await ledger()).toEqual(expected);
+    // The split is one transaction of its total, excluded (as an Actual split's parent is), with its parts under it.
+    expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
+    // Budgets count each part in its category and the purchase once (rent 1,234.56 and Costco 100.00; the transfer is left out).
+    const api = (path: string) => request(t.server).get(`/api/v1${path}`).set('X-Api-Key', h.apiKey).expect(200);
+    const budget = await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2024-01-01' }).expect(201);
+    const budgetId = budget.body.id ?? budget.body.data?.id;
+    expect((await api(`/budgets/${budgetId}`)).body).toMatchObject({ actual_spending_cents: 133456 });
+    const spentIn = async (name: string) => {
+      const [{ id }] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = $2`, [h.familyId, name]);
+      const list = await api(`/budget_categories?budget_id=${budgetId}&category_id=${id}`);
+      return (await api(`/budget_categories/${list.body.budget_categories[0].id}`)).body.actual_spending_cents;
+    };
+    expect([await spentIn('Groceries'), await spentIn('Household'), await spentIn('Food')]).toEqual([6000, 4000, 6000]);
 
     const again = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: QIF, account_id: accountId, publish: 'true' }).expect(201);
     expect((await waitForImport(t.server, h.apiKey, again.body.data.id)).status).toBe('complete');
     const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1 AND entryable_type = 'Transaction'`, [again.body.data.id]);
     expect(count).toBe(0);
+    expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
 
     await request(t.server).post(`/api/v1/imports/${again.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
     expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
+  it("lets a bank line of a QIF split's total claim its parent, either way round, never a part", async () => {
+    const bank = (amount: string) => ({ raw_file_content: `date,amount,name\n2024-01-25,${amount},Costco`, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
+    const claims = () =>
+      t.dataSource.query(
+        `SELECT i.type, e.amount_minor::int AS amount FROM import_rows r JOIN imports i ON i.id = r.import_id JOIN entries e ON e.id = r.duplicate_of
+          WHERE e.family_id = $1 AND e.entryable_type = 'Transaction' ORDER BY i.created_at, r.source_row_number`,
+        [h.familyId],
+      );
+    const costco = () => t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE family_id = $1 AND name = 'Costco'`, [h.familyId]);
+
+    // The QIF first: the bank's 100.00 is the split's parent; its 60.00 is a purchase of its own (a part is no bank line).
+    const qif = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: QIF, account_id: accountId });
+    const whole = await publishAndWait(t, h, bank('-100.00'));
+    const part = await publishAndWait(t, h, bank('-60.00'));
+    expect([qif.status, whole.status, part.status]).toEqual(['complete', 'complete', 'complete']);
+    expect(await claims()).toEqual([{ type: 'TransactionImport', amount: 10000 }]);
+    expect(await costco()).toEqual([{ count: 4 }]);
+    expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
+    for (const id of [part.id, whole.id, qif.id]) expect((await revertAndWait(t, h, id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+
+    // The bank line first: the QIF's total claims it, and the QIF's parts split it, counted once.
+    const line = await publishAndWait(t, h, bank('-100.00'));
+    const split = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: QIF, account_id: accountId });
+    expect([line.status, split.status]).toEqual(['complete', 'complete']);
+    expect(await claims()).toEqual([{ type: 'QifImport', amount: 10000 }]);
+    expect(await costco()).toEqual([{ count: 3 }]);
+    expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
+    // Reverting the QIF takes its parts and leaves the bank line as it was, counted again.
+    expect((await revertAndWait(t, h, split.id)).status).toBe('pending');
+    expect(await t.dataSource.query(`SELECT amount_minor::int AS amount, excluded, import_id FROM entries WHERE family_id = $1`, [h.familyId])).toEqual([
+      { amount: 10000, excluded: false, import_id: line.id },
+    ]);
+    expect((await revertAndWait(t, h, line.id)).status).toBe('pending');
     expect(await ledger()).toEqual([]);
   });
 
@@ -291,7 +351,7 @@ describe('imports: QIF', () => {
       .field('account_id', accountId)
       .attach('file', Buffer.from(QIF), { filename: 'checking.qif', contentType: 'application/octet-stream' })
       .expect(201);
-    expect(res.body.data.stats.rows_count).toBe(6);
+    expect(res.body.data.stats.rows_count).toBe(7);
   });
 });
 

@@ -795,6 +795,32 @@ describe('imports: publishing in chunks of two', () => {
     ]);
   });
 
+  it("keeps a QIF split in its total's chunk, and a re-import claims it whole", async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(t, h);
+    // Rows 1-2 make the first chunk (the cafe, the split's total); its parts, rows 3-5, would start the second.
+    const qif = '!Type:Bank\nD03/04/2024\nT-4.50\nPCafe\n^\nD03/05/2024\nT-100.00\nPCostco\nL--Split--\nSGroceries\n$-70.00\nSSupplies\n$-20.00\nSSupplies\n$-10.00\n^\nD03/06/2024\nT-3.00\nPBakery\n^\n';
+    const split = () =>
+      t.dataSource.query(
+        `SELECT e.amount_minor::int AS amount, e.excluded, (SELECT array_agg(c.amount_minor::int ORDER BY c.amount_minor DESC) FROM entries c WHERE c.parent_entry_id = e.id) AS parts
+           FROM entries e WHERE e.family_id = $1 AND e.parent_entry_id IS NULL ORDER BY e.date`,
+        [h.familyId],
+      );
+    const expected = [
+      { amount: 450, excluded: false, parts: null },
+      { amount: 10000, excluded: true, parts: [7000, 2000, 1000] },
+      { amount: 300, excluded: false, parts: null },
+    ];
+    const first = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qif, account_id: accountId });
+    expect(first.status).toBe('complete');
+    expect(await split()).toEqual(expected);
+    const again = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: qif, account_id: accountId });
+    expect(again.status).toBe('complete');
+    expect(await split()).toEqual(expected);
+    const claims = await t.dataSource.query(`SELECT count(*)::int AS count FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [again.id]);
+    expect(claims).toEqual([{ count: 6 }]);
+  });
+
   it('lets identical rows in later chunks claim only the identical entries not claimed before, oldest first', async () => {
     const h = await t.newHousehold();
     const [{ id: accountId }] = await t.dataSource.query(

@@ -186,6 +186,9 @@ const restored = (column: string, type: string, references?: string) => {
                     THEN ${references ? `(SELECT id FROM ${references} WHERE id = ${before})` : before} ELSE x.${column} END`;
 };
 
+/** Import types whose rows can be a split's parts (split_of), published in their split's chunk. */
+const SPLIT_PARTS = new Set(['ActualImport', 'QifImport']);
+
 /** Turns an import's rows into records (publish) and removes them again (revert). Runs inside the job worker. */
 @Injectable()
 export class ImportPublisher {
@@ -311,15 +314,16 @@ export class ImportPublisher {
    * The bounds of the chunks after the resume point `after`: up to IMPORT_CHUNK_ROWS rows each (default 5,000), in
    * one scan. The rows cannot change meanwhile: PATCH refuses an import that is importing. A file with stock splits
    * is one chunk: a split counts the holding on its day, which the file's trades dated before it make up wherever
-   * they stand in the file (a QIF file holds at most IMPORT_MAX_ROWS rows). The parts of an Actual split (split_of)
-   * go in their parent's chunk, which inserts them with it; a chunk may so hold a few rows more.
+   * they stand in the file (a QIF file holds at most IMPORT_MAX_ROWS rows). The parts of an Actual or QIF split
+   * (split_of) go in their parent's chunk, which inserts them with it (or finds them the parts of the transaction it
+   * claimed); a chunk may so hold a few rows more.
    */
   private async chunksAfter(imp: Import, after: number): Promise<Array<Omit<ImportChunk, 'inOrder'>>> {
     const [{ splits }] = imp.type === 'QifImport'
       ? await this.dataSource.query(`SELECT EXISTS (SELECT 1 FROM import_rows WHERE import_id = $1 AND "values"->>'row_kind' = 'split') AS splits`, [imp.id])
       : [{ splits: false }];
-    // Only Actual rows can be split parts; for the others the row numbers alone (the index) place the chunks.
-    const position = imp.type === 'ActualImport' ? `count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number)` : 'row_number() OVER (ORDER BY source_row_number)';
+    // Only Actual and QIF rows can be split parts; for the others the row numbers alone (the index) place the chunks.
+    const position = SPLIT_PARTS.has(imp.type) ? `count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number)` : 'row_number() OVER (ORDER BY source_row_number)';
     const chunks: Array<{ size: number; through: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS size, max(source_row_number) AS through
          FROM (SELECT source_row_number, (${position} - 1) / $3 AS chunk

@@ -6,7 +6,7 @@ import { ChunkPublisher, chunkRows, ImportRowRecord, previousValues, PublishCont
 import { publishTransactionRows } from './transactions.publisher';
 
 /**
- * Statement rows (QIF, PDF) publish into the import's account by kind: transactions (splits already one row each),
+ * Statement rows (QIF, PDF) publish into the import's account by kind: transactions (a QIF split as its total and parts),
  * trades and stock splits of a QIF investment section, and an opening balance as a valuation entry of kind
  * opening_anchor.
  */

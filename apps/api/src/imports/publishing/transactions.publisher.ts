@@ -35,7 +35,7 @@ const CHUNK_TRANSACTIONS = `
          CASE WHEN jsonb_typeof(r."values"->'tags') = 'array' THEN r."values"->'tags' ELSE '[]'::jsonb END AS tags,
          -- A transfer to another account (QIF [Account]) moves money; budgets leave it out.
          CASE WHEN ${text('transfer_account')} IS NULL THEN 'standard' ELSE 'funds_movement' END AS kind,
-         -- An Actual split: the parent row (its total, excluded as a ServiceImport split's parent is) and its parts.
+         -- An Actual or QIF split: the parent row (its total, excluded as a ServiceImport split's parent is) and its parts.
          r."values"->>'split_count' IS NOT NULL AS split_parent,
          (r."values"->>'split_of')::int AS split_of
     FROM import_rows r
@@ -103,22 +103,34 @@ async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unk
 
 /**
  * Existing transactions the chunk's rows duplicate: same account, date, amount, currency and name, no external id,
- * not a split's part, not created or already claimed by this import. The n-th identical row claims the n-th oldest identical entry, so
- * two identical entries absorb two identical rows and no more. Candidates are listed while other chunks run; the
- * claiming, in memory against the claims held there, takes its turn in file order.
+ * not created or already claimed by this import; a row claims no split's part, a split's part only a part of the
+ * transaction its split's total claimed (a re-imported split). The n-th identical row claims the n-th oldest
+ * identical entry, so two identical entries absorb two identical rows and no more. Candidates are listed while other
+ * chunks run; the claiming, in memory against the claims held there, takes its turn in file order (a split's parts
+ * are in its chunk).
  */
 async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, params: unknown[], accounts: string[]): Promise<DuplicateRow[]> {
   const candidates = await duplicateCandidates(tx, ctx, params, accounts);
-  return chunk.inOrder(async () =>
-    (await claimDuplicates(tx, ctx, candidates)).map(({ tags, existingNotes, existingCategoryId, ...row }) => ({
+  return chunk.inOrder(async () => {
+    const wholes = await claimDuplicates(tx, ctx, candidates.filter((c) => c.splitOf === null));
+    const claimedBy = new Map(wholes.map((c) => [c.rowNumber, c.entryId]));
+    const parts = await claimDuplicates(tx, ctx, candidates.filter((c) => c.splitOf !== null && claimedBy.get(c.splitOf) === c.parentEntryId));
+    return [...wholes, ...parts].map(({ tags, existingNotes, existingCategoryId, splitOf: _splitOf, parentEntryId: _parentEntryId, ...row }) => ({
       ...row,
       tagIds: tagIds(ctx, tags),
       existing: { notes: existingNotes, categoryId: existingCategoryId },
-    })),
-  );
+    }));
+  });
 }
 
-type Candidate = Omit<DuplicateRow, 'tagIds' | 'existing'> & { tags: unknown; existingNotes: string | null; existingCategoryId: string | null };
+type Candidate = Omit<DuplicateRow, 'tagIds' | 'existing'> & {
+  tags: unknown;
+  existingNotes: string | null;
+  existingCategoryId: string | null;
+  /** The row's split total's row number (a part's), and the entry's parent (a part's). */
+  splitOf: number | null;
+  parentEntryId: string | null;
+};
 
 /**
  * Each of the chunk's rows with the entries it could duplicate, in file order and each row's oldest first, in one
@@ -135,17 +147,18 @@ async function duplicateCandidates(tx: EntityManager, ctx: PublishContext, param
   const probed = Object.fromEntries(accounts.flatMap((id) => (spans.get(id) ? [[id, spans.get(id)]] : [])));
   if (!Object.keys(probed).length) return [];
   return tx.query(
-    `SELECT i.rn AS "rowNumber", i.category_id AS "categoryId", i.notes, i.tags,
-            x.id AS "entryId", x.notes AS "existingNotes", x.category_id AS "existingCategoryId"
+    `SELECT i.rn AS "rowNumber", i.category_id AS "categoryId", i.notes, i.tags, i.split_of AS "splitOf",
+            x.id AS "entryId", x.notes AS "existingNotes", x.category_id AS "existingCategoryId", x.parent_entry_id AS "parentEntryId"
        FROM (${CHUNK_TRANSACTIONS}) i
        JOIN accounts a ON a.id = i.account_id AND a.family_id = $10
        CROSS JOIN LATERAL (
-         SELECT e.id, e.notes, tr.category_id, row_number() OVER (ORDER BY e.created_at, e.id) AS age
+         SELECT e.id, e.notes, tr.category_id, e.parent_entry_id, row_number() OVER (ORDER BY e.created_at, e.id) AS age
            FROM entries e JOIN transactions tr ON tr.entry_id = e.id
           WHERE e.account_id = i.account_id AND e.date = i.date AND e.amount_minor = i.amount_minor
             AND e.currency = i.currency AND e.name = i.name AND ${priorTransaction('$1')}
-            -- A split's part is a share of a purchase, never a bank line of its own (its parent is).
-            AND e.parent_entry_id IS NULL
+            -- A split's part is a share of a purchase, never a bank line of its own (its parent is); only a part can be
+            -- the same part again (findDuplicates keeps those of the transaction its total claimed).
+            AND (e.parent_entry_id IS NULL) = (i.split_of IS NULL)
          OFFSET 0) x
       WHERE i.date BETWEEN ($11::jsonb -> i.account_id::text ->> 'first')::date AND ($11::jsonb -> i.account_id::text ->> 'last')::date
       ORDER BY i.rn, x.age`,
@@ -159,15 +172,22 @@ const tagIds = (ctx: PublishContext, tags: unknown): string[] =>
 
 /**
  * The chunk's rows that duplicate nothing become entries, transactions and taggings in one statement, converted in
- * SQL from the stored rows. Ids come from Node, time-ordered, so the inserts append to their indexes.
+ * SQL from the stored rows. Ids come from Node, time-ordered, so the inserts append to their indexes. A split whose
+ * total claimed a transaction splits it (excluded, its parts under it), as the file does; one already split (the
+ * same split re-imported, or split otherwise) keeps its parts, and the file's parts not found among them add nothing,
+ * as they would count the purchase twice. Revert of this import counts a transaction it split again (UNSPLIT_PASSED).
  */
 async function insertTransactions(tx: EntityManager, ctx: PublishContext, params: unknown[], size: number, duplicates: DuplicateRow[]): Promise<void> {
   await tx.query(
     `WITH chunk AS MATERIALIZED (${CHUNK_TRANSACTIONS}),
-          fresh AS MATERIALIZED (SELECT ($11::uuid[])[ordinal] AS id, * FROM chunk WHERE rn <> ALL($12::int[])),
+          claimed AS (SELECT ($11::uuid[])[ordinal] AS id, c.*, ($14::jsonb ->> c.split_of::text)::uuid AS claimed_parent FROM chunk c WHERE c.rn <> ALL($12::int[])),
+          fresh AS MATERIALIZED (
+            SELECT * FROM claimed f
+             WHERE f.claimed_parent IS NULL OR NOT EXISTS (SELECT 1 FROM entries k WHERE k.parent_entry_id = f.claimed_parent)),
+          split_up AS (UPDATE entries e SET excluded = true, updated_at = now() WHERE e.id IN (SELECT claimed_parent FROM fresh) AND NOT e.excluded),
           entries_in AS (
             INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
-            SELECT f.id, $10, f.account_id, 'Transaction', f.date, f.name, f.amount_minor, f.currency, f.notes, f.split_parent, p.id, $1
+            SELECT f.id, $10, f.account_id, 'Transaction', f.date, f.name, f.amount_minor, f.currency, f.notes, f.split_parent, COALESCE(p.id, f.claimed_parent), $1
               FROM fresh f LEFT JOIN fresh p ON p.rn = f.split_of),
           transactions_in AS (INSERT INTO transactions (entry_id, category_id, kind) SELECT id, category_id, kind FROM fresh)
      INSERT INTO taggings (tag_id, entry_id)
@@ -183,6 +203,7 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
       Array.from({ length: size }, () => timeOrderedId()),
       duplicates.map((d) => d.rowNumber),
       json(ctx.tags),
+      json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId]))),
     ],
   );
 }
