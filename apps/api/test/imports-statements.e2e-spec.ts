@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
+import { budgetSpending, createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { scannedPdf, statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -56,16 +56,7 @@ describe('imports: QIF', () => {
     // The split is one transaction of its total, excluded (as an Actual split's parent is), with its parts under it.
     expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
     // Budgets count each part in its category and the purchase once (rent 1,234.56 and Costco 100.00; the transfer is left out).
-    const api = (path: string) => request(t.server).get(`/api/v1${path}`).set('X-Api-Key', h.apiKey).expect(200);
-    const budget = await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2024-01-01' }).expect(201);
-    const budgetId = budget.body.id ?? budget.body.data?.id;
-    expect((await api(`/budgets/${budgetId}`)).body).toMatchObject({ actual_spending_cents: 133456 });
-    const spentIn = async (name: string) => {
-      const [{ id }] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = $2`, [h.familyId, name]);
-      const list = await api(`/budget_categories?budget_id=${budgetId}&category_id=${id}`);
-      return (await api(`/budget_categories/${list.body.budget_categories[0].id}`)).body.actual_spending_cents;
-    };
-    expect([await spentIn('Groceries'), await spentIn('Household'), await spentIn('Food')]).toEqual([6000, 4000, 6000]);
+    expect(await budgetSpending(t, h, '2024-01-01', ['Groceries', 'Household', 'Food'])).toEqual({ total: 133456, byCategory: [6000, 4000, 6000] });
 
     const again = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: QIF, account_id: accountId, publish: 'true' }).expect(201);
     expect((await waitForImport(t.server, h.apiKey, again.body.data.id)).status).toBe('complete');

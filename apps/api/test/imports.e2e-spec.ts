@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { addOpeningBalance, bankQifWithout, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
+import { addOpeningBalance, bankQifWithout, budgetSpending, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { until } from './support/until';
 import { localDateIn } from '@hearth/domain/budget-math';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
@@ -267,16 +267,7 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
         ['100.00', 2, null], ['70.00', null, 1], ['30.00', null, 1], ['4.50', null, null],
       ]);
 
-      const api = (path: string) => request(t.server).get(`/api/v1${path}`).set('X-Api-Key', h.apiKey).expect(200);
-      const budget = await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: '2024-03-01' }).expect(201);
-      const budgetId = budget.body.id ?? budget.body.data?.id;
-      expect((await api(`/budgets/${budgetId}`)).body).toMatchObject({ actual_spending_cents: 10450 });
-      const spentIn = async (name: string) => {
-        const [{ id }] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = $2`, [h.familyId, name]);
-        const list = await api(`/budget_categories?budget_id=${budgetId}&category_id=${id}`);
-        return (await api(`/budget_categories/${list.body.budget_categories[0].id}`)).body.actual_spending_cents;
-      };
-      expect([await spentIn('Groceries'), await spentIn('Supplies'), await spentIn('Food'), await spentIn('Home')]).toEqual([7000, 3000, 7450, 3000]);
+      expect(await budgetSpending(t, h, '2024-03-01', ['Groceries', 'Supplies', 'Food', 'Home'])).toEqual({ total: 10450, byCategory: [7000, 3000, 7450, 3000] });
 
       expect((await revertAndWait(t, h, done.id)).status).toBe('pending');
       expect(await count(`SELECT count(*) FROM entries WHERE family_id = $1`, [h.familyId])).toBe(0);

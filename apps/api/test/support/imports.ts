@@ -54,3 +54,20 @@ export const openingBalances = (t: TestApp, accountId: string): Promise<Array<{ 
 /** A bank QIF without an Opening Balance record: one record per date, each a purchase of `amount`, named Shop 0, Shop 1, ... */
 export const bankQifWithout = (dates: string[], amount = '-1.00') =>
   ['!Type:Bank', ...dates.flatMap((d, i) => [`D${d}`, `T${amount}`, `PShop ${i}`, '^'])].join('\n');
+
+/**
+ * A budget of the household from `startDate` (201): its actual spending, and that of a category named so, in cents,
+ * as the budget endpoints report them.
+ */
+export async function budgetSpending(t: TestApp, h: Household, startDate: string, categories: string[]): Promise<{ total: number; byCategory: number[] }> {
+  const api = (path: string) => request(t.server).get(`/api/v1${path}`).set('X-Api-Key', h.apiKey).expect(200);
+  const budget = await request(t.server).post('/api/v1/budgets').set('X-Api-Key', h.apiKey).send({ start_date: startDate }).expect(201);
+  const budgetId = budget.body.id ?? budget.body.data?.id;
+  const byCategory: number[] = [];
+  for (const name of categories) {
+    const [{ id }] = await t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = $2`, [h.familyId, name]);
+    const list = await api(`/budget_categories?budget_id=${budgetId}&category_id=${id}`);
+    byCategory.push((await api(`/budget_categories/${list.body.budget_categories[0].id}`)).body.actual_spending_cents);
+  }
+  return { total: (await api(`/budgets/${budgetId}`)).body.actual_spending_cents, byCategory };
+}
