@@ -129,6 +129,22 @@ describe('imports: skip_rows', () => {
     expect(await entries(id)).toEqual([{ name: 'Shop', amount: 100 }, { name: 'Cafe', amount: 250 }]);
   });
 
+  it('refuses a QIF split with a part skipped on the rows left of it, and publishes once the whole split is skipped', async () => {
+    const h = await t.newHousehold();
+    const account = await newAccount(t, h);
+    const qif = '!Type:Bank\nD01/02/2024\nT-100.00\nPCostco\nSFood\n$-60.00\nSHome\n$-40.00\n^\nD01/03/2024\nT-2.50\nPCafe\n^\n';
+    const id = (await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: account }).expect(201)).body.data.id;
+    await patch(h, id, { skip_rows: [3] }).expect(200);
+    const message = (n: number) => `Row ${n}: its split (rows 1-3) has skipped rows: skip the whole split, or include them again`;
+    expect((await rows(h, id)).filter((r) => !r.valid).map((r) => [r.row_number, r.errors])).toEqual([[1, [message(1)]], [2, [message(2)]]]);
+    await publish(h, id).expect(422);
+
+    await patch(h, id, { skip_rows: [1, 2, 3] }).expect(200);
+    await publish(h, id).expect(202);
+    expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+    expect(await entries(id)).toEqual([{ name: 'Cafe', amount: 250 }]);
+  });
+
   describe('Actual splits', () => {
     const CSV = [
       'Account,Date,Payee,Notes,Category,Amount,Split_Amount,Cleared',

@@ -16,7 +16,7 @@ import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
 import { buildMappings, MappingDraft, mappedCurrencyErrors, mapsValues, withMappingErrors } from './import-mappings';
-import { ParsedImport, ParseOptions, parsePdfStatement, parseQif, PositionedText, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
+import { leaveOutRows, ParsedImport, ParseOptions, parsePdfStatement, parseQif, PositionedText, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
@@ -95,7 +95,7 @@ function configurationChanges(input: ImportConfigurationInput): Partial<Import> 
 
 /** QIF and PDF rows come as one list: the skipped ones are dropped from it (CSV rows are never built). */
 function leaveOut(parsed: ParsedImport, skip: ReadonlySet<number> | undefined): ReadImport {
-  return { ...parsed, rows: skip?.size ? parsed.rows.filter((r) => !skip.has(r.sourceRowNumber)) : parsed.rows, sourceRows: parsed.rows.length };
+  return { ...parsed, rows: leaveOutRows(parsed.rows, skip ?? new Set()), sourceRows: parsed.rows.length };
 }
 
 function validateConfiguration(imp: Import): void {

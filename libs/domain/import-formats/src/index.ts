@@ -7,5 +7,6 @@ export type { QifOptions } from './qif';
 export * from './ndjson';
 export { parsePdfStatement } from './pdf-statement';
 export type { PositionedText, StatementOptions } from './pdf-statement';
+export { leaveOutRows } from './skipped-rows';
 export { categoryPath, categoryTargets, qualifiedName } from './category-paths';
 export type { CategoryTarget, KnownCategory } from './category-paths';
