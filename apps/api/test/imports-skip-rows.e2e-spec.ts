@@ -135,7 +135,7 @@ describe('imports: skip_rows', () => {
     const qif = '!Type:Bank\nD01/02/2024\nT-100.00\nPCostco\nSFood\n$-60.00\nSHome\n$-40.00\n^\nD01/03/2024\nT-2.50\nPCafe\n^\n';
     const id = (await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: qif, account_id: account }).expect(201)).body.data.id;
     await patch(h, id, { skip_rows: [3] }).expect(200);
-    const message = (n: number) => `Row ${n}: its split (rows 1-3) has skipped rows: skip the whole split, or include them again`;
+    const message = (n: number) => `Row ${n}: it is one of rows 1-3, which publish together (a split, or one record of several rows): skip them all, or include them again`;
     expect((await rows(h, id)).filter((r) => !r.valid).map((r) => [r.row_number, r.errors])).toEqual([[1, [message(1)]], [2, [message(2)]]]);
     await publish(h, id).expect(422);
 

@@ -312,6 +312,8 @@ function offsettingRow(record: QifRecord, own: ParsedRow, rowNumber: number, err
       tags: [],
       notes: record.fields.get('M') || null,
       transfer_account: transferAccount,
+      // Published with the record's own row, or not at all (skip_rows).
+      record_of: own.sourceRowNumber,
     },
   };
 }

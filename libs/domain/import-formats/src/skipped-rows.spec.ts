@@ -1,4 +1,5 @@
 import type { ParsedRow } from './csv-import';
+import { parseQif } from './qif';
 import { leaveOutRows } from './skipped-rows';
 
 const row = (n: number, values: Record<string, unknown> = {}): ParsedRow => ({ sourceRowNumber: n, errors: [], values });
@@ -17,8 +18,19 @@ describe('leaveOutRows', () => {
   });
 
   it("refuses, on each row left of it, a split missing a skipped part or total: it would publish parts that don't add up", () => {
-    const message = (n: number) => `Row ${n}: its split (rows 2-4) has skipped rows: skip the whole split, or include them again`;
+    const message = (n: number) => `Row ${n}: it is one of rows 2-4, which publish together (a split, or one record of several rows): skip them all, or include them again`;
     expect(leaveOutRows(file(), new Set([3])).map((r) => [r.sourceRowNumber, r.errors])).toEqual([[1, []], [2, [message(2)]], [4, [message(4)]], [5, []]]);
     expect(leaveOutRows(file(), new Set([2])).map((r) => [r.sourceRowNumber, r.errors])).toEqual([[1, []], [3, [message(3)]], [4, [message(4)]], [5, []]]);
+  });
+
+  it('keeps together the rows one QIF investment record becomes: a reinvestment is its buy and the income that paid for it', () => {
+    const qif = '!Type:Invst\nD01/02/2024\nNReinvDiv\nYVTI\nI200\nQ0.5\nT100.00\n^\nD01/03/2024\nNBuy\nYVTI\nI200\nQ1\nT200.00\n^\n';
+    const { rows } = parseQif(qif, { maxRows: 1000, defaultCurrency: 'USD', today: new Date('2026-11-22T12:00:00Z') });
+    expect(rows.map((r) => r.values.row_kind)).toEqual(['trade', 'transaction', 'trade']);
+    expect(leaveOutRows(rows, new Set([2])).map((r) => [r.sourceRowNumber, r.errors])).toEqual([
+      [1, ['Row 1: it is one of rows 1-2, which publish together (a split, or one record of several rows): skip them all, or include them again']],
+      [3, []],
+    ]);
+    expect(leaveOutRows(rows, new Set([1, 2])).map((r) => [r.sourceRowNumber, r.errors])).toEqual([[3, []]]);
   });
 });

@@ -1,25 +1,27 @@
 import type { ParsedRow } from './csv-import';
 
-/** The row number of the split a row belongs to (its total's), or null for a row of no split. */
-const splitOf = (row: ParsedRow): number | null =>
-  row.values.split_of != null ? Number(row.values.split_of) : row.values.split_count != null ? row.sourceRowNumber : null;
+/**
+ * The first row of the rows a row publishes with: a split's total (split_of on its parts), or the first row of a QIF
+ * record that becomes several (record_of on the others); a row of its own is its own.
+ */
+const groupOf = (row: ParsedRow): number => Number(row.values.split_of ?? row.values.record_of ?? row.sourceRowNumber);
 
 /**
- * A statement's rows without the ones skip_rows leaves out. A split (a total's row with split_count, its parts with
- * split_of) goes whole or not at all: one missing a skipped row would publish parts that do not add up to its total,
- * or parts of no total, so each of its rows left gets an error naming the split.
+ * A statement's rows without the ones skip_rows leaves out. Rows that publish together go whole or not at all: a
+ * split missing a skipped row would publish parts that do not add up to its total, or parts of no total, and a
+ * reinvestment its buy without the income that paid for it. Each row left of such a group gets an error naming it.
  */
 export function leaveOutRows(rows: ParsedRow[], skip: ReadonlySet<number>): ParsedRow[] {
   if (!skip.size) return rows;
-  const incomplete = new Set(rows.filter((r) => skip.has(r.sourceRowNumber)).map(splitOf).filter((n) => n !== null));
+  const broken = new Set(rows.filter((r) => skip.has(r.sourceRowNumber)).map(groupOf));
   const lastOf = new Map<number, number>();
-  for (const r of rows) if (incomplete.has(splitOf(r)!)) lastOf.set(splitOf(r)!, r.sourceRowNumber);
+  for (const r of rows) if (broken.has(groupOf(r))) lastOf.set(groupOf(r), r.sourceRowNumber);
   return rows
     .filter((r) => !skip.has(r.sourceRowNumber))
     .map((r) => {
-      const split = splitOf(r);
-      if (split === null || !incomplete.has(split)) return r;
-      const problem = `Row ${r.sourceRowNumber}: its split (rows ${split}-${lastOf.get(split)}) has skipped rows: skip the whole split, or include them again`;
+      const group = groupOf(r);
+      if (!broken.has(group)) return r;
+      const problem = `Row ${r.sourceRowNumber}: it is one of rows ${group}-${lastOf.get(group)}, which publish together (a split, or one record of several rows): skip them all, or include them again`;
       return { ...r, errors: [...r.errors, problem] };
     });
 }
