@@ -292,7 +292,8 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       const browser = browserOf(attempt);
       const list = await request(t.server).get('/api/v1/settings/sso_identities').set('Cookie', browser.cookie).expect(200);
       const res = await as(t.server, browser, 'delete', `/api/v1/settings/sso_identities/${list.body.sso_identities[0].id}`).expect(409);
-      expect(res.body.error).toBe('last_login_method');
+      // Only what the user can do: an SSO-provisioned account cannot set a password (PUT /me/password is 422 password_not_set).
+      expect(res.body).toMatchObject({ error: 'last_login_method', message: 'This is your only way to sign in; connect another provider first.' });
       await as(t.server, browser, 'delete', `/api/v1/settings/sso_identities/${randomUUID()}`).expect(404);
       expect((await request(t.server).get('/api/v1/settings/sso_identities').set('Cookie', browser.cookie)).body.sso_identities).toHaveLength(1);
     });

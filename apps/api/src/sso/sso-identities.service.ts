@@ -32,8 +32,10 @@ export class SsoIdentitiesService {
       const user = await tx.getRepository(User).findOneByOrFail({ id: principal.userId });
       // A password only counts when local sign-in is open to this user (SPEC.md 5.3).
       const passwordUsable = user.passwordHash !== null && localLoginAllowedFor(this.config.auth, user.role);
+      // No password can be set here instead: an account without one cannot set one (password_not_set), and one
+      // whose local sign-in is closed would still not sign in with it.
       if (!passwordUsable && identities.length <= 1) {
-        throw new ApiError(409, 'last_login_method', 'This is your only way to sign in; set a password or connect another provider first.');
+        throw new ApiError(409, 'last_login_method', 'This is your only way to sign in; connect another provider first.');
       }
       await this.repository.deleteIdentity(identity.id, tx);
       await this.audit.record(
