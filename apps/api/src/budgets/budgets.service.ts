@@ -16,6 +16,7 @@ import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { pageWindow } from '../common/paging';
+import { uuidParam } from '../common/query-params';
 import { requestLocale } from '../common/request-locale';
 import { FamiliesRepository } from '../finance/families.repository';
 import type {
@@ -57,8 +58,6 @@ const COMPUTED_CACHE_SIZE = 500;
 const inputsKey = (budget: BudgetRecord) =>
   [budget.dataVersion, budget.updatedAt.getTime(), budget.startDate, budget.endDate, budget.currency, budget.budgetedSpending, budget.expectedIncome, budget.userId].join('|');
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const viewerOf = (principal: Principal): BudgetViewer => ({ familyId: principal.familyId, userId: principal.userId });
 
 /** A strict ISO 8601 calendar date, "2024-03-01" or "20240301"; undefined when absent. */
@@ -73,11 +72,6 @@ function isoDateParam(name: string, value: unknown): IsoDate | undefined {
   } catch {
     throw ApiError.validation([`${name} must be an ISO 8601 date`]);
   }
-}
-
-function uuidParam(name: string, value: string | undefined): string | undefined {
-  if (value !== undefined && !UUID.test(value)) throw ApiError.validation([`${name} must be a valid UUID`]);
-  return value;
 }
 
 /** A decimal amount >= 0 in `currency`, from a JSON string or number. */
