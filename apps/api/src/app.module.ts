@@ -17,10 +17,11 @@ import { ImportsModule } from './imports/imports.module';
 import { SsoModule } from './sso/sso.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { AccountsModule } from './accounts/accounts.module';
+import { TransactionsModule } from './transactions/transactions.module';
 import { FamilyExportsModule } from './family-exports/family-exports.module';
 
 /** Feature modules; the runtime (database, queue) and process-wide services are wired in forRoot. */
-export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, AccountsModule, FamilyExportsModule];
+export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, AccountsModule, TransactionsModule, FamilyExportsModule];
 
 @Module({})
 export class AppModule {

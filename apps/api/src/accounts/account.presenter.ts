@@ -5,7 +5,7 @@ import type { AccountDto } from './account.dto';
 import type { AccountRecord } from './accounts.repository';
 
 /** The reference API's snake_case account_type of each accountable type. */
-const ACCOUNT_TYPES: Record<AccountableType, string> = {
+export const ACCOUNT_TYPES: Record<AccountableType, string> = {
   Depository: 'depository',
   Investment: 'investment',
   Crypto: 'crypto',

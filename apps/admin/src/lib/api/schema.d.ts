@@ -608,6 +608,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TransactionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TransactionsController_show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/family_exports": {
         parameters: {
             query?: never;
@@ -1664,6 +1696,97 @@ export interface components {
         };
         AccountListDto: {
             accounts: components["schemas"]["AccountDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        TransactionAccountDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description As an Account's account_type
+             * @example depository
+             */
+            account_type: string;
+        };
+        TransactionCategoryDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example #6172F3 */
+            color: string;
+            /**
+             * @description Lucide icon name
+             * @example shapes
+             */
+            icon: string;
+        };
+        TransactionMerchantDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        TransactionTagDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example #e99537 */
+            color: string | null;
+        };
+        TransactionTransferDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The amount moved (the inflow side's, positive), formatted in the transaction currency and request locale
+             * @example $12.34
+             */
+            amount: string;
+            /** @example USD */
+            currency: string;
+            /** @description The account of the transfer's other side */
+            other_account: components["schemas"]["TransactionAccountDto"];
+        };
+        TransactionDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            date: string;
+            /**
+             * @description The signed entry amount: expenses positive, income negative, formatted in the transaction currency and request locale
+             * @example $12.34
+             */
+            amount: string;
+            /** @description Absolute amount in minor units of the currency */
+            amount_cents: number;
+            /** @description Minor units, income positive, expenses negative (the opposite of amount) */
+            signed_amount_cents: number;
+            /** @example USD */
+            currency: string;
+            name: string;
+            notes: string | null;
+            external_id: string | null;
+            source: string | null;
+            /**
+             * @description income when the entry amount is below 0
+             * @enum {string}
+             */
+            classification: "income" | "expense";
+            /**
+             * Format: uuid
+             * @description A split part's total (the split parent); null otherwise
+             */
+            parent_id: string | null;
+            account: components["schemas"]["TransactionAccountDto"];
+            category: components["schemas"]["TransactionCategoryDto"] | null;
+            merchant: components["schemas"]["TransactionMerchantDto"] | null;
+            tags: components["schemas"]["TransactionTagDto"][];
+            transfer: components["schemas"]["TransactionTransferDto"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TransactionListDto: {
+            transactions: components["schemas"]["TransactionDto"][];
             pagination: components["schemas"]["PaginationDto"];
         };
         FamilyExportDto: {
@@ -4196,6 +4319,146 @@ export interface operations {
                 content?: never;
             };
             /** @description validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_list: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+                /** @description Page number; below 1 or absent: 1; past the last: the last */
+                page?: string;
+                /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
+                per_page?: string;
+                /** @description Transactions of this account */
+                account_id?: string;
+                /** @description Transactions of any of these accounts; repeat for several */
+                "account_ids[]"?: string[];
+                /** @description Transactions of this category (not its subcategories) */
+                category_id?: string;
+                /** @description Transactions of any of these categories; repeat for several */
+                "category_ids[]"?: string[];
+                /** @description Transactions of this merchant */
+                merchant_id?: string;
+                /** @description Transactions of any of these merchants; repeat for several */
+                "merchant_ids[]"?: string[];
+                /** @description Transactions carrying any of these tags; repeat for several */
+                "tag_ids[]"?: string[];
+                /** @description On or after this date (YYYY-MM-DD) */
+                start_date?: string;
+                /** @description On or before this date (YYYY-MM-DD) */
+                end_date?: string;
+                /** @description Signed entry amount at least this (expenses positive, income negative), in the entry currency */
+                min_amount?: string;
+                /** @description Signed entry amount at most this */
+                max_amount?: string;
+                /** @description income: entry amount below 0; expense: above 0 */
+                type?: "income" | "expense";
+                /** @description Case-insensitive substring of the name, notes or merchant name; % and _ are literal */
+                search?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first (date, then created_at, then id); split parents and their parts alike */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionListDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed naming the parameter: an id that is no UUID, a date not YYYY-MM-DD, an amount that is no decimal, a type other than income/expense, a filter given twice, or a bad locale */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_show: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: locale is not a language tag */
             422: {
                 headers: {
                     [name: string]: unknown;
