@@ -39,11 +39,9 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
   const stored = all.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows);
   // Every line is a record of the plan or a line with problems, each a row.
   const sourceRows = stored ? all.rowsCount : 0;
-  const skip = imp.skipRows ?? [];
-  assertSkippable(skip, sourceRows);
+  assertSkippable(imp.skipRows ?? [], sourceRows);
   // With rows skipped, the others keep the numbers the whole file gives them; without, the numbers run on as stored.
-  const rowLines = skip.length ? serviceRowLines(all) : null;
-  const parsed = rowLines ? withoutLines(all, new Set(skip.map((n) => rowLines[n - 1]))) : all;
+  const { parsed, rowLines } = keptNdjson(imp, all);
   const numberOf = new Map(rowLines?.map((line, i) => [line, i + 1]));
   const rowNumber = (line: number, next: number) => numberOf.get(line) ?? next;
   const [{ currency, timezone }] = await tx.query(`SELECT currency, timezone FROM families WHERE id = $1`, [imp.familyId]);
@@ -70,12 +68,14 @@ export async function storeServiceImportRows(tx: EntityManager, imp: Import, tex
   return sourceRows;
 }
 
-/** The file a ServiceImport publishes: its text without the lines of its skipped rows. */
-function keptNdjson(imp: Import, text: string): ParsedNdjson {
-  const all = parseServiceNdjson(text);
-  if (!imp.skipRows?.length) return all;
+/**
+ * The file a ServiceImport publishes: the whole file without the lines of its skipped rows, and, when rows are
+ * skipped, the file line of each row (serviceRowLines).
+ */
+function keptNdjson(imp: Import, all: ParsedNdjson): { parsed: ParsedNdjson; rowLines: number[] | null } {
+  if (!imp.skipRows?.length) return { parsed: all, rowLines: null };
   const rowLines = serviceRowLines(all);
-  return withoutLines(all, new Set(imp.skipRows.map((n) => rowLines[n - 1])));
+  return { parsed: withoutLines(all, new Set(imp.skipRows.map((n) => rowLines[n - 1]))), rowLines };
 }
 
 const TAXONOMY = new Set(['Category', 'Tag', 'Merchant']);
@@ -109,7 +109,7 @@ async function existingNames(manager: EntityManager, imp: Import, parsed: Parsed
 
 /** Amounts are checked in the currency each record publishes in: the plan's family currency when neither it nor its account names one. */
 async function preflightServiceImport(manager: EntityManager, imp: Import, text: string, familyCurrency: string): Promise<PreflightResult> {
-  const parsed = keptNdjson(imp, text);
+  const { parsed } = keptNdjson(imp, parseServiceNdjson(text));
   return preflightServiceNdjson(parsed, await existingNames(manager, imp, parsed), { familyCurrency });
 }
 

@@ -143,8 +143,6 @@ export function hasValidFirstLine(text: string): boolean {
 export function parseServiceNdjson(text: string): ParsedNdjson {
   const lines: NdjsonLine[] = [];
   const issues: NdjsonIssue[] = [];
-  const expectedRecordCounts = emptyRecordCounts();
-  const recordTypeCounts: Record<string, number> = Object.create(null);
   const raw = text.split('\n');
   for (let i = 0; i < raw.length; i++) {
     const source = raw[i].trim();
@@ -188,8 +186,6 @@ export function parseServiceNdjson(text: string): ParsedNdjson {
       continue;
     }
     const type = value.type;
-    recordTypeCounts[type] = (recordTypeCounts[type] ?? 0) + 1;
-    if (isSupported(type)) expectedRecordCounts[ENTITY_KEYS[type]]++;
     entry.type = type;
     if (!isSupported(type)) {
       fail('unsupported_record_type', `has unsupported record type ${JSON.stringify(type.slice(0, 60))}.`);
@@ -204,6 +200,18 @@ export function parseServiceNdjson(text: string): ParsedNdjson {
       continue;
     }
     entry.data = value.data;
+  }
+  return ndjsonOf(lines, issues);
+}
+
+/** A file of these lines and issues, counted: every line is a row, and each line with a type counts for that type. */
+function ndjsonOf(lines: NdjsonLine[], issues: NdjsonIssue[]): ParsedNdjson {
+  const expectedRecordCounts = emptyRecordCounts();
+  const recordTypeCounts: Record<string, number> = Object.create(null);
+  for (const { type } of lines) {
+    if (type === null) continue;
+    recordTypeCounts[type] = (recordTypeCounts[type] ?? 0) + 1;
+    if (isSupported(type)) expectedRecordCounts[ENTITY_KEYS[type]]++;
   }
   return { lines, issues, rowsCount: lines.length, expectedRecordCounts, recordTypeCounts: { ...recordTypeCounts } };
 }
@@ -738,21 +746,10 @@ export function serviceRowLines(parsed: ParsedNdjson): number[] {
  */
 export function withoutLines(parsed: ParsedNdjson, lines: ReadonlySet<number>): ParsedNdjson {
   if (!lines.size) return parsed;
-  const kept = parsed.lines.filter((l) => !lines.has(l.line));
-  const expectedRecordCounts = emptyRecordCounts();
-  const recordTypeCounts: Record<string, number> = Object.create(null);
-  for (const l of kept) {
-    if (l.type === null) continue;
-    recordTypeCounts[l.type] = (recordTypeCounts[l.type] ?? 0) + 1;
-    if (isSupported(l.type)) expectedRecordCounts[ENTITY_KEYS[l.type]]++;
-  }
-  return {
-    lines: kept,
-    issues: parsed.issues.filter((i) => i.line === undefined || !lines.has(i.line)),
-    rowsCount: kept.length,
-    expectedRecordCounts,
-    recordTypeCounts: { ...recordTypeCounts },
-  };
+  return ndjsonOf(
+    parsed.lines.filter((l) => !lines.has(l.line)),
+    parsed.issues.filter((i) => i.line === undefined || !lines.has(i.line)),
+  );
 }
 
 /** Minor units of a decimal amount in `currency` as a string (for bigint columns); rounding half away from zero. */
