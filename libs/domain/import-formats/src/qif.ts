@@ -207,7 +207,8 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     }
     const { category, tags, transferTo } = categoryAndTags(record.fields.get('L'));
     const splits = splitsOf(record);
-    const name = payee || (transferTo && !isSplit(record) ? `Transfer: ${transferTo}` : 'Imported item');
+    const split = isSplit(record);
+    const name = payee || (transferTo && !split ? `Transfer: ${transferTo}` : 'Imported item');
     const tooLong = nameProblem(name);
     if (tooLong) problems.push(tooLong);
     const transaction = (n: number, errors: string[], amount: string | null, row: Record<string, unknown>): ParsedRow => ({
@@ -215,7 +216,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
       errors: errorsOf(n, errors),
       values: { ...base, row_kind: 'transaction', amount: amount === null ? null : negateDecimal(amount), name, category, tags, notes: memo, transfer_account: transferTo, ...row },
     });
-    if (isSplit(record)) {
+    if (split) {
       // A split transaction becomes the row of its total (published as the parent, excluded from totals) followed by
       // a row per part, so each part lands in its own category: parts that add up to other than T would lose (or
       // invent) the difference.
