@@ -2,6 +2,10 @@
 // baseline measured in the same run on the same database: parse the same file with papaparse and bulk-insert the
 // same rows into a scratch table with INSERT ... SELECT unnest(...), in chunks of the same size. Then the same file
 // again into the same account, where every row must be linked to the entry it duplicates.
+// A second reference, the storage floor, writes what an import must keep with no checking, mapping or matching at
+// all: each row's values as jsonb (for GET .../rows and PATCH), then an entry and a transaction per row, into copies
+// of import_rows, entries and transactions with their indexes. The import's time over the floor is what the
+// pipeline itself costs; the floor over the baseline is what the schema's indexes and the kept rows cost.
 //   node tools/bench/import-csv.mjs                      embedded PGlite + PostgreSQL-backed queue
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/import-csv.mjs
 //   BENCH_HISTORY=1000000 ...                            first seed another household with that many entries: the
@@ -9,7 +13,7 @@
 //   BENCH_REVERT_IMPORT_FIRST=1 ...                      revert the import before the re-import: every entry it
 //                                                        created passes to the re-import, which holds it too
 import Papa from 'papaparse';
-import { engineName, importThroughApi, revertThroughApi, startBenchApp } from './bench-app.mjs';
+import { engineName, importThroughApi, requireDist, revertThroughApi, startBenchApp } from './bench-app.mjs';
 import { seedHousehold } from './seed-household.mjs';
 
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -59,6 +63,44 @@ async function baseline(dataSource, csv) {
   }
 }
 
+const { timeOrderedId } = requireDist('apps/api/src/common/time-ordered-id');
+
+/** The storage floor (see the top of this file), in chunks of the import's size; the copies are dropped after. */
+async function storageFloor(dataSource, csv, familyId, accountId) {
+  const started = performance.now();
+  const { data } = Papa.parse(csv.trim(), { header: true, skipEmptyLines: 'greedy' });
+  const spent = { import_rows: 0, entries: 0, transactions: 0 };
+  const timed = async (table, query) => {
+    const at = performance.now();
+    await query;
+    spent[table] += performance.now() - at;
+  };
+  const tables = ['import_rows', 'entries', 'transactions'].map((t) => [t, `bench_floor_${t}_${process.pid}`]);
+  const [rowsCopy, entriesCopy, transactionsCopy] = tables.map(([, copy]) => copy);
+  for (const [table, copy] of tables) await dataSource.query(`CREATE TABLE ${copy} (LIKE ${table} INCLUDING ALL)`);
+  try {
+    const importId = timeOrderedId();
+    for (let start = 0; start < data.length; start += CHUNK_ROWS) {
+      const chunk = data.slice(start, start + CHUNK_ROWS);
+      const numbers = chunk.map((_, i) => start + i + 1);
+      await timed('import_rows', dataSource.query(
+        `INSERT INTO ${rowsCopy} (import_id, source_row_number, "values") SELECT $1, n, v::jsonb FROM unnest($2::int[], $3::text[]) AS r(n, v)`,
+        [importId, numbers, chunk.map((r) => JSON.stringify({ date: r.Date, amount: r.Amount, name: r.Description, category: r.Category, notes: r.Notes }))],
+      ));
+      const ids = chunk.map(() => timeOrderedId());
+      await timed('entries', dataSource.query(
+        `INSERT INTO ${entriesCopy} (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, import_id)
+         SELECT id, $1, $2, 'Transaction', d, n, a, 'USD', x, $3 FROM unnest($4::uuid[], $5::date[], $6::text[], $7::bigint[], $8::text[]) AS r(id, d, n, a, x)`,
+        [familyId, accountId, importId, ids, chunk.map((r) => r.Date), chunk.map((r) => r.Description), chunk.map((r) => Math.round(Number(r.Amount) * 100)), chunk.map((r) => r.Notes)],
+      ));
+      await timed('transactions', dataSource.query(`INSERT INTO ${transactionsCopy} (entry_id, kind) SELECT id, 'standard' FROM unnest($1::uuid[]) AS r(id)`, [ids]));
+    }
+    return { ms: performance.now() - started, spent };
+  } finally {
+    for (const [, copy] of tables) await dataSource.query(`DROP TABLE ${copy}`);
+  }
+}
+
 const bench = await startBenchApp({ IMPORT_MAX_ROWS: '200000' });
 const { base, dataSource } = bench;
 const { family, key } = await bench.newHousehold();
@@ -75,6 +117,7 @@ try {
   );
   const { csv, rows } = generateCsv();
   const baselineMs = await baseline(dataSource, csv);
+  const { ms: floorMs, spent } = await storageFloor(dataSource, csv, family.id, accountId);
   const body = { raw_file_content: csv, account_id: accountId, date_format: '%Y-%m-%d' };
   const run = await importThroughApi(base, key, body);
   const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1`, [run.id]);
@@ -104,6 +147,8 @@ try {
   console.log(`  POST to complete: ${(run.total / 1000).toFixed(2)} s (${Math.round(rows / (run.total / 1000))} rows/s)`);
   console.log(`  baseline (papaparse + unnest into one table): ${(baselineMs / 1000).toFixed(2)} s`);
   console.log(`  ratio: ${(run.total / baselineMs).toFixed(2)}`);
+  console.log(`  storage floor (rows as jsonb, entries and transactions with their indexes, nothing checked): ${(floorMs / 1000).toFixed(2)} s, ${(floorMs / baselineMs).toFixed(2)}x the baseline; the import takes ${(run.total / floorMs).toFixed(2)}x the floor`);
+  console.log(`    of which inserting into ${Object.entries(spent).map(([table, ms]) => `${table} ${(ms / 1000).toFixed(2)} s`).join(', ')}`);
   console.log(`  re-import of the same file (every row a duplicate, linked not inserted): ${(again.total / 1000).toFixed(2)} s, ratio ${(again.total / baselineMs).toFixed(2)}`);
   console.log(
     importFirst
