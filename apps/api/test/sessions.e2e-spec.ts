@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Session } from '../src/auth/auth.entities';
 import { hashToken } from '../src/auth/session-token';
 import { User } from '../src/users/user.entity';
-import { as, cookiesOf, PASSWORD, signIn } from './support/sessions';
+import { as, cookiesOf, PASSWORD, signIn, ssoSession } from './support/sessions';
 import { startTestApp, TestApp } from './support/test-app';
 
 const INVALID = { error: 'invalid_credentials', message: 'Invalid email or password.' };
@@ -104,6 +104,23 @@ describe('local sign-in and sessions', () => {
     await request(t.server).get('/api/v1/me').set('Cookie', 'hearth_session=forged').expect(401);
     // an API key is not a session
     await request(t.server).get('/api/v1/me').set('X-Api-Key', h.apiKey).expect(401);
+  });
+
+  it('tells the signed-in user whether they have a password and may use it: a local user yes, an SSO-only user has none', async () => {
+    const local = await t.newHousehold({ role: 'member' });
+    const signedIn = await request(t.server).post('/sessions').send({ email: local.email, password: PASSWORD }).expect(201);
+    expect(signedIn.body.user.password).toEqual({ set: true, sign_in_allowed: true, usable: true });
+    const me = await request(t.server).get('/api/v1/me').set('Cookie', cookiesOf(signedIn.headers['set-cookie'] as unknown as string[])).expect(200);
+    expect(me.body.password).toEqual({ set: true, sign_in_allowed: true, usable: true });
+
+    const ssoOnly = await t.newHousehold({ role: 'member' });
+    await t.dataSource.getRepository(User).update({ id: ssoOnly.userId }, { passwordHash: null });
+    const browser = await ssoSession(t, ssoOnly.userId);
+    const theirs = await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+    expect(theirs.body.password).toEqual({ set: false, sign_in_allowed: true, usable: false });
+    // What `usable: false` stands for: the change is refused.
+    const refused = await as(t.server, browser, 'put', '/api/v1/me/password').send({ current_password: 'anything', new_password: 'a brand new passphrase' }).expect(422);
+    expect(refused.body.error).toBe('password_not_set');
   });
 
   it('never reuses the session presented at sign-in (no fixation)', async () => {

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { LogMailer, MAILER } from '../src/auth/mailer';
 import { hashToken } from '../src/auth/session-token';
 import { startFreshTestApp } from './support/fresh-database';
-import { as, PASSWORD, signIn } from './support/sessions';
+import { as, cookiesOf, PASSWORD, signIn, ssoSession } from './support/sessions';
 import { startTestApp, TestApp } from './support/test-app';
 import { withTimeZone } from './support/time-zone';
 
@@ -191,6 +191,17 @@ describe('local login disabled, no override', () => {
     expect((await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: 'x'.repeat(43), password: 'long enough pw' }).expect(403)).body).toEqual(RESET_DISABLED);
     expect(await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1`, [root.userId])).toEqual([]);
   });
+
+  it('tells a user signed in through SSO that their password is kept but may not be used, even a super admin', async () => {
+    for (const role of ['member', 'super_admin'] as const) {
+      const h = await t.newHousehold({ role });
+      const browser = await ssoSession(t, h.userId);
+      const me = await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200);
+      expect(me.body.password).toEqual({ set: true, sign_in_allowed: false, usable: false });
+      const refused = await as(t.server, browser, 'put', '/api/v1/me/password').send({ current_password: PASSWORD, new_password: 'a brand new passphrase' }).expect(403);
+      expect(refused.body).toEqual(DISABLED);
+    }
+  });
 });
 
 describe('local login disabled with the super-admin override', () => {
@@ -214,6 +225,19 @@ describe('local login disabled with the super-admin override', () => {
     await signIn(t.server, root.email);
     const [login] = await t.dataSource.query(`SELECT * FROM audit_logs WHERE user_id = $1 AND event = 'login'`, [root.userId]);
     expect(login).toMatchObject({ provider_name: 'local', details: { method: 'password', admin_override: true } });
+  });
+
+  it('tells a super admin their password is usable, and a family admin signed in through SSO that theirs is not', async () => {
+    const root = await t.newHousehold({ role: 'super_admin' });
+    const signedIn = await request(t.server).post('/sessions').send({ email: root.email, password: PASSWORD }).expect(201);
+    expect(signedIn.body.user.password).toEqual({ set: true, sign_in_allowed: true, usable: true });
+    const rootCookie = cookiesOf(signedIn.headers['set-cookie'] as unknown as string[]);
+    expect((await request(t.server).get('/api/v1/me').set('Cookie', rootCookie).expect(200)).body.password).toEqual({ set: true, sign_in_allowed: true, usable: true });
+
+    const admin = await t.newHousehold({ role: 'admin' });
+    const browser = await ssoSession(t, admin.userId);
+    expect((await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200)).body.password).toEqual({ set: true, sign_in_allowed: false, usable: false });
+    await as(t.server, browser, 'put', '/api/v1/me/password').send({ current_password: PASSWORD, new_password: 'a brand new passphrase' }).expect(403);
   });
 
   it('answers a family admin or member with the right password exactly like a wrong password', async () => {

@@ -290,6 +290,8 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
     it('keeps the only login method of an SSO-only user connected', async () => {
       const attempt = await ssoLogin(t.server, idp, CORP, 'alice');
       const browser = browserOf(attempt);
+      // The JIT-provisioned account has no password, and /me says so (the admin app offers no password form).
+      expect((await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(200)).body.password).toEqual({ set: false, sign_in_allowed: true, usable: false });
       const list = await request(t.server).get('/api/v1/settings/sso_identities').set('Cookie', browser.cookie).expect(200);
       const res = await as(t.server, browser, 'delete', `/api/v1/settings/sso_identities/${list.body.sso_identities[0].id}`).expect(409);
       // Only what the user can do: an SSO-provisioned account cannot set a password (PUT /me/password is 422 password_not_set).

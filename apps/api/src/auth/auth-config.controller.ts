@@ -57,7 +57,7 @@ export class AuthConfigController {
     });
     const signedIn = await this.sessions.openSession(user, requestOrigin(req), { method: 'password', setup: true });
     setSessionCookies(req, res, signedIn.token, signedIn.csrfToken, signedIn.expiresAt);
-    return { user: toMeDto(user, family.name, signedIn.csrfToken), expires_at: signedIn.expiresAt.toISOString() };
+    return { user: toMeDto(user, family.name, signedIn.csrfToken, this.config.auth), expires_at: signedIn.expiresAt.toISOString() };
   }
 
   /** Sends a reset link when the address has a password account; the answer is the same either way. */

@@ -51,9 +51,20 @@ export class UserSummaryDto {
   @ApiProperty() family_name: string;
 }
 
+/** What the signed-in user can do with a password, decided by the API (SPEC.md 5.3) so the admin app never re-derives it. */
+export class MePasswordDto {
+  @ApiProperty({ description: 'The account has a password. One provisioned through single sign-on has none and cannot set one.' })
+  set: boolean;
+  @ApiProperty({ description: "Password sign-in is open to this user's role (AUTH_LOCAL_LOGIN_ENABLED, or the super-admin override)" })
+  sign_in_allowed: boolean;
+  @ApiProperty({ description: 'set and sign_in_allowed: the password signs in, and PUT /api/v1/me/password may change it' })
+  usable: boolean;
+}
+
 export class MeDto extends UserSummaryDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_login_at: string | null;
   @ApiProperty({ description: 'Send as X-CSRF-Token on unsafe requests (also in the hearth_csrf cookie)' }) csrf_token: string;
+  @ApiProperty({ type: MePasswordDto }) password: MePasswordDto;
 }
 
 export class SignedInDto {

@@ -1,4 +1,4 @@
-import { localLoginAllowedFor, localLoginFormVisible, localLoginMode, passwordResetEnabled } from './local-login-policy';
+import { localLoginAllowedFor, localLoginFormVisible, localLoginMode, passwordAccess, passwordResetEnabled } from './local-login-policy';
 
 describe('local login policy (SPEC.md 5.3)', () => {
   const on = { localLoginEnabled: true, localAdminOverrideEnabled: false };
@@ -23,5 +23,16 @@ describe('local login policy (SPEC.md 5.3)', () => {
       expect(localLoginAllowedFor(off, role)).toBe(false);
       expect(localLoginAllowedFor(override, role)).toBe(role === 'super_admin');
     }
+  });
+
+  it('says whether a user has a password, may sign in with one, and so may use (and change) it', () => {
+    const withPassword = { role: 'admin', passwordHash: '$argon2id$…' } as const;
+    const ssoOnly = { role: 'super_admin', passwordHash: null } as const;
+    expect(passwordAccess(on, withPassword)).toEqual({ set: true, signInAllowed: true, usable: true });
+    expect(passwordAccess(off, withPassword)).toEqual({ set: true, signInAllowed: false, usable: false });
+    expect(passwordAccess(override, withPassword)).toEqual({ set: true, signInAllowed: false, usable: false });
+    expect(passwordAccess(override, { ...withPassword, role: 'super_admin' })).toEqual({ set: true, signInAllowed: true, usable: true });
+    expect(passwordAccess(on, ssoOnly)).toEqual({ set: false, signInAllowed: true, usable: false });
+    expect(passwordAccess(off, ssoOnly)).toEqual({ set: false, signInAllowed: false, usable: false });
   });
 });

@@ -24,3 +24,19 @@ export const localLoginFormVisible = (switches: Switches): boolean => localLogin
 
 /** Password reset follows local login only; the override does not bring it back. */
 export const passwordResetEnabled = (switches: Switches): boolean => switches.localLoginEnabled;
+
+/** What a user can do with a password now, as the admin app's /me shows it and the API enforces it. */
+export interface PasswordAccess {
+  /** The account has one: an SSO-provisioned account has none and cannot set a first one. */
+  set: boolean;
+  /** Password sign-in is open to this user's role. */
+  signInAllowed: boolean;
+  /** Both: the password signs in and PUT /me/password may change it. */
+  usable: boolean;
+}
+
+export function passwordAccess(switches: Switches, user: { role: Role; passwordHash: string | null }): PasswordAccess {
+  const set = user.passwordHash !== null;
+  const signInAllowed = localLoginAllowedFor(switches, user.role);
+  return { set, signInAllowed, usable: set && signInAllowed };
+}

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Put, Req } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
+import { APP_CONFIG, AppConfig } from '../config/config';
 import { UsersService } from '../users/users.service';
 import { CurrentSession, RateLimit, RequireSession } from './auth.decorators';
 import { ChangePasswordDto, MeDto } from './auth.dto';
@@ -17,6 +18,7 @@ export class MeController {
   constructor(
     private readonly sessions: SessionsService,
     private readonly users: UsersService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -25,7 +27,7 @@ export class MeController {
   async show(@CurrentSession() session: SessionPrincipal): Promise<MeDto> {
     const user = await this.users.findWithFamily(session.userId);
     if (!user) throw ApiError.notFound();
-    return toMeDto(user, user.family?.name ?? '', this.sessions.csrfToken(session.token));
+    return toMeDto(user, user.family?.name ?? '', this.sessions.csrfToken(session.token), this.config.auth);
   }
 
   /** Changes the caller's password (current password required); the caller's other sessions end. */

@@ -1,5 +1,7 @@
+import type { AuthConfig } from '../config/config';
 import type { User } from '../users/user.entity';
 import type { MeDto, UserSummaryDto } from './auth.dto';
+import { passwordAccess } from './local-login-policy';
 
 type Person = Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'status' | 'familyId'>;
 
@@ -14,8 +16,12 @@ export const userSummary = (user: Person, familyName: string): UserSummaryDto =>
   family_name: familyName,
 });
 
-export const toMeDto = (user: User, familyName: string, csrfToken: string): MeDto => ({
-  ...userSummary(user, familyName),
-  last_login_at: user.lastLoginAt?.toISOString() ?? null,
-  csrf_token: csrfToken,
-});
+export function toMeDto(user: User, familyName: string, csrfToken: string, auth: AuthConfig): MeDto {
+  const password = passwordAccess(auth, user);
+  return {
+    ...userSummary(user, familyName),
+    last_login_at: user.lastLoginAt?.toISOString() ?? null,
+    csrf_token: csrfToken,
+    password: { set: password.set, sign_in_allowed: password.signInAllowed, usable: password.usable },
+  };
+}

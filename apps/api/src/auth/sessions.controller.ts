@@ -34,7 +34,7 @@ export class SessionsController {
     const signedIn = await this.sessions.signIn(body.email, body.password, requestOrigin(req), readCookie(req.header('cookie'), SESSION_COOKIE));
     setSessionCookies(req, res, signedIn.token, signedIn.csrfToken, signedIn.expiresAt);
     const user = await this.users.findWithFamily(signedIn.user.id);
-    return { user: toMeDto(signedIn.user, user?.family?.name ?? '', signedIn.csrfToken), expires_at: signedIn.expiresAt.toISOString() };
+    return { user: toMeDto(signedIn.user, user?.family?.name ?? '', signedIn.csrfToken, this.config.auth), expires_at: signedIn.expiresAt.toISOString() };
   }
 
   /** Signs out: the session row is revoked (the old cookie stops working) and the cookies are cleared. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
-import { localLoginAllowedFor } from '../auth/local-login-policy';
+import { passwordAccess } from '../auth/local-login-policy';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -31,7 +31,7 @@ export class SsoIdentitiesService {
       if (!identity) throw ApiError.notFound();
       const user = await tx.getRepository(User).findOneByOrFail({ id: principal.userId });
       // A password only counts when local sign-in is open to this user (SPEC.md 5.3).
-      const passwordUsable = user.passwordHash !== null && localLoginAllowedFor(this.config.auth, user.role);
+      const passwordUsable = passwordAccess(this.config.auth, user).usable;
       // No password can be set here instead: an account without one cannot set one (password_not_set), and one
       // whose local sign-in is closed would still not sign in with it.
       if (!passwordUsable && identities.length <= 1) {

@@ -71,7 +71,7 @@ export class SsoController {
     const signedIn = await this.login.completeLink(this.browserToken(req), body.password, requestOrigin(req));
     setSessionCookies(req, res, signedIn.token, signedIn.csrfToken, signedIn.expiresAt);
     const user = await this.users.findWithFamily(signedIn.user.id);
-    return { user: toMeDto(signedIn.user, user?.family?.name ?? '', signedIn.csrfToken), expires_at: signedIn.expiresAt.toISOString() };
+    return { user: toMeDto(signedIn.user, user?.family?.name ?? '', signedIn.csrfToken, this.config.auth), expires_at: signedIn.expiresAt.toISOString() };
   }
 
   /** Signs out; for a session from an OIDC provider with an end-session endpoint, also returns where to log out there. */

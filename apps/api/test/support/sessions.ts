@@ -1,5 +1,9 @@
 import request from 'supertest';
 import type { Server } from 'node:http';
+import { SessionsService } from '../../src/auth/sessions.service';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../../src/auth/session-token';
+import { User } from '../../src/users/user.entity';
+import type { TestApp } from './test-app';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -20,6 +24,13 @@ export async function signIn(server: Server, email: string, password = PASSWORD)
   if (res.status !== 201) throw new Error(`sign-in of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
   const setCookies = res.headers['set-cookie'] as unknown as string[];
   return { cookie: cookiesOf(setCookies), csrf: res.body.user.csrf_token, setCookies };
+}
+
+/** A session opened the way the SSO callback opens one: for a user who cannot (or may not) sign in with a password. */
+export async function ssoSession(t: TestApp, userId: string): Promise<Browser> {
+  const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: userId });
+  const signedIn = await t.app.get(SessionsService).openSession(user, { ip: null, userAgent: null }, { method: 'sso' }, 'corp');
+  return { cookie: `${SESSION_COOKIE}=${signedIn.token}; ${CSRF_COOKIE}=${signedIn.csrfToken}`, csrf: signedIn.csrfToken, setCookies: [] };
 }
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -748,6 +748,14 @@ export interface components {
             /** Format: password */
             password: string;
         };
+        MePasswordDto: {
+            /** @description The account has a password. One provisioned through single sign-on has none and cannot set one. */
+            set: boolean;
+            /** @description Password sign-in is open to this user's role (AUTH_LOCAL_LOGIN_ENABLED, or the super-admin override) */
+            sign_in_allowed: boolean;
+            /** @description set and sign_in_allowed: the password signs in, and PUT /api/v1/me/password may change it */
+            usable: boolean;
+        };
         MeDto: {
             /** Format: uuid */
             id: string;
@@ -765,6 +773,7 @@ export interface components {
             last_login_at: string | null;
             /** @description Send as X-CSRF-Token on unsafe requests (also in the hearth_csrf cookie) */
             csrf_token: string;
+            password: components["schemas"]["MePasswordDto"];
         };
         SignedInDto: {
             user: components["schemas"]["MeDto"];
