@@ -8,12 +8,12 @@ import { PASSWORD, screenshot, signInAs, startBrowserApp, type BrowserApp } from
 jest.setTimeout(120_000);
 
 /**
- * Opens /settings/security in a session of an account without a password, as single sign-on provisions one: the
- * session is opened the way the SSO callback opens it, since no password sign-in is possible for such an account.
+ * Opens /settings/security in a session opened the way the SSO callback opens it, since password sign-in may be
+ * impossible: by default for an account without a password, as single sign-on provisions one.
  */
-async function signInWithoutPassword(app: BrowserApp, page: Page, role: 'member' | 'super_admin' = 'member'): Promise<void> {
-  const { id } = await app.newUser({ role });
-  await app.t.dataSource.getRepository(User).update({ id }, { passwordHash: null });
+async function signInThroughSso(app: BrowserApp, page: Page, { withPassword = false } = {}): Promise<void> {
+  const { id } = await app.newUser({ role: 'member' });
+  if (!withPassword) await app.t.dataSource.getRepository(User).update({ id }, { passwordHash: null });
   const user = await app.t.dataSource.getRepository(User).findOneByOrFail({ id });
   const { token } = await app.t.app.get(SessionsService).openSession(user, { ip: '127.0.0.1', userAgent: 'browser spec' }, { method: 'sso' }, 'corp');
   await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: app.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
@@ -91,13 +91,13 @@ describe('browser: change password on Security settings', () => {
     await request(app.t.server).post('/sessions').send({ email: user.email, password: fresh }).expect(201);
   });
 
-  it('tells an account without a password (single sign-on) that there is none to change', async () => {
-    await signInWithoutPassword(app, page);
+  it('offers an account without a password (single sign-on) no form, and says it signs in through its identity provider', async () => {
+    await signInThroughSso(app, page);
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
-    await fillPasswords(page, 'anything at all', 'a brand new passphrase');
-    const alert = page.getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/single sign-on and has no password/);
+    await page.getByText(/signs in through your identity provider only and has no password/).waitFor();
+    expect(await page.getByLabel('Current password').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Change password' }).count()).toBe(0);
+    await screenshot(page, 'security-change-password-sso-only');
   });
 });
 
@@ -110,11 +110,17 @@ describe('browser: Security settings when local login is disabled', () => {
     await app?.close();
   });
 
-  it('offers no password change, and says why', async () => {
+  it('offers no password change, and says why: turned off for the role, or no password at all', async () => {
     const page = await app.newPage();
-    await signInWithoutPassword(app, page);
-    await page.getByText(/Password sign-in is turned off/).waitFor();
+    await signInThroughSso(app, page, { withPassword: true });
+    await page.getByText(/Password sign-in is turned off for your role by the administrator/).waitFor();
     expect(await page.getByLabel('Current password').count()).toBe(0);
     await page.context().close();
+
+    const ssoOnly = await app.newPage();
+    await signInThroughSso(app, ssoOnly);
+    await ssoOnly.getByText(/signs in through your identity provider only and has no password/).waitFor();
+    expect(await ssoOnly.getByLabel('Current password').count()).toBe(0);
+    await ssoOnly.context().close();
   });
 });

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { roleAtLeast } from '@hearth/contracts';
 import { useSession } from '../../../app/auth/useSession';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
@@ -7,16 +6,18 @@ import { Loading } from '../../../components/Loading';
 import { newPasswordProblems, NewPasswordFields } from '../../../components/NewPasswordFields';
 import { useFocusAfter } from '../../../components/useFocusAfter';
 import { problemsOf, type FormProblems } from '../../../lib/api/field-errors';
-import { useAuthConfig } from '../../auth/api/useAuth';
 import { useChangePassword } from '../api/usePassword';
 
 type Key = 'current' | 'password' | 'confirm';
 const EMPTY = { current: '', password: '', confirm: '' };
 
-/** Change password: the API needs the current one, and has no way yet to set a first password on an SSO-only account. */
+/**
+ * Change password: the API needs the current one. Whether there is a password to change is the API's answer in /me
+ * (an SSO-provisioned account has none and cannot set one; local sign-in may be closed to this role).
+ */
 export function ChangePasswordForm() {
   const session = useSession();
-  const config = useAuthConfig();
+  const password = session.data?.password;
   const change = useChangePassword();
   const [form, setForm] = useState(EMPTY);
   const [problems, setProblems] = useState<FormProblems<Key> | null>(null);
@@ -26,12 +27,6 @@ export function ChangePasswordForm() {
     setForm((f) => ({ ...f, [key]: value }));
     if (changed) setChanged(0);
   };
-
-  // The same rule as the API's (local-login-policy.ts): with local login off, only the super-admin override keeps a password.
-  const passwordsAllowed =
-    config.data && session.data
-      ? config.data.local_login_enabled || (config.data.local_admin_override_enabled && roleAtLeast(session.data.role, 'super_admin'))
-      : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,9 +55,14 @@ export function ChangePasswordForm() {
   return (
     <section ref={section} className="card" aria-labelledby="password-title">
       <h2 id="password-title">Change password</h2>
-      {passwordsAllowed === null && (config.isError ? <ErrorState error={config.error} onRetry={() => void config.refetch()} /> : <Loading />)}
-      {passwordsAllowed === false && <p>Password sign-in is turned off on this Hearth: you sign in through single sign-on, so there is no password to change here.</p>}
-      {passwordsAllowed && (
+      {!password && (session.isError ? <ErrorState error={session.error} onRetry={() => void session.refetch()} /> : <Loading />)}
+      {password && !password.set && (
+        <p>Your account signs in through your identity provider only and has no password, so there is none to change here.</p>
+      )}
+      {password?.set && !password.sign_in_allowed && (
+        <p>Password sign-in is turned off for your role by the administrator of this Hearth: you sign in through single sign-on, so your password cannot be used or changed here.</p>
+      )}
+      {password?.usable && (
         <form className="stack narrow-form" onSubmit={submit} noValidate>
           {/* For password managers: which account this password belongs to. */}
           <input type="email" autoComplete="username" value={session.data?.email ?? ''} readOnly hidden />
