@@ -1,7 +1,10 @@
 import request from 'supertest';
 import type { Page } from 'playwright-core';
 import { SessionsService } from '../../api/src/auth/sessions.service';
-import { SESSION_COOKIE } from '../../api/src/auth/session-token';
+import { hashToken, SESSION_COOKIE } from '../../api/src/auth/session-token';
+import { newProvider } from '../../api/src/sso/provider-fields';
+import { SsoProvider } from '../../api/src/sso/sso.entities';
+import { SsoRepository } from '../../api/src/sso/sso.repository';
 import { User } from '../../api/src/users/user.entity';
 import { PASSWORD, screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
@@ -15,7 +18,10 @@ async function signInThroughSso(app: BrowserApp, page: Page, { withPassword = fa
   const { id } = await app.newUser({ role: 'member' });
   if (!withPassword) await app.t.dataSource.getRepository(User).update({ id }, { passwordHash: null });
   const user = await app.t.dataSource.getRepository(User).findOneByOrFail({ id });
+  const providers = app.t.dataSource.getRepository(SsoProvider);
+  const provider = (await providers.findOneBy({ name: 'corp' })) ?? (await providers.save(newProvider('openid_connect', 'corp')));
   const { token } = await app.t.app.get(SessionsService).openSession(user, { ip: '127.0.0.1', userAgent: 'browser spec' }, { method: 'sso' }, 'corp');
+  await app.t.app.get(SsoRepository).recordSsoSession(hashToken(token), provider.id, null);
   await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: app.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
   await page.goto('/settings/security');
   await page.getByRole('navigation', { name: 'Main' }).waitFor();

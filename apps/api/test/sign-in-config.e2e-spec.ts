@@ -2,6 +2,11 @@
 import request from 'supertest';
 import { LogMailer, MAILER } from '../src/auth/mailer';
 import { hashToken } from '../src/auth/session-token';
+import { SessionsService } from '../src/auth/sessions.service';
+import { newProvider } from '../src/sso/provider-fields';
+import { SsoProvider } from '../src/sso/sso.entities';
+import { SsoRepository } from '../src/sso/sso.repository';
+import { User } from '../src/users/user.entity';
 import { startFreshTestApp } from './support/fresh-database';
 import { as, cookiesOf, PASSWORD, signIn, ssoSession } from './support/sessions';
 import { startTestApp, TestApp } from './support/test-app';
@@ -14,6 +19,9 @@ const RESET_DISABLED = {
   message: 'Password reset is disabled. Please reset your password through your identity provider.',
 };
 const HIGH_LIMITS = { RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000' };
+
+const PASSWORD_SESSION_ENDED = { error: 'unauthorized', message: 'Password sign-in is turned off for your account. Sign in with single sign-on.' };
+const ORIGIN = { ip: '127.0.0.1', userAgent: 'spec' };
 
 const linkToken = (t: TestApp, email: string): string | undefined => {
   const mail = [...(t.app.get(MAILER) as LogMailer).outbox].reverse().find((m) => m.to === email);
@@ -202,6 +210,23 @@ describe('local login disabled, no override', () => {
       expect(refused.body).toEqual(DISABLED);
     }
   });
+
+  it('ends a password session opened before local login was turned off, and keeps single sign-on sessions', async () => {
+    const root = await t.newHousehold({ role: 'super_admin' });
+    const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: root.userId });
+    const sessions = t.app.get(SessionsService);
+    // What a password sign-in left in the database before the restart with AUTH_LOCAL_LOGIN_ENABLED=false.
+    const before = await sessions.openSession(user, ORIGIN, { method: 'password' });
+    const res = await request(t.server).get('/api/v1/me').set('Cookie', `hearth_session=${before.token}`).expect(401);
+    expect(res.body).toEqual(PASSWORD_SESSION_ENDED);
+    const [row] = await t.dataSource.query(`SELECT revoked_at FROM sessions WHERE token_hash = $1`, [hashToken(before.token)]);
+    expect(row.revoked_at).not.toBeNull();
+
+    const provider = await t.dataSource.getRepository(SsoProvider).save(newProvider('openid_connect', `corp-${root.userId.slice(0, 8)}`));
+    const sso = await sessions.openSession(user, ORIGIN, { method: 'sso' }, provider.name);
+    await t.app.get(SsoRepository).recordSsoSession(hashToken(sso.token), provider.id, null);
+    expect((await request(t.server).get('/api/v1/me').set('Cookie', `hearth_session=${sso.token}`).expect(200)).body.email).toBe(root.email);
+  });
 });
 
 describe('local login disabled with the super-admin override', () => {
@@ -249,6 +274,19 @@ describe('local login disabled with the super-admin override', () => {
     expect((await request(t.server).post('/sessions').send({ email: admin.email, password: 'wrong' }).expect(401)).body).toEqual(INVALID);
     const [failed] = await t.dataSource.query(`SELECT details FROM audit_logs WHERE user_id = $1 AND event = 'login_failed'`, [memberUser.userId]);
     expect(failed.details.reason).toBe('local_login_restricted');
+  });
+
+  it("ends a super admin's password session once they are no longer a super admin", async () => {
+    const first = await t.newHousehold({ role: 'super_admin' });
+    const second = await t.newHousehold({ role: 'super_admin' });
+    const demoted = await signIn(t.server, first.email);
+    const other = await signIn(t.server, second.email);
+    await as(t.server, demoted, 'get', '/api/v1/admin/users').expect(200);
+    await as(t.server, other, 'patch', `/api/v1/admin/users/${first.userId}`).send({ role: 'admin' }).expect(200);
+    // An admin may not sign in with a password now, so the session opened with one under the override ends too.
+    expect((await as(t.server, demoted, 'get', '/api/v1/me').expect(401)).body).toEqual(PASSWORD_SESSION_ENDED);
+    await as(t.server, demoted, 'get', '/api/v1/admin/users').expect(401);
+    await as(t.server, other, 'get', '/api/v1/me').expect(200);
   });
 });
 

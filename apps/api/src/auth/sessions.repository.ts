@@ -13,6 +13,8 @@ export interface SessionWithUser {
   email: string;
   role: Role;
   status: UserStatus;
+  /** The provider the session was opened through; null for a password session. */
+  ssoProviderId: string | null;
 }
 
 @Injectable()
@@ -22,7 +24,7 @@ export class SessionsRepository {
   async findByTokenHash(tokenHash: string): Promise<SessionWithUser | null> {
     const rows: SessionWithUser[] = await this.dataSource.query(
       `SELECT s.id, s.expires_at AS "expiresAt", s.revoked_at AS "revokedAt", s.last_seen_at AS "lastSeenAt",
-              u.id AS "userId", u.family_id AS "familyId", u.email, u.role, u.status
+              s.sso_provider_id AS "ssoProviderId", u.id AS "userId", u.family_id AS "familyId", u.email, u.role, u.status
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.token_hash = $1`,
       [tokenHash],

@@ -20,6 +20,7 @@ export const INVALID_CREDENTIALS = () => new ApiError(401, 'invalid_credentials'
 export const LOCAL_LOGIN_DISABLED = () =>
   new ApiError(403, 'local_login_disabled', 'Local password login is disabled. Please use single sign-on.');
 const NO_SESSION = 'Session is missing, expired or revoked. Sign in again.';
+const PASSWORD_SESSION_ENDED = 'Password sign-in is turned off for your account. Sign in with single sign-on.';
 
 export interface SignedIn {
   user: User;
@@ -139,6 +140,12 @@ export class SessionsService implements OnModuleInit {
     if (session.status !== 'active') {
       await this.sessions.revoke(session.id, now);
       throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
+    }
+    // A password session lasts only while a password sign-in would be allowed now (SPEC.md 5.3): not after local login
+    // was turned off, nor once its super admin is demoted under the override. Signing out still works.
+    if (!toSignOut && session.ssoProviderId === null && !localLoginAllowedFor(this.config.auth, session.role)) {
+      await this.sessions.revoke(session.id, now);
+      throw new ApiError(401, 'unauthorized', PASSWORD_SESSION_ENDED);
     }
     if (lastUseOutdated(session.lastSeenAt, now)) {
       await this.sessions.touch(session.id, now, new Date(now.getTime() - LAST_USE_RESOLUTION_MS), idleCutoff(now, idleMinutes));

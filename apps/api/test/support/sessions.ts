@@ -1,7 +1,10 @@
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { SessionsService } from '../../src/auth/sessions.service';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../src/auth/session-token';
+import { CSRF_COOKIE, hashToken, SESSION_COOKIE } from '../../src/auth/session-token';
+import { newProvider } from '../../src/sso/provider-fields';
+import { SsoProvider } from '../../src/sso/sso.entities';
+import { SsoRepository } from '../../src/sso/sso.repository';
 import { User } from '../../src/users/user.entity';
 import type { TestApp } from './test-app';
 
@@ -26,10 +29,15 @@ export async function signIn(server: Server, email: string, password = PASSWORD)
   return { cookie: cookiesOf(setCookies), csrf: res.body.user.csrf_token, setCookies };
 }
 
-/** A session opened the way the SSO callback opens one: for a user who cannot (or may not) sign in with a password. */
+/**
+ * A session opened the way the SSO callback opens one, through a provider of its own: for a user who cannot (or may
+ * not) sign in with a password. The provider is recorded on the session, as a password session has none.
+ */
 export async function ssoSession(t: TestApp, userId: string): Promise<Browser> {
   const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: userId });
-  const signedIn = await t.app.get(SessionsService).openSession(user, { ip: null, userAgent: null }, { method: 'sso' }, 'corp');
+  const provider = await t.dataSource.getRepository(SsoProvider).save(newProvider('openid_connect', `corp-${userId.slice(0, 8)}`));
+  const signedIn = await t.app.get(SessionsService).openSession(user, { ip: null, userAgent: null }, { method: 'sso' }, provider.name);
+  await t.app.get(SsoRepository).recordSsoSession(hashToken(signedIn.token), provider.id, null);
   return { cookie: `${SESSION_COOKIE}=${signedIn.token}; ${CSRF_COOKIE}=${signedIn.csrfToken}`, csrf: signedIn.csrfToken, setCookies: [] };
 }
 
