@@ -566,4 +566,47 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect((await request(t.server).get(`/auth/${PIN}`).expect(302)).headers.location).toBe('/login?error=sso_provider_unavailable');
     });
   });
+
+  describe('sessions opened through a provider', () => {
+    const me = (attempt: SsoAttempt) => request(t.server).get('/api/v1/me').set('Cookie', browserOf(attempt).cookie);
+    const liveSessions = async (providerId: string): Promise<number> =>
+      Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM sessions WHERE sso_provider_id = $1 AND revoked_at IS NULL`, [providerId]))[0].n);
+
+    it('end when the provider is disabled, not when it is only edited; other sessions go on', async () => {
+      const alice = await ssoLogin(t.server, idp, CORP, 'alice');
+      await me(alice).expect(200);
+      await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${corpId}`).send({ label: 'Corp sign-in' }).expect(200);
+      await me(alice).expect(200);
+      const live = await liveSessions(corpId);
+      await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${corpId}/disable`).expect(200);
+      try {
+        await me(alice).expect(401);
+        await as(t.server, admin, 'get', '/api/v1/me').expect(200);
+        const [change] = await t.dataSource.query(
+          `SELECT details FROM audit_logs WHERE event = 'provider_updated' AND provider_id = $1 ORDER BY created_at DESC LIMIT 1`,
+          [corpId],
+        );
+        expect(change.details).toMatchObject({ enabled: false, sessions_ended: live });
+        expect(await liveSessions(corpId)).toBe(0);
+      } finally {
+        await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${corpId}/enable`).expect(200);
+      }
+      // Re-enabling does not bring the ended session back.
+      await me(alice).expect(401);
+    });
+
+    it('end when the provider is deleted, except the session of the super admin deleting it', async () => {
+      // bob is a super admin through the role mapping of ROLES (above), signed in twice through it.
+      idp.accounts.bob.groups = ['finance-admins'];
+      const [acting, other] = [await ssoLogin(t.server, idp, ROLES, 'bob'), await ssoLogin(t.server, idp, ROLES, 'bob')];
+      const roles = (await as(t.server, admin, 'get', '/api/v1/admin/sso_providers').expect(200)).body.sso_providers.find((p: { name: string }) => p.name === ROLES);
+      const live = await liveSessions(roles.id);
+      await as(t.server, browserOf(acting), 'delete', `/api/v1/admin/sso_providers/${roles.id}`).expect(204);
+      await me(other).expect(401);
+      await me(acting).expect(200);
+      const [row] = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'provider_deleted' AND provider_id = $1`, [roles.id]);
+      expect(row.details).toMatchObject({ sessions_ended: live - 1 });
+      expect(await liveSessions(roles.id)).toBe(1);
+    });
+  });
 });

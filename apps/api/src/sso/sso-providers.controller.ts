@@ -100,6 +100,7 @@ export class SsoProvidersController {
     return toProviderDto(await this.providers.setEnabled(actor, id, true, requestOrigin(req)), publicOrigin(req, this.config));
   }
 
+  /** Sign-in through the provider stops, and the sessions opened through it end (not the caller's). */
   @Post(':id/disable')
   @HttpCode(200)
   @ApiOkResponse({ type: ProviderDto })
@@ -134,7 +135,7 @@ export class SsoProvidersController {
     return this.testLogins.result(actor, id);
   }
 
-  /** Deletes the provider and, with it, every identity linked through it. */
+  /** Deletes the provider and, with it, every identity linked through it; sessions opened through it end (not the caller's). */
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()

@@ -69,7 +69,8 @@ export class SsoProvidersService {
     return this.dataSource.transaction(async (tx) => {
       if (changed.includes('name')) await this.assertNameFree(provider.name, provider.id, tx);
       const saved = await this.repository.saveProvider(provider, tx);
-      await this.record('provider_updated', actor, saved, origin, tx, { changed });
+      const ended = changed.includes('enabled') && !saved.enabled ? { sessions_ended: await this.endSessions(actor, saved, tx) } : {};
+      await this.record('provider_updated', actor, saved, origin, tx, { changed, ...ended });
       return saved;
     });
   }
@@ -82,9 +83,18 @@ export class SsoProvidersService {
     this.source.assertManagedInDatabase();
     const provider = await this.get(id);
     await this.dataSource.transaction(async (tx) => {
+      const ended = await this.endSessions(actor, provider, tx);
       await this.repository.deleteProvider(provider.id, tx);
-      await this.record('provider_deleted', actor, provider, origin, tx, {});
+      await this.record('provider_deleted', actor, provider, origin, tx, { sessions_ended: ended });
     });
+  }
+
+  /**
+   * Disabled or deleted means nobody is signed in through the provider any more, at once. The acting super admin's
+   * own session is kept, so switching off the provider they came in through cannot lock them out mid-change.
+   */
+  private endSessions(actor: SessionPrincipal, provider: SsoProvider, tx: import('typeorm').EntityManager): Promise<number> {
+    return this.repository.revokeProviderSessions(provider.id, actor.sessionId, tx);
   }
 
   private async validate(provider: SsoProvider, changed: string[], creating: boolean): Promise<void> {

@@ -137,6 +137,16 @@ export class SsoRepository {
     });
   }
 
+  /** Ends every live session opened through the provider except `keepSessionId`; returns how many. */
+  async revokeProviderSessions(providerId: string, keepSessionId: string, manager: EntityManager): Promise<number> {
+    // TypeORM answers an UPDATE with [rows, count].
+    const [, count]: [unknown[], number] = await manager.query(
+      `UPDATE sessions SET revoked_at = now() WHERE sso_provider_id = $1 AND id <> $2 AND revoked_at IS NULL`,
+      [providerId, keepSessionId],
+    );
+    return count;
+  }
+
   async revokeSession(sessionId: string): Promise<void> {
     await this.dataSource.query(`UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
   }

@@ -89,7 +89,7 @@ export function ProvidersPage() {
                     className="danger"
                     aria-label={`Delete ${p.name}`}
                     disabled={remove.isPending}
-                    onClick={() => window.confirm(`Delete ${p.name}? Users linked through it can no longer sign in with it.`) && remove.mutate(p.id)}
+                    onClick={() => window.confirm(`Delete ${p.name}? Users linked through it can no longer sign in with it, and those signed in through it are signed out.`) && remove.mutate(p.id)}
                   >
                     Delete
                   </button>
