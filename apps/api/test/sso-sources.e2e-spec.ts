@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -82,6 +83,31 @@ describe('provider sources and operator tasks', () => {
         .expect(409);
       expect(refused.body.error).toBe('providers_from_yaml');
     });
+  });
+
+  describe('a providers file that cannot be read as one', () => {
+    const root = join(__dirname, '../../..');
+    /** The built service (`npm start`) with AUTH_PROVIDERS_SOURCE=yaml; resolves with its exit code and stderr. */
+    const startWith = (providersFile: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const env = { ...process.env, ...SSO_ENV, NODE_ENV: 'test', PORT: '3998', DATA_DIR: mkdtempSync(join(tmpdir(), 'hearth-data-')), AUTH_PROVIDERS_SOURCE: 'yaml', AUTH_PROVIDERS_FILE: providersFile };
+        const child = execFile(process.execPath, ['-r', join(root, 'tools/dist.cjs'), join(root, 'dist/api/apps/api/src/main.js')], { env, timeout: 60_000 }, (_error, _stdout, stderr) =>
+          resolve({ code: child.exitCode, stderr }),
+        );
+      });
+
+    it.each([
+      ['not valid YAML', 'providers:\n  - id: corp\n    strategy: openid_connect\n   issuer: https://idp.example.com\n', /line 4/],
+      ['providers that are not a list', 'providers:\n  corp:\n    strategy: openid_connect\n', /providers must be a list/],
+    ])('stops the service at start, naming the file and AUTH_PROVIDERS_FILE, when it holds %s', async (_label, text, detail) => {
+      const broken = join(mkdtempSync(join(tmpdir(), 'hearth-auth-')), 'auth.yml');
+      writeFileSync(broken, text);
+      const { code, stderr } = await startWith(broken);
+      expect(code).toBe(1);
+      const [line] = stderr.split('\n').filter((l) => l.startsWith('Hearth failed to start'));
+      expect(line).toContain(`${broken} (AUTH_PROVIDERS_FILE)`);
+      expect(stderr).toMatch(detail);
+    }, 90_000);
   });
 
   describe('CLI tasks', () => {

@@ -7,7 +7,7 @@ import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { seedProviders } from './provider-seeder';
-import { parseProvidersYaml } from './provider-yaml';
+import { parseProvidersFile } from './provider-yaml';
 import { SecretBox } from './secret-box';
 import type { SsoProvider } from './sso.entities';
 
@@ -47,7 +47,7 @@ export class ProviderSource implements OnModuleInit {
       this.logger.warn({ file }, 'Auth config not loaded: the providers file cannot be read; no SSO providers are available');
       return;
     }
-    const { providers, problems } = parseProvidersYaml(text, this.config.nodeEnv);
+    const { providers, problems } = parseProvidersFile(text, file, this.config.nodeEnv);
     const seeded = await this.oneProcessAtATime(() =>
       seedProviders(this.dataSource, SecretBox.fromConfig(this.config), providers, {
         dryRun: false,

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { SSO_STRATEGIES } from '@hearth/contracts';
+import { ConfigError } from '../config/config';
 import type { ProviderFields } from './provider-fields';
 
 // config/auth.yml: the providers list, either at the top level or under an environment section
@@ -56,4 +57,16 @@ export function parseProvidersYaml(text: string, nodeEnv: string, env: Record<st
     providers.push(spec as unknown as ProviderSpec);
   });
   return { providers, problems };
+}
+
+/**
+ * parseProvidersYaml for the text of `file`: a file that is not YAML, or whose providers are not a list, is an error
+ * naming the file and its setting (the YAML parser's own message gives the line and column).
+ */
+export function parseProvidersFile(text: string, file: string, nodeEnv: string): ParsedProviders {
+  try {
+    return parseProvidersYaml(text, nodeEnv);
+  } catch (error) {
+    throw new ConfigError(`${file} (AUTH_PROVIDERS_FILE) cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '../config/config';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
 import { seedProviders } from './provider-seeder';
-import { parseProvidersYaml } from './provider-yaml';
+import { ParsedProviders, parseProvidersFile } from './provider-yaml';
 import { SecretBox, SecretBoxError } from './secret-box';
 import { SP_PRIVATE_KEY_PURPOSE } from './provider-fields';
 import { SsoProvider } from './sso.entities';
@@ -21,7 +21,14 @@ export async function seedProvidersTask(dataSource: DataSource, config: AppConfi
     print(`ERROR: ${file} not found`);
     return 1;
   }
-  const { providers, problems } = parseProvidersYaml(text, config.nodeEnv);
+  let parsed: ParsedProviders;
+  try {
+    parsed = parseProvidersFile(text, file, config.nodeEnv);
+  } catch (error) {
+    print(`ERROR: ${(error as Error).message}`);
+    return 1;
+  }
+  const { providers, problems } = parsed;
   for (const problem of problems) print(`SKIP: ${problem}`);
   if (!providers.length) {
     print(`WARNING: No providers found in ${file} for ${config.nodeEnv} environment`);
