@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { newAccount } from '../../api/test/support/imports';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(180_000);
@@ -196,6 +197,50 @@ describe('browser: /imports', () => {
     ]);
     const [stored] = await app.t.dataSource.query(`SELECT skip_rows FROM imports WHERE id = $1`, [id]);
     expect(stored.skip_rows).toEqual([2]);
+    await page.context().close();
+  });
+
+  it('puts a bank CSV without an account column, and a QIF file, into an account the user picks, and publishes them', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Savings');
+    const checking = await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+
+    // A single-account bank export names no account: the rows go into the one picked at upload.
+    await dropFile(page, 'bank.csv', ['Date,Amount,Description', '2024-01-15,-45.99,Grocer'].join('\n'));
+    const account = page.getByLabel('Account', { exact: true });
+    expect(await account.inputValue()).toBe(''); // the file's account column, until one is picked
+    await account.selectOption({ label: 'Checking' });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('row', { name: /Grocer/ }).waitFor();
+    expect(await page.getByLabel('Account', { exact: true }).inputValue()).toBe(checking);
+    const publish = page.getByRole('button', { name: 'Publish' });
+    expect(await publish.isDisabled()).toBe(false);
+    await publish.click();
+    await page.getByText(/Published: 1 rows are in your accounts/).waitFor({ timeout: 60_000 });
+
+    // A QIF file has fixed columns and names no account: the page says to pick one, and saving it makes it publishable.
+    await page.goto(`${app.baseUrl}/imports/new`);
+    await page.getByLabel('Import type').selectOption('QifImport');
+    await dropFile(page, 'checking.qif', ['!Type:Bank', 'D01/16/2024', 'T-12.50', 'PCafe', '^'].join('\n'));
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('row', { name: /Cafe/ }).waitFor();
+    await page.getByText('Choose the account to import into before publishing.').waitFor();
+    expect(await publish.isDisabled()).toBe(true);
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByText('Configuration saved; rows re-checked.').waitFor();
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.actions button')?.disabled);
+    await screenshot(page, 'imports-qif-account');
+    await publish.click();
+    await page.getByText(/Published: 1 rows are in your accounts/).waitFor({ timeout: 60_000 });
+    expect(await entries(h.familyId)).toEqual([
+      { date: '2024-01-15', name: 'Grocer', amount: 4599, account: 'Checking' },
+      { date: '2024-01-16', name: 'Cafe', amount: 1250, account: 'Checking' },
+    ]);
     await page.context().close();
   });
 });

@@ -25,6 +25,11 @@ export const unaliasImportType = (name: string): string => (Object.hasOwn(IMPORT
 /** The date formats the Mint, Actual and YNAB apps write: defaults a given date_format overrides (YNAB's follows its user). */
 export const LAYOUT_DATE_FORMATS: Readonly<Partial<Record<ImportType, string>>> = { MintImport: '%m/%d/%Y', ActualImport: '%Y-%m-%d', YnabImport: '%m/%d/%Y' };
 
+/** Types whose files name no account: their rows go into the import's account_id, which publishing requires. */
+export const ACCOUNT_REQUIRED_IMPORT_TYPES: readonly ImportType[] = ['QifImport', 'PdfImport'];
+/** Types whose rows name their account in a column; an account_id puts every row into that account instead. */
+export const ACCOUNT_COLUMN_IMPORT_TYPES: readonly ImportType[] = ['TransactionImport', 'TradeImport', 'MintImport', 'ActualImport', 'YnabImport'];
+
 export const IMPORT_STATUSES = ['pending', 'complete', 'importing', 'reverting', 'revert_failed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 

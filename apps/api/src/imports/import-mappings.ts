@@ -1,6 +1,6 @@
 import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
-import type { ImportType } from '@hearth/contracts';
+import { ACCOUNT_COLUMN_IMPORT_TYPES, type ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { guessAccountableType, isAccountableType } from './account-types';
 import type { Import, ImportMapping } from './import.entity';
@@ -10,7 +10,7 @@ export type MappingType = ImportMapping['type'];
 export type MappingDraft = { type: MappingType; key: string; value?: string | null; create_when_empty?: boolean };
 type Mapping = Pick<ImportMapping, 'type' | 'key' | 'value' | 'createWhenEmpty' | 'mappableId'>;
 
-const ACCOUNT_ROWS = new Set<ImportType>(['TransactionImport', 'TradeImport', 'MintImport', 'ActualImport', 'YnabImport']);
+const ACCOUNT_ROWS = new Set<ImportType>(ACCOUNT_COLUMN_IMPORT_TYPES);
 const CATEGORY_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'ActualImport', 'YnabImport', 'QifImport']);
 const TAG_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'QifImport']);
 

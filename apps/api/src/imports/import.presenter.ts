@@ -1,4 +1,4 @@
-import { COLUMN_SEPARATORS } from '@hearth/contracts';
+import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS } from '@hearth/contracts';
 import type { Import } from './import.entity';
 import type { ImportDetailDto, StatusDetailDto } from './import.dto';
 import type { RowStats } from './imports.repository';
@@ -7,8 +7,7 @@ import { maxRowCount } from './import-limits';
 const TERMINAL = new Set(['complete', 'failed', 'revert_failed']);
 const PUBLISHABLE_FROM = new Set(['pending', 'failed']);
 const REVERTABLE_FROM = new Set(['complete', 'revert_failed']);
-/** Types whose rows carry no account of their own: they go into the import's account. */
-const NEEDS_ACCOUNT = new Set(['QifImport', 'PdfImport']);
+const NEEDS_ACCOUNT = new Set<string>(ACCOUNT_REQUIRED_IMPORT_TYPES);
 
 /** Complete or revert_failed; or failed after committing chunks, whose rows stay until published again or reverted. */
 export const isRevertable = (imp: Pick<Import, 'status' | 'publishedThroughRow'>) =>

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
-import { COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, LAYOUT_DATE_FORMATS, unaliasImportType } from '@hearth/contracts';
+import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, LAYOUT_DATE_FORMATS, unaliasImportType } from '@hearth/contracts';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { enqueueWithin } from '../jobs/enqueue';
@@ -325,7 +325,7 @@ export class ImportsService {
     const errors: string[] = [];
     if (!configured) errors.push('The import has no rows');
     if (!['pending', 'failed'].includes(imp.status)) errors.push(`An import in status ${imp.status} cannot be published`);
-    if (['QifImport', 'PdfImport'].includes(imp.type) && !imp.accountId) errors.push('account_id is required for this import type');
+    if (ACCOUNT_REQUIRED_IMPORT_TYPES.includes(imp.type) && !imp.accountId) errors.push('account_id is required for this import type');
     if (stats.invalidRowsCount) {
       const { rows } = await this.imports.invalidRows(imp.id, 20, tx);
       errors.push(`${stats.invalidRowsCount} rows are invalid`, ...rows.flatMap((r) => r.errors));

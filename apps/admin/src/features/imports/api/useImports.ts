@@ -4,7 +4,8 @@ import type { components } from '../../../lib/api/schema';
 
 export type ImportDetail = components['schemas']['ImportDetailDto'];
 export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id' | 'skip_rows'>;
-export type CreateImport = ImportConfiguration & { type: string; file: File };
+export type CreateImport = ImportConfiguration & { type: string; file: File; account_id?: string };
+export type Account = components['schemas']['AccountDto'];
 
 export const importKeys = {
   all: ['imports'] as const,
@@ -12,6 +13,13 @@ export const importKeys = {
   detail: (id: string) => [...importKeys.all, 'detail', id] as const,
   rows: (id: string, page: number) => [...importKeys.all, 'rows', id, page] as const,
 };
+
+/** The family's accounts by name, to put an import's rows into one of them. */
+export const useAccounts = () =>
+  useQuery({
+    queryKey: ['accounts'],
+    queryFn: async () => (await unwrap(api.GET('/api/v1/accounts', { params: { query: { per_page: '100' } } }))).accounts,
+  });
 
 /** Work in progress on the queue: poll until it settles. */
 export const isBusy = (status: string | undefined) => status === 'importing' || status === 'reverting';
@@ -71,7 +79,7 @@ function useImportChange<T>(fn: (args: T) => Promise<{ data: ImportDetail }>) {
 }
 
 export const useUpdateImport = (id: string) =>
-  useImportChange((body: ImportConfiguration) => unwrap(api.PATCH('/api/v1/imports/{id}', { params: { path: { id } }, body })));
+  useImportChange((body: ImportConfiguration & { account_id?: string | null }) => unwrap(api.PATCH('/api/v1/imports/{id}', { params: { path: { id } }, body })));
 
 /** Replaces the import's skip_rows: the rows are read again without them. */
 export const useSkipRows = (id: string) =>

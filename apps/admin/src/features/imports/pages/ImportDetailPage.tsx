@@ -4,6 +4,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { formatDateTime } from '../../../lib/format';
 import { isBusy, useImport, usePublishImport, useRevertImport, useUpdateImport, type ImportConfiguration, type ImportDetail } from '../api/useImports';
+import { AccountField, needsAccount, takesAccount } from '../components/AccountField';
 import { ConfigurationFields, FIXED_FORMAT_TYPES } from '../components/ConfigurationFields';
 import { ImportRowsTable } from '../components/ImportRowsTable';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
@@ -14,17 +15,21 @@ const configOf = (detail: ImportDetail): ImportConfiguration =>
 function ConfigureForm({ detail }: { detail: ImportDetail }) {
   const update = useUpdateImport(detail.id);
   const [config, setConfig] = useState<ImportConfiguration>(() => configOf(detail));
+  const [accountId, setAccountId] = useState(detail.account_id ?? '');
+  const fixed = FIXED_FORMAT_TYPES.has(detail.type);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // A field the user emptied goes as null, which clears it: left out, the API would keep its old value.
     const cleared = Object.keys(configOf(detail)).filter((key) => !config[key as keyof ImportConfiguration]);
-    update.mutate({ ...config, ...Object.fromEntries(cleared.map((key) => [key, null])) });
+    const account = takesAccount(detail.type) ? { account_id: accountId || null } : {};
+    update.mutate(fixed ? account : { ...config, ...Object.fromEntries(cleared.map((key) => [key, null])), ...account });
   };
   return (
     <section className="card" aria-labelledby="configure-title">
       <h2 id="configure-title">Configuration</h2>
       <form onSubmit={submit}>
-        <ConfigurationFields type={detail.type} headers={null} value={config} onChange={setConfig} />
+        {takesAccount(detail.type) && <AccountField type={detail.type} value={accountId} onChange={setAccountId} />}
+        {!fixed && <ConfigurationFields type={detail.type} headers={null} value={config} onChange={setConfig} />}
         <div className="status-slot" aria-live="polite">
           {update.isError && <ErrorState error={update.error} />}
           {update.isSuccess && <p role="status">Configuration saved; rows re-checked.</p>}
@@ -106,7 +111,11 @@ export function ImportDetailPage() {
         </button>
       </div>
       {!d.status_detail.publishable && !d.status_detail.terminal && !busy && (
-        <p className="muted">Fix the configuration or the rows with errors (or skip those rows) before publishing.</p>
+        <p className="muted">
+          {needsAccount(d.type) && !d.account_id
+            ? 'Choose the account to import into before publishing.'
+            : 'Fix the configuration or the rows with errors (or skip those rows) before publishing.'}
+        </p>
       )}
       {readback && (
         <section className="card" aria-labelledby="verify-title">
@@ -127,7 +136,7 @@ export function ImportDetailPage() {
           {readback.error && <p className="error">{readback.error}</p>}
         </section>
       )}
-      {!d.status_detail.terminal && !busy && !FIXED_FORMAT_TYPES.has(d.type) && <ConfigureForm key={d.id} detail={d} />}
+      {!d.status_detail.terminal && !busy && (!FIXED_FORMAT_TYPES.has(d.type) || takesAccount(d.type)) && <ConfigureForm key={d.id} detail={d} />}
       <ImportRowsTable detail={d} />
     </section>
   );

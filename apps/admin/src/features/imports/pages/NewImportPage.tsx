@@ -5,6 +5,7 @@ import { IMPORT_TYPES } from '@hearth/contracts';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { useCreateImport, type ImportConfiguration } from '../api/useImports';
+import { AccountField, takesAccount } from '../components/AccountField';
 import { ConfigurationFields } from '../components/ConfigurationFields';
 import { DropZone } from '../components/DropZone';
 import { FilePreview } from '../components/FilePreview';
@@ -29,6 +30,7 @@ export function NewImportPage() {
   const [type, setType] = useState('TransactionImport');
   const [preview, setPreview] = useState<string[][]>([]);
   const [config, setConfig] = useState<ImportConfiguration>({});
+  const [accountId, setAccountId] = useState('');
 
   const choose = async (chosen: File) => {
     setFile(chosen);
@@ -47,7 +49,8 @@ export function NewImportPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (file) create.mutate({ ...config, type, file }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
+    const account_id = takesAccount(type) ? accountId || undefined : undefined;
+    if (file) create.mutate({ ...config, type, file, account_id }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
   };
 
   return (
@@ -66,6 +69,7 @@ export function NewImportPage() {
             ))}
           </select>
         </Field>
+        {takesAccount(type) && <AccountField type={type} value={accountId} onChange={setAccountId} />}
         <DropZone file={file} onFile={(f) => void choose(f)} accept=".csv,.txt,.ndjson,.json,.qif,text/csv" />
         {preview.length > 0 && (
           <section className="card" aria-labelledby="columns-title">

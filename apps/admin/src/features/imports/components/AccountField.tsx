@@ -1,0 +1,31 @@
+import { ACCOUNT_COLUMN_IMPORT_TYPES, ACCOUNT_REQUIRED_IMPORT_TYPES, type ImportType } from '@hearth/contracts';
+import { Field } from '../../../components/Field';
+import { errorMessage } from '../../../lib/api/client';
+import { useAccounts } from '../api/useImports';
+
+/** The file names no account: publishing needs one picked. */
+export const needsAccount = (type: string) => ACCOUNT_REQUIRED_IMPORT_TYPES.includes(type as ImportType);
+/** Types whose rows can be put into one picked account. */
+export const takesAccount = (type: string) => needsAccount(type) || ACCOUNT_COLUMN_IMPORT_TYPES.includes(type as ImportType);
+
+/** Picks the account every row goes into (`''`: none, so each row's account column says it). */
+export function AccountField({ type, value, onChange }: { type: string; value: string; onChange: (accountId: string) => void }) {
+  const accounts = useAccounts();
+  const required = needsAccount(type);
+  return (
+    <Field
+      label="Account"
+      hint={required ? 'This file names no account: its rows go into the one chosen here.' : "Every row goes into this account; leave it empty to use the file's account column."}
+      error={accounts.isError ? errorMessage(accounts.error) : null}
+    >
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{required ? '(choose an account)' : '(named in the file)'}</option>
+        {accounts.data?.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
