@@ -64,6 +64,35 @@ describe('browser: /budgets', () => {
     await page.context().close();
   });
 
+  it('shows the budget month starting in the chosen month, and finds it again, for a household whose month starts on the 15th', async () => {
+    const h = await app.t.newHousehold();
+    await app.t.dataSource.query(`UPDATE families SET month_start_day = 15 WHERE id = $1`, [h.familyId]);
+    // The 5th belongs to the budget month before; the 20th to the one starting on the 15th.
+    const csv = ['Date,Amount,Description,Category,Account', `${MONTH}-05,-10.00,Earlier,Groceries,Checking`, `${MONTH}-20,-45.99,Grocer,Groceries,Checking`].join('\n');
+    const created = await createImport(app.t.server, h.apiKey, {
+      raw_file_content: csv,
+      date_col_label: 'Date',
+      amount_col_label: 'Amount',
+      name_col_label: 'Description',
+      category_col_label: 'Category',
+      account_col_label: 'Account',
+      publish: 'true',
+    }).expect(201);
+    expect((await waitForImport(app.t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+
+    const page = await app.newPage();
+    await signInAs(page, h.email, `/budgets?month=${MONTH}`);
+    await page.getByRole('button', { name: 'Start this month’s budget' }).click();
+    await page.getByTestId('actual-spending').waitFor();
+    expect(await page.getByTestId('actual-spending').textContent()).toBe('$45.99');
+    await page.reload();
+    await page.getByTestId('actual-spending').waitFor();
+    expect(await page.getByTestId('actual-spending').textContent()).toBe('$45.99');
+    const budgets = await app.t.dataSource.query(`SELECT start_date::text AS start, end_date::text AS end FROM budgets WHERE family_id = $1`, [h.familyId]);
+    expect(budgets).toEqual([{ start: `${MONTH}-15`, end: `${NEXT.slice(0, 7)}-14` }]);
+    await page.context().close();
+  });
+
   it('shows and keeps amounts of a currency without minor units (JPY) as they are', async () => {
     const h = await app.t.newHousehold({ currency: 'JPY' });
     const page = await app.newPage();

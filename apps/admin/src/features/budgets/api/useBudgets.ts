@@ -23,14 +23,23 @@ export function monthRange(month: string): { start: string; end: string } {
   return { start: `${month}-01`, end: `${month}-${String(last).padStart(2, '0')}` };
 }
 
-/** The budget of a month, or null when none has been started. */
+/** The YYYY-MM month after `month`. */
+const nextMonth = (month: string): string => {
+  const [y, m] = month.split('-').map(Number);
+  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+};
+
+/**
+ * The budget of a month, or null when none has been started: the budget month starting in it, on the family's
+ * month_start_day (1 to 28), so it ends by the end of the next month.
+ */
 export const useMonthBudget = (month: string) =>
   useQuery({
     queryKey: budgetKeys.month(month),
     queryFn: async () => {
-      const { start, end } = monthRange(month);
-      const list = await unwrap(api.GET('/api/v1/budgets', { params: { query: { start_date: start, end_date: end }, header } }));
-      const summary = list.budgets.find((b) => b.start_date === start) ?? null;
+      const query = { start_date: monthRange(month).start, end_date: monthRange(nextMonth(month)).end };
+      const list = await unwrap(api.GET('/api/v1/budgets', { params: { query, header } }));
+      const summary = list.budgets.find((b) => b.start_date.startsWith(`${month}-`)) ?? null;
       return summary ? unwrap(api.GET('/api/v1/budgets/{id}', { params: { path: { id: summary.id }, header } })) : null;
     },
   });
@@ -54,8 +63,9 @@ export function useBudgetCategories(budgetId: string) {
 export function useStartBudget() {
   const client = useQueryClient();
   return useMutation({
+    // The month's last day lies in the budget month starting in it, whatever the family's month_start_day.
     mutationFn: (month: string) => unwrap(api.POST('/api/v1/budgets', { params: { header }, // The DTO declares start_date loosely (the service validates it), so its generated type is too narrow.
-      body: { start_date: monthRange(month).start } as unknown as components['schemas']['CreateBudgetDto'] })),
+      body: { start_date: monthRange(month).end } as unknown as components['schemas']['CreateBudgetDto'] })),
     onSuccess: (budget, month) => client.setQueryData(budgetKeys.month(month), budget),
   });
 }
