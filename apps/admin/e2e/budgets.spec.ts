@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { createImport, waitForImport } from '../../api/test/support/imports';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
@@ -18,6 +19,9 @@ describe('browser: /budgets', () => {
   afterAll(async () => {
     await app?.close();
   });
+
+  const budgetId = async (familyId: string): Promise<string> =>
+    (await app.t.dataSource.query(`SELECT id FROM budgets WHERE family_id = $1`, [familyId]))[0].id;
 
   it('starts a month, shows planned vs actual per category with bars, and saves edited amounts', async () => {
     // Spending arrives the real way: a published CSV import through the API.
@@ -90,6 +94,42 @@ describe('browser: /budgets', () => {
     expect(await page.getByTestId('actual-spending').textContent()).toBe('$45.99');
     const budgets = await app.t.dataSource.query(`SELECT start_date::text AS start, end_date::text AS end FROM budgets WHERE family_id = $1`, [h.familyId]);
     expect(budgets).toEqual([{ start: `${MONTH}-15`, end: `${NEXT.slice(0, 7)}-14` }]);
+    await page.context().close();
+  });
+
+  it('refreshes what the parent and its other subcategories have left once a subcategory gets a limit of its own', async () => {
+    const h = await app.t.newHousehold();
+    const csv = ['Date,Amount,Description,Category,Account', `${MONTH}-05,-45.99,Grocer,Food: Groceries,Checking`, `${MONTH}-09,-20.00,Cafe,Food: Dining,Checking`].join('\n');
+    const created = await createImport(app.t.server, h.apiKey, {
+      raw_file_content: csv,
+      date_col_label: 'Date',
+      amount_col_label: 'Amount',
+      name_col_label: 'Description',
+      category_col_label: 'Category',
+      account_col_label: 'Account',
+      publish: 'true',
+    }).expect(201);
+    expect((await waitForImport(app.t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    const page = await app.newPage();
+    await signInAs(page, h.email, `/budgets?month=${MONTH}`);
+    await page.getByRole('button', { name: 'Start this month’s budget' }).click();
+    // The Left column: a category's cell showing `amount`.
+    const left = (category: string, amount: string) => page.getByRole('row', { name: new RegExp(`^${category}`) }).locator('td').nth(2).getByText(amount, { exact: true });
+    await page.getByLabel('Planned for Food').fill('100');
+    await page.getByLabel('Planned for Food').press('Enter');
+    await left('Dining', '$34.01').waitFor(); // shares Food's 100 - 65.99
+
+    // Groceries' own 50 is ring-fenced inside Food's budget: Food and Dining have another amount left, the API's.
+    await page.getByLabel('Planned for Groceries').fill('50');
+    await page.getByLabel('Planned for Groceries').press('Enter');
+    await left('Groceries', '$4.01').waitFor();
+    const list = await request(app.t.server).get('/api/v1/budget_categories').query({ budget_id: await budgetId(h.familyId) }).set('X-Api-Key', h.apiKey).expect(200);
+    const food = list.body.budget_categories.find((r: { category: { name: string } }) => r.category.name === 'Food');
+    const { body: foodNow } = await request(app.t.server).get(`/api/v1/budget_categories/${food.id}`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(foodNow.available_to_spend).not.toBe('$34.01');
+    await left('Food', foodNow.available_to_spend).waitFor({ timeout: 5000 });
+    await left('Dining', foodNow.available_to_spend).waitFor({ timeout: 5000 });
+    await screenshot(page, 'budgets-subcategory-limit');
     await page.context().close();
   });
 

@@ -13,7 +13,9 @@ export const budgetKeys = {
   month: (month: string) => [...budgetKeys.all, 'month', month] as const,
   detail: (id: string) => [...budgetKeys.all, 'detail', id] as const,
   categories: (id: string) => [...budgetKeys.all, 'categories', id] as const,
-  category: (id: string) => [...budgetKeys.all, 'category', id] as const,
+  /** A row's figures, under its budget's key so that all of them can be read again at once. */
+  categoryDetails: (budgetId: string) => [...budgetKeys.all, 'category', budgetId] as const,
+  category: (budgetId: string, id: string) => [...budgetKeys.categoryDetails(budgetId), id] as const,
 };
 
 /** First and last day of a YYYY-MM month. */
@@ -53,7 +55,7 @@ export function useBudgetCategories(budgetId: string) {
   });
   const details = useQueries({
     queries: (list.data ?? []).map((row) => ({
-      queryKey: budgetKeys.category(row.id),
+      queryKey: budgetKeys.category(budgetId, row.id),
       queryFn: () => unwrap(api.GET('/api/v1/budget_categories/{id}', { params: { path: { id: row.id }, header } })),
     })),
   });
@@ -85,7 +87,9 @@ export function useUpdateBudgetCategory(month: string) {
     mutationFn: ({ id, budgeted_spending }: { id: string; budgeted_spending: string }) =>
       unwrap(api.PATCH('/api/v1/budget_categories/{id}', { params: { path: { id }, header }, body: { budgeted_spending } })),
     onSuccess: (row) => {
-      client.setQueryData(budgetKeys.category(row.id), row);
+      client.setQueryData(budgetKeys.category(row.budget_id, row.id), row);
+      // A subcategory's own limit moves its parent's, and what the parent and its sharing subcategories have left.
+      void client.invalidateQueries({ queryKey: budgetKeys.categoryDetails(row.budget_id) });
       void client.invalidateQueries({ queryKey: budgetKeys.categories(row.budget_id) });
       void client.invalidateQueries({ queryKey: budgetKeys.month(month) });
     },
