@@ -73,9 +73,9 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
   });
 
   it.each([
-    ['revoked', 'revoked_at = now()'],
-    ['left unused past SESSION_IDLE_MINUTES', "last_seen_at = now() - interval '121 minutes'"],
-  ])('sends a user whose session ended (%s) back to sign-in, to the page they were on', async (_, ending) => {
+    ['revoked', 'revoked_at = now()', ''],
+    ['left unused past SESSION_IDLE_MINUTES', "last_seen_at = now() - interval '121 minutes'", '&error=session_idle'],
+  ])('sends a user whose session ended (%s) back to sign-in, to the page they were on', async (_, ending, reason) => {
     const admin = await app.newUser({ role: 'admin' });
     await signIn(page, admin.email);
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -83,11 +83,44 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     // The page's own queries finish first: one still in flight when the session ends would send it to sign-in early.
     await page.waitForLoadState('networkidle');
     await app.t.dataSource.query(`UPDATE sessions SET ${ending} WHERE user_id = $1`, [admin.id]);
+    const logouts: number[] = [];
+    page.on('response', (res) => void (res.url().endsWith('/auth/logout') && logouts.push(res.status())));
 
     await page.getByLabel('Name').fill('after expiry');
     await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(new RegExp(`/sign-in\\?next=%2Fsettings%2Fapi_keys${reason}$`));
+    await expectVisible(page.getByRole('heading', { name: 'Sign in to Hearth' }));
+    // The app signed the session out once: an idle one is ended (no provider here, so sign-in with the reason); a
+    // revoked one answers 401 and there is nothing to say but sign in.
+    await quiet(page);
+    expect(logouts).toEqual([reason ? 200 : 401]);
+    const alert = page.getByRole('alert');
+    if (reason) expect(await alert.textContent()).toBe('Your session ended after a period of inactivity. Sign in again to continue.');
+    else expect(await alert.count()).toBe(0);
+    const [row] = await app.t.dataSource.query(`SELECT revoked_at FROM sessions WHERE user_id = $1`, [admin.id]);
+    expect(row.revoked_at).not.toBeNull();
+    if (reason) await screenshot(page, 'sign-in-after-idle');
+  });
+
+  it('tries an idle session\'s sign-out once: a failed one is not retried, the user still lands on sign-in', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    await signIn(page, admin.email);
+    await page.waitForLoadState('networkidle');
+    await app.t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE user_id = $1`, [admin.id]);
+    let attempts = 0;
+    await page.route('**/auth/logout', (route) => {
+      attempts += 1;
+      return route.abort('connectionrefused');
+    });
+
+    await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(/\/sign-in\?next=%2Fsettings%2Fapi_keys$/);
     await expectVisible(page.getByRole('heading', { name: 'Sign in to Hearth' }));
+    // Back into the app: still signed out, and no second attempt.
+    await page.goBack();
+    await page.waitForURL(/\/sign-in\?next=/);
+    await quiet(page);
+    expect(attempts).toBe(1);
   });
 
   it('explains a CSRF refusal after signing in again in another tab, and the retry works', async () => {
@@ -281,6 +314,12 @@ describe('browser: sign-in page when local login is disabled', () => {
     await page.context().close();
   });
 });
+
+/** Network idle, then a moment more: a second sign-out, if the app sent one, has been sent by then. */
+async function quiet(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(1500);
+}
 
 async function expectVisible(locator: ReturnType<Page['getByText']>): Promise<void> {
   await locator.first().waitFor({ state: 'visible' });

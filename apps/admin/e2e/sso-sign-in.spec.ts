@@ -8,6 +8,7 @@ const SECRET = `secret-${randomUUID()}`;
 const ALICE = `alice-${randomUUID().slice(0, 8)}@corp.example`;
 const BOB = `bob-${randomUUID().slice(0, 8)}@corp.example`;
 const CAROL = `carol-${randomUUID().slice(0, 8)}@corp.example`;
+const DAVE = `dave-${randomUUID().slice(0, 8)}@corp.example`;
 
 describe('browser: sign-in through the in-process OIDC identity provider', () => {
   let app: BrowserApp;
@@ -21,11 +22,13 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
         { client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${base}/auth/corp/callback`], post_logout_redirect_uris: [`${base}/login`] },
         { client_id: 'hearth-trial', client_secret: SECRET, redirect_uris: [`${base}/auth/trial/callback`] },
         { client_id: 'hearth-roles', client_secret: SECRET, redirect_uris: [`${base}/auth/roles/callback`] },
+        { client_id: 'hearth-away', client_secret: SECRET, redirect_uris: [`${base}/auth/away/callback`], post_logout_redirect_uris: [`${base}/login`] },
       ],
       accounts: {
         alice: { email: ALICE, email_verified: true, given_name: 'Alice' },
         bob: { email: BOB, email_verified: true, groups: ['finance'] },
         carol: { email: CAROL, email_verified: true, groups: ['staff', 'hearth-owners'] },
+        dave: { email: DAVE, email_verified: true },
       },
     });
     app = await startBrowserApp({ APP_URL: base, SSO_ALLOW_INSECURE_HTTP: 'true' }, port);
@@ -130,5 +133,52 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     expect(await app.t.dataSource.query(`SELECT role FROM users WHERE email = $1`, [CAROL])).toEqual([{ role: 'super_admin' }]);
     await page.context().close();
     await admin.context().close();
+  });
+
+  it('a session left idle is signed out at the provider too: the next click goes through its end-session page to sign-in, with the reason', async () => {
+    const { admin } = await addProvider('away', 'hearth-away', { label: 'Away SSO' });
+    const row = admin.getByRole('row', { name: /away/ });
+    await row.getByRole('button', { name: 'Enable away' }).click();
+    await row.getByRole('button', { name: 'Disable away' }).waitFor();
+    await admin.context().close();
+
+    const page = await app.newPage();
+    await page.clock.install();
+    await page.goto('/auth/away');
+    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'dave' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    // Two hours away: the session's last use moves back, and the page's clock forward (so its cached user is stale too).
+    const [user] = await app.t.dataSource.query(`SELECT id FROM users WHERE email = $1`, [DAVE]);
+    await app.t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE user_id = $1`, [user.id]);
+    await page.clock.fastForward('02:01:00');
+    const logouts: number[] = [];
+    const refused: string[] = [];
+    page.on('response', (res) => {
+      if (res.url().endsWith('/auth/logout')) logouts.push(res.status());
+      else if (res.status() === 401) refused.push(new URL(res.url()).pathname);
+    });
+
+    // The next click: the user and the page's keys are read again, both answer 401, and the app signs the session out
+    // once and leaves for the provider.
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${idp.issuer}/session/end`));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/login?error=session_idle`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Your session ended after a period of inactivity. Sign in again to continue.');
+    expect(logouts).toEqual([200]);
+    expect(refused.sort()).toEqual(['/api/v1/me', '/api/v1/settings/api_keys']);
+    const sessions = await app.t.dataSource.query(`SELECT revoked_at FROM sessions WHERE user_id = $1`, [user.id]);
+    expect(sessions).toEqual([{ revoked_at: expect.any(Date) }]);
+    const [audit] = await app.t.dataSource.query(`SELECT event, provider_name FROM audit_logs WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [user.id]);
+    expect(audit).toEqual({ event: 'logout_idp', provider_name: 'away' });
+
+    // The provider's session is over too: signing in with it asks who is there instead of letting the machine straight back in.
+    await page.goto('/auth/away');
+    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await page.context().close();
   });
 });

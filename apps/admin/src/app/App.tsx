@@ -1,17 +1,19 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '../lib/api/client';
-import { meQuery } from './auth/useSession';
+import { endLapsedSession, meQuery } from './auth/useSession';
 import { router } from './router';
 
 /**
- * A 401 means the session ended (expired, revoked, signed out elsewhere): forget it, and RequireSession sends the user to
- * sign-in. A csrf_failed refusal means the session changed under this page (signed in again in another tab): read the
- * session, and its CSRF token, again so that a retry works.
+ * A 401 `unauthorized` means the session ended (expired, revoked, idle, signed out elsewhere): sign it out if it can
+ * still be (an idle one, also at its provider), forget it, and RequireSession sends the user to sign-in. Other 401s
+ * (a wrong password) only mean nobody is signed in. A csrf_failed refusal means the session changed under this page
+ * (signed in again in another tab): read the session, and its CSRF token, again so that a retry works.
  */
 const onError = (error: unknown) => {
   if (!(error instanceof ApiError)) return;
-  if (error.status === 401) queryClient.setQueryData(meQuery.queryKey, null);
+  if (error.status === 401 && error.code === 'unauthorized') void endLapsedSession(queryClient);
+  else if (error.status === 401) queryClient.setQueryData(meQuery.queryKey, null);
   else if (error.code === 'csrf_failed') void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
 };
 

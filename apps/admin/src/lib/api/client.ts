@@ -12,7 +12,7 @@ let csrfToken: string | null = null;
 export const rememberCsrfToken = (token: string | null): void => {
   csrfToken = token;
 };
-function currentCsrfToken(): string | null {
+export function currentCsrfToken(): string | null {
   if (csrfToken) return csrfToken;
   const pair = document.cookie.split('; ').find((c) => c.startsWith(`${CSRF_COOKIE}=`));
   return pair ? decodeURIComponent(pair.slice(CSRF_COOKIE.length + 1)) : null;

@@ -8,8 +8,12 @@ import { API_BASE } from '../../../lib/api/client';
 import { providersOf, useAuthConfig, useSignIn } from '../api/useAuth';
 import { SetupForm } from '../components/SetupForm';
 
-/** What the SSO callback's `?error=` codes mean (the API redirects to /login with one when a provider sign-in fails). */
-const SSO_ERRORS: Record<string, string> = {
+/**
+ * What the `?error=` codes mean: the API redirects to /login with one when a provider sign-in fails, and the app adds
+ * session_idle when it signed out a session left unused too long.
+ */
+const SIGN_IN_ERRORS: Record<string, string> = {
+  session_idle: 'Your session ended after a period of inactivity. Sign in again to continue.',
   sso_provider_unavailable: 'That sign-in provider is unavailable right now. Try again later or use another way to sign in.',
   sso_account_creation_disabled: 'No Hearth account matches this identity, and new accounts cannot be created through this provider.',
   sso_domain_not_allowed: 'Accounts for this e-mail domain cannot be created here.',
@@ -49,7 +53,7 @@ export function SignInPage() {
         </h1>
         {ssoError && (
           <p className="error" role="alert">
-            {SSO_ERRORS[ssoError] ?? SSO_ERRORS.sso_failed}
+            {SIGN_IN_ERRORS[ssoError] ?? SIGN_IN_ERRORS.sso_failed}
           </p>
         )}
         {config.isPending && <Loading label="Loading sign-in options…" />}
