@@ -72,6 +72,19 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     await request(app.t.server).get('/api/v1/me').set('Cookie', `hearth_session=${session!.value}`).expect(401);
   });
 
+  it('signs out once with the button when the session was already revoked: one refused logout, then sign-in', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    await signIn(page, admin.email);
+    await page.waitForLoadState('networkidle');
+    await app.t.dataSource.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1`, [admin.id]);
+    const logouts: number[] = [];
+    page.on('response', (res) => void (res.url().endsWith('/auth/logout') && logouts.push(res.status())));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in/);
+    await quiet(page);
+    expect(logouts).toEqual([401]);
+  });
+
   it.each([
     ['revoked', 'revoked_at = now()', ''],
     ['left unused past SESSION_IDLE_MINUTES', "last_seen_at = now() - interval '121 minutes'", '&error=session_idle'],

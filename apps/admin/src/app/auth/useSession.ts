@@ -40,7 +40,10 @@ function forgetSession(client: QueryClient): void {
 export function useSignOut() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async () => (await unwrap(api.POST('/auth/logout'))).logout_url,
+    mutationFn: async () => {
+      triedToEnd = currentCsrfToken(); // a 401 answer is not followed by a second sign-out (endLapsedSession)
+      return (await unwrap(api.POST('/auth/logout'))).logout_url;
+    },
     onSettled: () => forgetSession(client),
   });
 }
