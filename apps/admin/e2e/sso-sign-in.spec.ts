@@ -70,9 +70,11 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
       await row.getByRole('button', { name: 'Disable corp' }).waitFor();
     }
 
-    // A fresh browser: the provider's login page, then back to Hearth, signed in (account created just in time).
+    // A fresh browser: the sign-in page's button for the provider, its login page, then back to Hearth, signed in
+    // (account created just in time).
     const page = await app.newPage();
-    await page.goto('/auth/corp');
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
     await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
     await page.getByRole('button', { name: 'alice' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();

@@ -46,6 +46,22 @@ describe('local login enabled (default)', () => {
     });
   });
 
+  it('lists the enabled providers for the sign-in buttons, by label, and never a disabled one or a secret', async () => {
+    const suffix = Date.now().toString(36);
+    const providers = t.dataSource.getRepository(SsoProvider);
+    const saml = await providers.save({ ...newProvider('saml', `saml-${suffix}`), label: 'A Corp SAML', enabled: true });
+    const oidc = await providers.save({ ...newProvider('openid_connect', `oidc-${suffix}`), label: 'B Corp SSO', enabled: true, clientSecretEncrypted: 'not for the public' });
+    const off = await providers.save({ ...newProvider('oauth2', `off-${suffix}`), label: 'C Off', enabled: false });
+    const res = await request(t.server).get('/api/v1/auth/config').expect(200);
+    const ours = res.body.providers.filter((p: { name: string }) => p.name.endsWith(suffix));
+    expect(ours).toEqual([
+      { name: saml.name, label: 'A Corp SAML', strategy: 'saml' },
+      { name: oidc.name, label: 'B Corp SSO', strategy: 'openid_connect' },
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('not for the public');
+    expect(ours.map((p: { name: string }) => p.name)).not.toContain(off.name);
+  });
+
   it('resets a password by e-mailed link: hashed, single use, sessions ended, same answer for unknown addresses', async () => {
     const h = await t.newHousehold();
     const browser = await signIn(t.server, h.email);

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
-import { API_KEY_SCOPES, ROLES, USER_STATUSES } from '@hearth/contracts';
-import type { ApiKeyScope, Role, UserStatus } from '@hearth/contracts';
+import { API_KEY_SCOPES, ROLES, SSO_STRATEGIES, USER_STATUSES } from '@hearth/contracts';
+import type { ApiKeyScope, Role, SsoStrategy, UserStatus } from '@hearth/contracts';
 
 /** Longest accepted password: long passphrases fit, megabyte bodies never reach argon2. */
 export const PASSWORD_MAX = 256;
@@ -72,6 +72,12 @@ export class SignedInDto {
   @ApiProperty({ format: 'date-time' }) expires_at: string;
 }
 
+export class SignInProviderDto {
+  @ApiProperty({ example: 'corp' }) name: string;
+  @ApiProperty({ example: 'Corp SSO' }) label: string;
+  @ApiProperty({ enum: SSO_STRATEGIES }) strategy: SsoStrategy;
+}
+
 export class AuthConfigDto {
   @ApiProperty() local_login_enabled: boolean;
   @ApiProperty() local_admin_override_enabled: boolean;
@@ -81,7 +87,10 @@ export class AuthConfigDto {
   @ApiProperty() password_reset_enabled: boolean;
   @ApiProperty({ description: 'No user exists yet: POST /api/v1/auth/setup creates the first super admin' })
   setup_required: boolean;
+  @ApiProperty({ type: [SignInProviderDto], description: 'Enabled identity providers, by label: sign-in starts at GET /auth/{name}' })
+  providers: SignInProviderDto[];
 }
+
 
 export class MessageDto {
   @ApiProperty() message: string;

@@ -786,6 +786,14 @@ export interface components {
             /** Format: password */
             new_password: string;
         };
+        SignInProviderDto: {
+            /** @example corp */
+            name: string;
+            /** @example Corp SSO */
+            label: string;
+            /** @enum {string} */
+            strategy: "openid_connect" | "oauth2" | "saml";
+        };
         AuthConfigDto: {
             local_login_enabled: boolean;
             local_admin_override_enabled: boolean;
@@ -796,6 +804,8 @@ export interface components {
             password_reset_enabled: boolean;
             /** @description No user exists yet: POST /api/v1/auth/setup creates the first super admin */
             setup_required: boolean;
+            /** @description Enabled identity providers, by label: sign-in starts at GET /auth/{name} */
+            providers: components["schemas"]["SignInProviderDto"][];
         };
         SetupDto: {
             /** @example you@example.com */

@@ -3,26 +3,12 @@ import { meQuery } from '../../../app/auth/useSession';
 import { api, rememberCsrfToken, unwrap } from '../../../lib/api/client';
 import type { components } from '../../../lib/api/schema';
 
-type AuthConfig = components['schemas']['AuthConfigDto'];
-/** An enabled identity provider, when the API lists them (SSO); absent until the SSO API exists. */
-export interface SignInProvider {
-  name: string;
-  label: string;
-  login_url?: string;
-}
-
 export const authConfigQuery = queryOptions({
   queryKey: ['auth', 'config'] as const,
   queryFn: () => unwrap(api.GET('/api/v1/auth/config')),
 });
 
 export const useAuthConfig = () => useQuery(authConfigQuery);
-
-/** Provider buttons: whatever the config lists under `providers` (forward-compatible with the SSO API). */
-export function providersOf(config: AuthConfig): SignInProvider[] {
-  const list = (config as AuthConfig & { providers?: unknown }).providers;
-  return Array.isArray(list) ? (list as SignInProvider[]).filter((p) => typeof p?.name === 'string') : [];
-}
 
 function useSignedIn() {
   const client = useQueryClient();

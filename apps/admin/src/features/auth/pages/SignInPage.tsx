@@ -5,7 +5,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
 import { API_BASE } from '../../../lib/api/client';
-import { providersOf, useAuthConfig, useSignIn } from '../api/useAuth';
+import { useAuthConfig, useSignIn } from '../api/useAuth';
 import { SetupForm } from '../components/SetupForm';
 
 /**
@@ -81,11 +81,11 @@ export function SignInPage() {
             ) : (
               <p>E-mail and password sign-in is turned off. Use your organisation's sign-in below.</p>
             )}
-            {providersOf(config.data).length > 0 && (
+            {config.data.providers.length > 0 && (
               <ul className="providers" aria-label="Sign in with a provider">
-                {providersOf(config.data).map((provider) => (
+                {config.data.providers.map((provider) => (
                   <li key={provider.name}>
-                    <a className="button secondary" href={provider.login_url ?? `${API_BASE}/auth/${encodeURIComponent(provider.name)}`}>
+                    <a className="button secondary" href={`${API_BASE}/auth/${encodeURIComponent(provider.name)}`}>
                       Sign in with {provider.label || provider.name}
                     </a>
                   </li>

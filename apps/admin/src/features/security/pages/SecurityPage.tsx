@@ -3,7 +3,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { API_BASE } from '../../../lib/api/client';
 import { formatDateTime } from '../../../lib/format';
-import { providersOf, useAuthConfig } from '../../auth/api/useAuth';
+import { useAuthConfig } from '../../auth/api/useAuth';
 import { useDisconnectIdentity, useIdentities } from '../api/useIdentities';
 import { ChangePasswordForm } from '../components/ChangePasswordForm';
 
@@ -13,7 +13,7 @@ export function SecurityPage() {
   const disconnect = useDisconnectIdentity();
   const config = useAuthConfig();
   const connected = new Set(identities.data?.map((i) => i.provider_name));
-  const connectable = config.data ? providersOf(config.data).filter((p) => !connected.has(p.name)) : [];
+  const connectable = config.data ? config.data.providers.filter((p) => !connected.has(p.name)) : [];
 
   return (
     <section className="page">
