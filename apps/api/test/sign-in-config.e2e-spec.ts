@@ -1,4 +1,5 @@
 /** @jest-environment ./apps/api/test/support/time-zone-environment.ts */
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { LogMailer, MAILER } from '../src/auth/mailer';
 import { hashToken } from '../src/auth/session-token';
@@ -145,7 +146,7 @@ describe('local login enabled (default)', () => {
     await request(t.server).post('/api/v1/auth/password_reset').send({ email: h.email }).expect(202);
     const used = linkToken(t, h.email)!;
     // What two requests racing each other leave behind: a second live link next to the first.
-    const other = 'B'.repeat(43);
+    const other = randomBytes(32).toString('base64url'); // a fixed one collides with itself on a reused database
     await t.dataSource.query(`INSERT INTO password_reset_tokens (user_id, token_hash, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [h.userId, hashToken(other)]);
     await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: used, password: 'my new long passphrase' }).expect(204);
     const refused = await request(t.server).post('/api/v1/auth/password_reset/complete').send({ token: other, password: 'the attacker passphrase' }).expect(422);
