@@ -3,10 +3,14 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ROLE_RANK } from '@hearth/contracts';
 import type { Role } from '@hearth/contracts';
 import { canChangeRole, resolveRole } from '@hearth/domain/role-mapping';
-import type { RoleMappingConfig } from '@hearth/domain/role-mapping';
+import type { ProviderAttributes, RoleMappingConfig } from '@hearth/domain/role-mapping';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
+import type { SessionPrincipal } from '../auth/principal';
+import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Family } from '../finance/entities/family.entity';
+import type { AdminUserRow } from '../users/admin-users.repository';
+import { AdminUsersService } from '../users/admin-users.service';
 import { User } from '../users/user.entity';
 import { domainAllowed, parseEmailAddress } from './email-address';
 import type { ProviderClaims } from './oidc-gateway';
@@ -32,6 +36,24 @@ export function groupsOf(claims: Record<string, unknown>, attribute: string): st
 
 const mappingConfigured = (config: RoleMappingConfig) => Boolean(config.groupMappings?.length || config.conditions?.length);
 
+/** The role a sync gives, and the sentence saying why; `mapped` when the provider's mapping decided it. */
+interface RoleDecision {
+  role: Role;
+  rule: string;
+  mapped: boolean;
+}
+
+/** What "sync roles" did: the user before and after, and what it was applied to. */
+export interface StoredGroupsSync {
+  user: AdminUserRow;
+  roleBefore: Role;
+  roleAfter: Role;
+  provider: string;
+  groups: string[];
+  groupsReceivedAt: Date;
+  rule: string;
+}
+
 const text = (value: unknown, max: number): string | null => (typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null);
 
 /**
@@ -44,6 +66,7 @@ export class SsoAccountsService {
     private readonly dataSource: DataSource,
     private readonly repository: SsoRepository,
     private readonly audit: AuditService,
+    private readonly adminUsers: AdminUsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -68,7 +91,14 @@ export class SsoAccountsService {
   /** After the local password was confirmed: links the identity to that user and signs them in. */
   async link(provider: SsoProvider, identity: ProviderClaims, user: User, origin: RequestOrigin, manager: EntityManager): Promise<SsoIdentity> {
     const created = await this.repository.createIdentity(
-      { userId: user.id, providerId: provider.id, uid: identity.uid, issuer: identity.issuer, email: text(identity.claims.email, 320) },
+      {
+        userId: user.id,
+        providerId: provider.id,
+        uid: identity.uid,
+        issuer: identity.issuer,
+        email: text(identity.claims.email, 320),
+        groups: groupsOf(identity.claims, provider.groupAttribute),
+      },
       manager,
     );
     await this.audit.record('link', { userId: user.id, familyId: user.familyId, providerId: provider.id, providerName: provider.name, origin, details: { identity_id: created.id } }, manager);
@@ -76,35 +106,108 @@ export class SsoAccountsService {
   }
 
   /**
-   * Applies the provider's role mapping (SPEC.md 5.5) when it has one: the highest mapped role, else the default role.
-   * A user alone in their family stays at least its admin; the last active super admin is never demoted.
+   * The role sync of a sign-in (SPEC.md 5.5), with the groups and attributes the provider sent this time: see
+   * `decide` for the rule. A change, or a change refused to protect the last super admin, is audited as role_changed.
    */
   async syncRole(provider: SsoProvider, identity: ProviderClaims, user: User, origin: RequestOrigin): Promise<User> {
-    const config = provider.roleMapping as RoleMappingConfig;
-    if (!mappingConfigured(config)) return user;
-    const resolution = resolveRole({
-      groups: groupsOf(identity.claims, provider.groupAttribute),
-      attributes: identity.claims,
-      config,
-      defaultRole: provider.defaultRole,
-    });
     return this.dataSource.transaction(async (tx) => {
+      const stored = await this.repository.findIdentity(provider.id, identity.uid, tx);
       const current = await tx.getRepository(User).findOneByOrFail({ id: user.id });
-      let target: Role = resolution.role;
-      if (ROLE_RANK[target] < ROLE_RANK.admin && (await tx.getRepository(User).countBy({ familyId: current.familyId })) === 1) target = 'admin';
-      if (target === current.role) return current;
-      const superAdmins: { id: string }[] = await tx.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
-      const decision = canChangeRole({ currentRole: current.role, newRole: target, superAdminCount: superAdmins.length });
-      const base = { userId: current.id, familyId: current.familyId, providerId: provider.id, providerName: provider.name, origin };
-      if (!decision.allowed) {
-        await this.audit.record('role_changed', { ...base, details: { from: current.role, to: current.role, refused: target, reason: decision.reason, source: 'sso_role_mapping' } }, tx);
-        return current;
+      if (!stored) return current;
+      const decision = await this.decide(provider, groupsOf(identity.claims, provider.groupAttribute), identity.claims, stored, current, tx);
+      if (decision && decision.role !== current.role) {
+        const superAdmins: { id: string }[] = await tx.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
+        const allowed = canChangeRole({ currentRole: current.role, newRole: decision.role, superAdminCount: superAdmins.length });
+        const base = { userId: current.id, familyId: current.familyId, providerId: provider.id, providerName: provider.name, origin };
+        if (!allowed.allowed) {
+          await this.audit.record('role_changed', { ...base, details: { from: current.role, to: current.role, refused: decision.role, reason: allowed.reason, source: 'sso_role_mapping' } }, tx);
+        } else {
+          await tx.getRepository(User).update({ id: current.id }, { role: decision.role });
+          await this.audit.record('role_changed', { ...base, details: { from: current.role, to: decision.role, source: 'sso_role_mapping', rule: decision.rule } }, tx);
+          current.role = decision.role;
+        }
       }
-      await tx.getRepository(User).update({ id: current.id }, { role: target });
-      await this.audit.record('role_changed', { ...base, details: { from: current.role, to: target, source: 'sso_role_mapping', rule: resolution.explanation } }, tx);
-      current.role = target;
+      await this.repository.setMappedRole(stored.id, decision?.mapped ? current.role : null, tx);
       return current;
     });
+  }
+
+  /**
+   * "Sync roles" of user management (SPEC.md 5.6): the provider's current mapping applied to the groups of the user's
+   * last sign-in, without one, under the rules of changing a role by hand (who may manage whom, who may grant which
+   * role, the last super admin). Uses the identity whose groups arrived last: the provider the user signs in with.
+   */
+  async syncStoredGroups(principal: SessionPrincipal, userId: string, origin: RequestOrigin): Promise<StoredGroupsSync> {
+    return this.dataSource.transaction(async (tx) => {
+      const { actor, target } = await this.adminUsers.manageable(principal, userId, tx);
+      const identities = await this.repository.identitiesByLastGroups(target.id, tx);
+      if (identities.length === 0) throw new ApiError(422, 'no_sso_identity', 'This user has no SSO identity, so there is no role mapping to apply.');
+      const [identity] = identities;
+      const provider = identity.provider!;
+      if (identity.groups === null || identity.groupsReceivedAt === null) {
+        throw new ApiError(422, 'no_stored_groups', 'No groups are stored for this user: they have not signed in through SSO since groups are kept. Their next sign-in syncs the roles.');
+      }
+      // Conditions on attributes need the claims of a sign-in, which are not stored: never decide on half the facts.
+      if (((provider.roleMapping as RoleMappingConfig).conditions ?? []).some((condition) => condition.attribute)) {
+        throw new ApiError(422, 'sign_in_needed', `The role mapping of ${provider.name} has conditions on provider attributes, which only a sign-in provides.`);
+      }
+      const user = await tx.getRepository(User).findOneByOrFail({ id: target.id });
+      const decision = await this.decide(provider, identity.groups, {}, identity, user, tx);
+      const role = decision?.role ?? user.role;
+      await this.adminUsers.assertMayGrant(actor, target, role, tx);
+      if (role !== user.role) await tx.getRepository(User).update({ id: user.id }, { role });
+      await this.repository.setMappedRole(identity.id, decision?.mapped ? role : null, tx);
+      const rule = decision?.rule ?? `${provider.name} has no role mapping and did not decide this role, so it stays`;
+      // Audited even when nothing changed: the administrator's action is what the record is about.
+      await this.audit.record(
+        'role_changed',
+        {
+          userId: user.id,
+          familyId: user.familyId,
+          providerId: provider.id,
+          providerName: provider.name,
+          origin,
+          details: { from: user.role, to: role, source: 'admin_role_sync', actor_user_id: actor.userId, rule },
+        },
+        tx,
+      );
+      const after = await this.adminUsers.get(actor, user.id, tx);
+      return { user: after, roleBefore: user.role, roleAfter: role, provider: provider.name, groups: identity.groups, groupsReceivedAt: identity.groupsReceivedAt, rule };
+    });
+  }
+
+  /**
+   * What a sync makes of the user's role (SPEC.md 5.5 "roles no longer mapped removed"); null leaves it alone.
+   * - The provider has group mappings or conditions: the highest role they grant, else the provider's default role.
+   * - It has none (any more), but its mapping gave this identity's user their role at an earlier sync and the user
+   *   still has that role: the provider's default role. The mapping that granted the role is gone, so is the role;
+   *   this happens once (the identity then forgets the mapped role).
+   * - Otherwise (the mapping never decided this user's role, or an administrator changed it since): unchanged.
+   * Whatever the rule, a user alone in their family stays at least its admin (SPEC 5.4 rule 2).
+   */
+  private async decide(
+    provider: SsoProvider,
+    groups: readonly string[],
+    attributes: ProviderAttributes,
+    identity: SsoIdentity,
+    user: User,
+    tx: EntityManager,
+  ): Promise<RoleDecision | null> {
+    const config = provider.roleMapping as RoleMappingConfig;
+    let decision: RoleDecision;
+    if (mappingConfigured(config)) {
+      const resolution = resolveRole({ groups, attributes, config, defaultRole: provider.defaultRole });
+      decision = { role: resolution.role, rule: resolution.explanation, mapped: true };
+    } else if (identity.mappedRole !== null && identity.mappedRole === user.role) {
+      const rule = `the role mapping of ${provider.name} no longer grants ${identity.mappedRole}, so the default role ${provider.defaultRole} applies`;
+      decision = { role: provider.defaultRole, rule, mapped: false };
+    } else {
+      return null;
+    }
+    if (ROLE_RANK[decision.role] < ROLE_RANK.admin && (await tx.getRepository(User).countBy({ familyId: user.familyId })) === 1) {
+      decision = { ...decision, role: 'admin', rule: `${decision.rule}; alone in the family, the user stays its admin` };
+    }
+    return decision;
   }
 
   private async signInExisting(
@@ -120,7 +223,12 @@ export class SsoAccountsService {
     const user = await this.dataSource.getRepository(User).findOneBy({ id: existing.userId });
     if (!user) return { kind: 'refused', reason: 'unknown_account' };
     if (user.status !== 'active') return { kind: 'refused', reason: 'suspended', userId: user.id };
-    await this.repository.touchIdentity(existing.id, text(identity.claims.email, 320) ?? existing.email, this.dataSource.manager);
+    await this.repository.touchIdentity(
+      existing.id,
+      text(identity.claims.email, 320) ?? existing.email,
+      groupsOf(identity.claims, provider.groupAttribute),
+      this.dataSource.manager,
+    );
     if (connectUserId) return { kind: 'connected', user, identity: existing };
     return { kind: 'signed_in', user: await this.syncRole(provider, identity, user, origin), identity: existing, created: false };
   }
@@ -137,7 +245,8 @@ export class SsoAccountsService {
   /** JIT: a new family with this user as its admin (or the provider's higher default), the identity, the audit row. */
   private async createAccount(provider: SsoProvider, identity: ProviderClaims, email: string, origin: RequestOrigin): Promise<AccountOutcome> {
     const config = provider.roleMapping as RoleMappingConfig;
-    const resolved = resolveRole({ groups: groupsOf(identity.claims, provider.groupAttribute), attributes: identity.claims, config, defaultRole: provider.defaultRole });
+    const groups = groupsOf(identity.claims, provider.groupAttribute);
+    const resolved = resolveRole({ groups, attributes: identity.claims, config, defaultRole: provider.defaultRole });
     const mapped = resolved.mappedFields;
     const firstName = text(mapped.first_name ?? identity.claims.given_name, 100);
     const lastName = text(mapped.last_name ?? identity.claims.family_name, 100);
@@ -150,7 +259,8 @@ export class SsoAccountsService {
         const users = tx.getRepository(User);
         const user = await users.save(users.create({ email, role, familyId: family.id, firstName, lastName, passwordHash: null }));
         const created = await this.repository.createIdentity(
-          { userId: user.id, providerId: provider.id, uid: identity.uid, issuer: identity.issuer, email },
+          // With a mapping, the role is the mapping's to take back when the mapping goes (see `decide`).
+          { userId: user.id, providerId: provider.id, uid: identity.uid, issuer: identity.issuer, email, groups, mappedRole: mappingConfigured(config) ? role : null },
           tx,
         );
         await this.audit.record(

@@ -50,6 +50,17 @@ export class SsoIdentity {
   @Column({ type: 'varchar', length: 500, nullable: true }) issuer: string | null;
   @Column({ type: 'varchar', length: 320, nullable: true }) email: string | null;
   @Column({ type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
+  /**
+   * The groups the provider sent at the last sign-in ([] when it sent none), so an administrator can re-apply a changed
+   * mapping without a login (SPEC 5.5). Null: no sign-in since groups were first stored.
+   */
+  @Column({ type: 'jsonb', nullable: true }) groups: string[] | null;
+  @Column({ type: 'timestamptz', nullable: true }) groupsReceivedAt: Date | null;
+  /**
+   * The role the provider's mapping gave at the last sync, null when the provider had no mapping then (or an emptied
+   * mapping has since taken it back). It is what lets a sync remove a role whose mapping is gone.
+   */
+  @Column({ type: 'varchar', length: 20, nullable: true }) mappedRole: Role | null;
   @CreatedAt() createdAt: Date;
 }
 

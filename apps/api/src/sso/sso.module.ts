@@ -13,6 +13,7 @@ import { SsoIdentitiesService } from './sso-identities.service';
 import { SsoLoginService } from './sso-login.service';
 import { SsoProvidersController } from './sso-providers.controller';
 import { SsoProvidersService } from './sso-providers.service';
+import { SsoRoleSyncController } from './sso-role-sync.controller';
 import { SsoTestLoginRepository } from './sso-test-login.repository';
 import { SsoTestLoginService } from './sso-test-login.service';
 import { SsoController } from './sso.controller';
@@ -21,7 +22,7 @@ import { SsoRepository } from './sso.repository';
 /** Identity providers (OIDC, OAuth2, SAML 2.0), SSO sign-in, JIT provisioning and connected identities. */
 @Module({
   imports: [AuthModule, UsersModule],
-  controllers: [SamlController, SsoController, SsoProvidersController, SsoIdentitiesController],
+  controllers: [SamlController, SsoController, SsoProvidersController, SsoIdentitiesController, SsoRoleSyncController],
   providers: [SsoRepository, ProviderSource, OidcGateway, SsoProvidersService, SsoAccountsService, SsoLoginService, SsoIdentitiesService, SamlRepository, SamlGateway, SamlService, SsoTestLoginRepository, SsoTestLoginService],
 })
 export class SsoModule {}

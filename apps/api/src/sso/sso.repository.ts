@@ -46,13 +46,35 @@ export class SsoRepository {
     return manager.getRepository(SsoIdentity).findOneBy({ providerId, userId });
   }
 
-  createIdentity(values: Pick<SsoIdentity, 'userId' | 'providerId' | 'uid' | 'issuer' | 'email'>, manager: EntityManager): Promise<SsoIdentity> {
+  createIdentity(
+    values: Pick<SsoIdentity, 'userId' | 'providerId' | 'uid' | 'issuer' | 'email' | 'groups'> & Partial<Pick<SsoIdentity, 'mappedRole'>>,
+    manager: EntityManager,
+  ): Promise<SsoIdentity> {
     const repository = manager.getRepository(SsoIdentity);
-    return repository.save(repository.create({ ...values, lastUsedAt: new Date() }));
+    const now = new Date();
+    return repository.save(repository.create({ ...values, lastUsedAt: now, groupsReceivedAt: now }));
   }
 
-  async touchIdentity(id: string, email: string | null, manager: EntityManager): Promise<void> {
-    await manager.getRepository(SsoIdentity).update({ id }, { lastUsedAt: new Date(), email });
+  /** A sign-in of the identity: its last use, and the e-mail and groups the provider sent this time. */
+  async touchIdentity(id: string, email: string | null, groups: string[], manager: EntityManager): Promise<void> {
+    const now = new Date();
+    await manager.getRepository(SsoIdentity).update({ id }, { lastUsedAt: now, email, groups, groupsReceivedAt: now });
+  }
+
+  async setMappedRole(id: string, mappedRole: SsoIdentity['mappedRole'], manager: EntityManager): Promise<void> {
+    await manager.getRepository(SsoIdentity).update({ id }, { mappedRole });
+  }
+
+  /** The user's identities, the one whose groups arrived last first (identities without stored groups last). */
+  identitiesByLastGroups(userId: string, manager: EntityManager): Promise<SsoIdentity[]> {
+    return manager
+      .getRepository(SsoIdentity)
+      .createQueryBuilder('i')
+      .innerJoinAndSelect('i.provider', 'p')
+      .where('i.user_id = :userId', { userId })
+      .orderBy('i.groups_received_at', 'DESC', 'NULLS LAST')
+      .addOrderBy('i.id')
+      .getMany();
   }
 
   async identitiesOfUser(userId: string, manager: EntityManager = this.dataSource.manager): Promise<IdentityRow[]> {

@@ -3,19 +3,11 @@ import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
-import { userSummary } from '../auth/me.presenter';
 import type { SessionPrincipal } from '../auth/principal';
 import { recordIdPipe } from '../common/record-id';
-import type { AdminUserRow } from './admin-users.repository';
+import { adminUserDto } from './admin-user.presenter';
 import { AdminUserDto, AdminUserListDto, AuthHistoryDto, ChangeRoleDto, DeleteUserDto, ListUsersQuery } from './admin-users.dto';
 import { AdminUsersService } from './admin-users.service';
-
-const toDto = (user: AdminUserRow): AdminUserDto => ({
-  ...userSummary(user, user.familyName),
-  auth_methods: [...(user.hasPassword ? ['password'] : []), ...user.providers],
-  last_login_at: user.lastLoginAt ? new Date(user.lastLoginAt).toISOString() : null,
-  created_at: new Date(user.createdAt).toISOString(),
-});
 
 const UserId = () => Param('id', recordIdPipe);
 
@@ -40,34 +32,34 @@ export class AdminUsersController {
       limit: perPage,
       offset: (page - 1) * perPage,
     });
-    return { users: rows.map(toDto), total, page, per_page: perPage };
+    return { users: rows.map(adminUserDto), total, page, per_page: perPage };
   }
 
   @Get(':id')
   @ApiOkResponse({ type: AdminUserDto })
   async show(@CurrentSession() actor: SessionPrincipal, @UserId() id: string): Promise<AdminUserDto> {
-    return toDto(await this.users.get(actor, id));
+    return adminUserDto(await this.users.get(actor, id));
   }
 
   /** Changes the role (the only writable field). */
   @Patch(':id')
   @ApiOkResponse({ type: AdminUserDto })
   async changeRole(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Body() body: ChangeRoleDto, @Req() req: Request): Promise<AdminUserDto> {
-    return toDto(await this.users.changeRole(actor, id, body.role, requestOrigin(req)));
+    return adminUserDto(await this.users.changeRole(actor, id, body.role, requestOrigin(req)));
   }
 
   @Post(':id/suspend')
   @HttpCode(200)
   @ApiOkResponse({ type: AdminUserDto })
   async suspend(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Req() req: Request): Promise<AdminUserDto> {
-    return toDto(await this.users.suspend(actor, id, requestOrigin(req)));
+    return adminUserDto(await this.users.suspend(actor, id, requestOrigin(req)));
   }
 
   @Post(':id/reactivate')
   @HttpCode(200)
   @ApiOkResponse({ type: AdminUserDto })
   async reactivate(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Req() req: Request): Promise<AdminUserDto> {
-    return toDto(await this.users.reactivate(actor, id, requestOrigin(req)));
+    return adminUserDto(await this.users.reactivate(actor, id, requestOrigin(req)));
   }
 
   /** Permanent: the body must repeat the user's e-mail address. */

@@ -41,6 +41,17 @@ export class ChangeRoleDto {
   @ApiProperty({ enum: ROLES }) @IsIn(ROLES) role: Role;
 }
 
+/** The outcome of "sync roles": the provider's current mapping applied to the groups of the user's last sign-in. */
+export class SyncRolesDto {
+  @ApiProperty({ type: AdminUserDto }) user: AdminUserDto;
+  @ApiProperty({ enum: ROLES }) role_before: Role;
+  @ApiProperty({ enum: ROLES }) role_after: Role;
+  @ApiProperty({ description: 'The provider whose mapping was applied (the identity that signed in last)' }) provider: string;
+  @ApiProperty({ type: [String], description: 'The groups the provider sent at that sign-in' }) groups: string[];
+  @ApiProperty({ format: 'date-time' }) groups_received_at: string;
+  @ApiProperty({ description: 'Why the role is what it is, in one sentence' }) rule: string;
+}
+
 export class DeleteUserDto {
   @ApiProperty({ description: "The user's e-mail address, typed again to confirm the permanent removal" })
   @IsString()

@@ -47,11 +47,8 @@ export class AdminUsersService {
   async changeRole(actor: SessionPrincipal, id: string, role: Role, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
       const { actor: current, target } = await this.manageable(actor, id, tx);
-      if (!roleAtLeast(current.role, role)) {
-        throw new ApiError(403, 'forbidden', `Only a ${role} can grant the ${role} role`);
-      }
+      await this.assertMayGrant(current, target, role, tx);
       if (target.role === role) return target;
-      if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
       await this.users.setRole(target.id, role, tx);
       await this.record('role_changed', actor, target, origin, tx, { from: target.role, to: role });
       return (await this.users.find(target.id, tx))!;
@@ -101,10 +98,19 @@ export class AdminUsersService {
   }
 
   /**
+   * Whether `actor` may give `target` the role `role`: only someone holding a role grants it, and the last active super
+   * admin keeps theirs. Shared by the role change here and the SSO "sync roles" action.
+   */
+  async assertMayGrant(actor: SessionPrincipal, target: AdminUserRow, role: Role, tx: EntityManager): Promise<void> {
+    if (!roleAtLeast(actor.role, role)) throw new ApiError(403, 'forbidden', `Only a ${role} can grant the ${role} role`);
+    if (target.role === 'super_admin' && role !== 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
+  }
+
+  /**
    * Under the administration lock, returns the actor as they are now (a request authenticated before the actor was
    * demoted or suspended acts no more) and a user they may change: visible, not themselves, not ranked above them.
    */
-  private async manageable(principal: SessionPrincipal, id: string, tx: EntityManager): Promise<{ actor: SessionPrincipal; target: AdminUserRow }> {
+  async manageable(principal: SessionPrincipal, id: string, tx: EntityManager): Promise<{ actor: SessionPrincipal; target: AdminUserRow }> {
     await this.users.lockAdministration(tx);
     const self = await this.users.find(principal.userId, tx);
     if (!self || self.status !== 'active') throw new ApiError(401, 'unauthorized', 'Account has been deactivated');

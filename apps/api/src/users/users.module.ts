@@ -7,6 +7,7 @@ import { UsersService } from './users.service';
 @Module({
   controllers: [AdminUsersController],
   providers: [UsersService, AdminUsersRepository, AdminUsersService],
-  exports: [UsersService],
+  // AdminUsersService: the SSO module's "sync roles" action manages users under the same rules.
+  exports: [UsersService, AdminUsersService],
 })
 export class UsersModule {}

@@ -512,6 +512,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/users/{id}/sync_roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["SsoRoleSyncController_syncRoles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/budgets": {
         parameters: {
             query?: never;
@@ -1432,6 +1448,21 @@ export interface components {
         };
         IdentityListDto: {
             sso_identities: components["schemas"]["IdentityDto"][];
+        };
+        SyncRolesDto: {
+            user: components["schemas"]["AdminUserDto"];
+            /** @enum {string} */
+            role_before: "member" | "admin" | "super_admin";
+            /** @enum {string} */
+            role_after: "member" | "admin" | "super_admin";
+            /** @description The provider whose mapping was applied (the identity that signed in last) */
+            provider: string;
+            /** @description The groups the provider sent at that sign-in */
+            groups: string[];
+            /** Format: date-time */
+            groups_received_at: string;
+            /** @description Why the role is what it is, in one sentence */
+            rule: string;
         };
         BudgetSummaryDto: {
             /** Format: uuid */
@@ -3788,6 +3819,63 @@ export interface operations {
             };
             /** @description Role below member, or CSRF token/Origin check failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    SsoRoleSyncController_syncRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncRolesDto"];
+                };
+            };
+            /** @description No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below admin, or CSRF token/Origin check failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description no_sso_identity, no_stored_groups (no SSO sign-in since groups are kept) or sign_in_needed (the mapping has attribute conditions) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
