@@ -1,3 +1,6 @@
+import { newProvider } from '../../api/src/sso/provider-fields';
+import { SsoProvider } from '../../api/src/sso/sso.entities';
+import { SsoRepository } from '../../api/src/sso/sso.repository';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(120_000);
@@ -62,6 +65,46 @@ describe('browser: /admin/users', () => {
     await page.getByText('No user matches these filters.').waitFor();
     expect(await statusOf(member.id)).toBeUndefined();
     expect(await statusOf(other.id)).toBe('active');
+    await page.context().close();
+  });
+
+  it("syncs an SSO user's roles with the provider's current mapping and shows the outcome", async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    const sso = await app.newUser({ role: 'member', familyId: admin.familyId });
+    const local = await app.newUser({ role: 'member', familyId: admin.familyId });
+    // An SSO identity as a sign-in leaves it: the groups the provider sent, stored on it.
+    const providers = app.t.dataSource.getRepository(SsoProvider);
+    const provider = await providers.save({ ...newProvider('openid_connect', 'corp'), roleMapping: { groupMappings: [{ group: 'finance', role: 'admin' }] } });
+    await app.t.app.get(SsoRepository).createIdentity(
+      { userId: sso.id, providerId: provider.id, uid: `sub-${sso.id}`, issuer: null, email: sso.email, groups: ['finance'] },
+      app.t.dataSource.manager,
+    );
+    const roleOf = async (id: string) => (await app.t.dataSource.query(`SELECT role FROM users WHERE id = $1`, [id]))[0].role;
+
+    const page = await app.newPage();
+    await signInAs(page, admin.email, '/admin/users');
+    const row = page.getByRole('row', { name: new RegExp(sso.email) });
+    await row.waitFor();
+    // Only users with an SSO identity have the action.
+    expect(await page.getByRole('button', { name: `Sync roles of ${local.email}` }).count()).toBe(0);
+    await page.getByRole('button', { name: `Sync roles of ${sso.email}` }).click();
+    await page.getByRole('status').filter({ hasText: `Roles of ${sso.email} synced: member → admin` }).waitFor();
+    expect(await page.getByRole('status').textContent()).toContain('group "finance" maps to admin');
+    await row.getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    expect(await roleOf(sso.id)).toBe('admin');
+    await screenshot(page, 'admin-users-sync-roles');
+
+    // The mapping removed: the next sync takes back the role it gave.
+    await providers.update({ id: provider.id }, { roleMapping: {} });
+    await page.getByRole('button', { name: `Sync roles of ${sso.email}` }).click();
+    await page.getByRole('status').filter({ hasText: 'admin → member' }).waitFor();
+    expect(await roleOf(sso.id)).toBe('member');
+
+    // Nothing stored to apply: the reason, as an alert.
+    await app.t.dataSource.query(`UPDATE sso_identities SET groups = NULL, groups_received_at = NULL WHERE user_id = $1`, [sso.id]);
+    await page.getByRole('button', { name: `Sync roles of ${sso.email}` }).click();
+    await page.getByRole('alert').filter({ hasText: 'No groups are stored for this user' }).waitFor();
+    expect(await roleOf(sso.id)).toBe('member');
     await page.context().close();
   });
 

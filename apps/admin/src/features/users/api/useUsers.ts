@@ -27,7 +27,7 @@ export const useAuthHistory = (id: string | null) =>
     enabled: id !== null,
   });
 
-function useUserMutation<T>(fn: (args: T) => Promise<unknown>) {
+function useUserMutation<T, R = unknown>(fn: (args: T) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: userKeys.all }) });
 }
@@ -47,3 +47,7 @@ export const useDeleteUser = () =>
   useUserMutation(({ id, confirmation_email }: { id: string; confirmation_email: string }) =>
     unwrap(api.DELETE('/api/v1/admin/users/{id}', { params: { path: { id } }, body: { confirmation_email } })),
   );
+
+/** Re-applies the SSO provider's current role mapping to the groups of the user's last sign-in. */
+export const useSyncRoles = () =>
+  useUserMutation((id: string) => unwrap(api.POST('/api/v1/admin/users/{id}/sync_roles', { params: { path: { id } } })));

@@ -7,13 +7,13 @@ import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
 import { formatDateTime } from '../../../lib/format';
-import { useReactivateUser, useSuspendUser, useUsers, type AdminUser, type UserFilters } from '../api/useUsers';
+import { useReactivateUser, useSuspendUser, useSyncRoles, useUsers, type AdminUser, type UserFilters } from '../api/useUsers';
 import { AuthHistory } from '../components/AuthHistory';
 import { DeleteUserDialog } from '../components/DeleteUserDialog';
 
 const label = (value: string) => value.replaceAll('_', ' ');
 
-/** Users of the family (all families for a super admin): search, filter, suspend, reactivate, delete, history. */
+/** Users of the family (all families for a super admin): search, filter, suspend, reactivate, sync roles, delete, history. */
 export function UsersPage() {
   const [params, setParams] = useSearchParams();
   const filters: UserFilters = {
@@ -28,6 +28,7 @@ export function UsersPage() {
   const { data: me } = useSession();
   const suspend = useSuspendUser();
   const reactivate = useReactivateUser();
+  const syncRoles = useSyncRoles();
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const [historyOf, setHistoryOf] = useState<AdminUser | null>(null);
   const [q, setQ] = useState(filters.q ?? '');
@@ -46,7 +47,8 @@ export function UsersPage() {
     event.preventDefault();
     update({ q: q.trim() || undefined, provider: provider.trim() || undefined });
   };
-  const actionError = suspend.error ?? reactivate.error;
+  const actionError = suspend.error ?? reactivate.error ?? syncRoles.error;
+  const synced = syncRoles.data;
   const pages = users.data ? Math.max(1, Math.ceil(users.data.total / users.data.per_page)) : 1;
 
   return (
@@ -87,7 +89,17 @@ export function UsersPage() {
         <button type="submit">Search</button>
       </form>
 
-      <div className="status-slot">{actionError && <ErrorState error={actionError} />}</div>
+      <div className="status-slot">
+        {actionError && <ErrorState error={actionError} />}
+        {synced && (
+          <p role="status">
+            {synced.role_before === synced.role_after
+              ? `Roles of ${synced.user.email} synced: still ${label(synced.role_after)}`
+              : `Roles of ${synced.user.email} synced: ${label(synced.role_before)} → ${label(synced.role_after)}`}{' '}
+            ({synced.provider}: {synced.rule}).
+          </p>
+        )}
+      </div>
       {users.isPending && <Loading label="Loading users…" />}
       {users.isError && <ErrorState error={users.error} onRetry={() => void users.refetch()} />}
       {users.data && (
@@ -126,6 +138,18 @@ export function UsersPage() {
                             Reactivate
                           </button>
                         ))}
+                      {!self && user.auth_methods.some((method) => method !== 'password') && (
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`Sync roles of ${user.email}`}
+                          title="Apply the SSO provider's current role mapping to the groups of the last sign-in"
+                          disabled={syncRoles.isPending}
+                          onClick={() => syncRoles.mutate(user.id)}
+                        >
+                          Sync roles
+                        </button>
+                      )}
                       {!self && (
                         <button type="button" className="danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
                           Delete
