@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { SsoMappedRoleBackfill1795560000001 } from '../src/database/migrations/1795560000001-SsoMappedRoleBackfill';
 import { UsersService } from '../src/users/users.service';
 import { as, Browser, signIn } from './support/sessions';
 import { OidcIdp, startOidcIdp } from './support/oidc-idp';
@@ -114,6 +115,30 @@ describe('role synchronisation through a real oidc-provider', () => {
       await setMapping({});
       await ssoLogin(t.server, idp, NAME, 'erin');
       expect(await roleOf(erin.id)).toBe('admin');
+    });
+
+    it('after the upgrade, takes back roles a mapping gave before groups were stored (backfilled mapped role)', async () => {
+      await setMapping({ groupMappings: [{ group: 'root', role: 'super_admin' }] });
+      const jay = await ssoUser('jay', ['root']);
+      const kim = await ssoUser('kim', ['root']);
+      await as(t.server, admin, 'patch', `/api/v1/admin/users/${kim.id}`).send({ role: 'admin' }).expect(200);
+      // As an instance upgraded with these users: no mapped role recorded yet.
+      await t.dataSource.query(`UPDATE sso_identities SET mapped_role = NULL WHERE user_id IN ($1, $2)`, [jay.id, kim.id]);
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        await new SsoMappedRoleBackfill1795560000001().up(runner);
+      } finally {
+        await runner.release();
+      }
+      expect((await identityOf(jay.id)).mapped_role).toBe('super_admin');
+      // An administrator changed kim's role after the last login: that role is not the mapping's.
+      expect((await identityOf(kim.id)).mapped_role).toBeNull();
+
+      await setMapping({});
+      await ssoLogin(t.server, idp, NAME, 'jay');
+      await ssoLogin(t.server, idp, NAME, 'kim');
+      expect(await roleOf(jay.id)).toBe('member');
+      expect(await roleOf(kim.id)).toBe('admin');
     });
 
     it('leaves the role of a user the mapping never decided alone', async () => {
