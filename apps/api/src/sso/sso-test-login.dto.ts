@@ -10,7 +10,7 @@ export class TestLoginStartedDto {
 }
 
 export class TestLoginRoleDto {
-  @ApiProperty({ description: 'Whether the provider has group mappings or conditions; without them sign-in leaves roles unchanged' })
+  @ApiProperty({ description: 'Whether the provider has group mappings or conditions; without them sign-in leaves roles unchanged, except that a role a since-removed mapping gave becomes the default role' })
   configured: boolean;
   @ApiProperty({ enum: ROLES, description: 'The role the mapping gives (the default role when no rule matches)' })
   role: Role;

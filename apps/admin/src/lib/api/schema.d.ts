@@ -1373,7 +1373,7 @@ export interface components {
             expires_at: string;
         };
         TestLoginRoleDto: {
-            /** @description Whether the provider has group mappings or conditions; without them sign-in leaves roles unchanged */
+            /** @description Whether the provider has group mappings or conditions; without them sign-in leaves roles unchanged, except that a role a since-removed mapping gave becomes the default role */
             configured: boolean;
             /**
              * @description The role the mapping gives (the default role when no rule matches)
