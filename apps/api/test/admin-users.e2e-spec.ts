@@ -138,7 +138,7 @@ describe('user management API (/api/v1/admin/users)', () => {
     await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', target.apiKey).expect(401);
     await request(t.server).get('/api/v1/me').set('Cookie', target.browser.cookie).expect(401);
     const [audit] = await audits(target.userId, 'user_removed');
-    expect(audit.details).toEqual({ actor_user_id: admin.userId, target_user_id: target.userId });
+    expect(audit.details).toEqual({ actor_user_id: admin.userId, target_user_id: target.userId, blocked_identities: 0 });
     expect(JSON.stringify(audit)).not.toContain(target.email);
     await as(t.server, admin.browser, 'delete', `/api/v1/admin/users/${admin.userId}`).send({ confirmation_email: admin.email }).expect(403);
   });

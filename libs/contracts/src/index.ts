@@ -91,6 +91,8 @@ export const AUDIT_EVENTS = [
   'provider_test_login',
   // A retention run: rows archived and purged, archive files expired (SPEC.md 6).
   'audit_retention',
+  // A super admin lets an SSO identity blocked by a permanent user removal sign in again.
+  'identity_unblocked',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

@@ -17,7 +17,7 @@ import { Family } from '../finance/entities/family.entity';
 import { Category, Merchant, Rule, Tag } from '../finance/entities/taxonomy.entity';
 import { Import, ImportMapping, ImportRow } from '../imports/import.entity';
 import { SamlAssertion, SamlRequest } from '../sso/saml.entities';
-import { SsoIdentity, SsoLoginState, SsoProvider, SsoSession } from '../sso/sso.entities';
+import { SsoIdentity, SsoIdentityBlock, SsoLoginState, SsoProvider, SsoSession } from '../sso/sso.entities';
 import { User } from '../users/user.entity';
 
 /** Every entity; the migrations must describe exactly these (checked by `npm run migrations:check`). */
@@ -49,6 +49,7 @@ export const ENTITIES = [
   SsoIdentity,
   SsoLoginState,
   SsoSession,
+  SsoIdentityBlock,
   SamlRequest,
   SamlAssertion,
   AuditLog,

@@ -11,6 +11,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { Family } from '../finance/entities/family.entity';
 import type { AdminUserRow } from '../users/admin-users.repository';
 import { AdminUsersService } from '../users/admin-users.service';
+import { IdentityBlocksRepository } from '../users/identity-blocks.repository';
 import { User } from '../users/user.entity';
 import { domainAllowed, parseEmailAddress } from './email-address';
 import type { ProviderClaims } from './oidc-gateway';
@@ -36,6 +37,12 @@ export function groupsOf(claims: Record<string, unknown>, attribute: string): st
 
 const mappingConfigured = (config: RoleMappingConfig) => Boolean(config.groupMappings?.length || config.conditions?.length);
 
+/** A permanently removed user's identity (sso_identity_blocks); the audited reason of every refusal of it. */
+export const REMOVED_IDENTITY = 'removed_identity';
+
+const removedIdentity = () =>
+  new ApiError(403, REMOVED_IDENTITY, 'This single sign-on account was removed by an administrator and cannot be used to sign in.');
+
 /** The role a sync gives, and the sentence saying why; `mapped` when the provider's mapping decided it. */
 interface RoleDecision {
   role: Role;
@@ -58,7 +65,8 @@ const text = (value: unknown, max: number): string | null => (typeof value === '
 
 /**
  * Accounts behind SSO sign-ins: the identity's user (issuer pinned), linking, JIT creation under AUTH_JIT_MODE and
- * ALLOWED_OIDC_DOMAINS, and the role sync of every login.
+ * ALLOWED_OIDC_DOMAINS, and the role sync of every login. Identities of permanently removed users are refused first,
+ * whatever the strategy, and again under the identity's lock wherever one is created.
  */
 @Injectable()
 export class SsoAccountsService {
@@ -67,10 +75,13 @@ export class SsoAccountsService {
     private readonly repository: SsoRepository,
     private readonly audit: AuditService,
     private readonly adminUsers: AdminUsersService,
+    private readonly blocks: IdentityBlocksRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async resolve(provider: SsoProvider, identity: ProviderClaims, connectUserId: string | null, origin: RequestOrigin): Promise<AccountOutcome> {
+    // Before anything else: a removed identity neither signs in, nor links, nor gets a new account.
+    if (await this.blocks.isBlocked(provider.id, identity.uid)) return { kind: 'refused', reason: REMOVED_IDENTITY };
     const existing = await this.repository.findIdentity(provider.id, identity.uid);
     if (existing) return this.signInExisting(provider, identity, existing, connectUserId, origin);
     if (connectUserId) return this.connect(provider, identity, connectUserId, origin);
@@ -88,8 +99,12 @@ export class SsoAccountsService {
     return this.createAccount(provider, identity, email, origin);
   }
 
-  /** After the local password was confirmed: links the identity to that user and signs them in. */
+  /**
+   * After the local password was confirmed (or from a signed-in user's connect): links the identity to that user.
+   * Refused (403 removed_identity) when a removal blocked the identity since the callback checked.
+   */
   async link(provider: SsoProvider, identity: ProviderClaims, user: User, origin: RequestOrigin, manager: EntityManager): Promise<SsoIdentity> {
+    await this.claimIdentity(provider, identity, manager);
     const created = await this.repository.createIdentity(
       {
         userId: user.id,
@@ -238,8 +253,13 @@ export class SsoAccountsService {
     const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
     if (!user || user.status !== 'active') return { kind: 'refused', reason: 'unknown_account', userId };
     if (await this.repository.findIdentityForUser(provider.id, user.id)) return { kind: 'refused', reason: 'already_connected', userId };
-    const created = await this.dataSource.transaction((tx) => this.link(provider, identity, user, origin, tx));
-    return { kind: 'connected', user, identity: created };
+    try {
+      const created = await this.dataSource.transaction((tx) => this.link(provider, identity, user, origin, tx));
+      return { kind: 'connected', user, identity: created };
+    } catch (error) {
+      if (error instanceof ApiError && error.code === REMOVED_IDENTITY) return { kind: 'refused', reason: REMOVED_IDENTITY, userId };
+      throw error;
+    }
   }
 
   /** JIT: a new family with this user as its admin (or the provider's higher default), the identity, the audit row. */
@@ -254,6 +274,7 @@ export class SsoAccountsService {
     const role: Role = ROLE_RANK[resolved.role] >= ROLE_RANK.admin ? resolved.role : 'admin';
     try {
       return await this.dataSource.transaction(async (tx) => {
+        await this.claimIdentity(provider, identity, tx);
         const families = tx.getRepository(Family);
         const family = await families.save(families.create({ name: `${firstName ?? email.split('@')[0]}'s household`.slice(0, 200) }));
         const users = tx.getRepository(User);
@@ -271,9 +292,16 @@ export class SsoAccountsService {
         return { kind: 'signed_in', user, identity: created, created: true } as const;
       });
     } catch (error) {
+      if (error instanceof ApiError && error.code === REMOVED_IDENTITY) return { kind: 'refused', reason: REMOVED_IDENTITY };
       // Two first sign-ins racing for one e-mail or subject: the loser is refused, nothing half-written remains.
       if ((error as { code?: string }).code === '23505') return { kind: 'refused', reason: 'account_exists' };
       throw error;
     }
+  }
+
+  /** Takes the identity's lock for the transaction, then refuses it if a removal blocked it (race-safe with removals). */
+  private async claimIdentity(provider: SsoProvider, identity: ProviderClaims, manager: EntityManager): Promise<void> {
+    await this.blocks.lockIdentity(provider.id, identity.uid, manager);
+    if (await this.blocks.isBlocked(provider.id, identity.uid, manager)) throw removedIdentity();
   }
 }

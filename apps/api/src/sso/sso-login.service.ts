@@ -15,7 +15,7 @@ import { SamlGateway } from './saml-gateway';
 import { SamlRejection } from './saml-profile';
 import { SamlRepository } from './saml.repository';
 import { SecretBox } from './secret-box';
-import { SsoAccountsService } from './sso-accounts.service';
+import { REMOVED_IDENTITY, SsoAccountsService } from './sso-accounts.service';
 import { callbackUrl } from './sso-urls';
 import type { SsoLoginState, SsoProvider } from './sso.entities';
 import { SsoRepository } from './sso.repository';
@@ -62,6 +62,7 @@ const USER_FACING: Record<string, string> = {
   suspended: 'sso_account_suspended',
   already_connected: 'sso_already_connected',
   identity_linked_to_another_user: 'sso_identity_in_use',
+  removed_identity: 'sso_identity_removed',
 };
 
 export interface PendingLinkInfo {
@@ -311,13 +312,19 @@ export class SsoLoginService {
       claims: (link.claims as Record<string, unknown>) ?? {},
       idToken: typeof link.id_token === 'string' ? this.box.open(link.id_token, ID_TOKEN_PURPOSE) : null,
     };
-    await this.dataSource.transaction(async (tx) => {
-      if (!(await this.repository.consumePendingLink(pending.id, tx))) throw linkExpired();
-      if (await this.repository.findIdentity(provider.id, identity.uid, tx)) {
-        throw new ApiError(409, 'identity_in_use', 'This provider account is already linked to a user.');
-      }
-      await this.accounts.link(provider, identity, user, requestOrigin, tx);
-    });
+    try {
+      await this.dataSource.transaction(async (tx) => {
+        if (!(await this.repository.consumePendingLink(pending.id, tx))) throw linkExpired();
+        if (await this.repository.findIdentity(provider.id, identity.uid, tx)) {
+          throw new ApiError(409, 'identity_in_use', 'This provider account is already linked to a user.');
+        }
+        await this.accounts.link(provider, identity, user, requestOrigin, tx);
+      });
+    } catch (error) {
+      // The identity's user was removed between the callback and this password.
+      if (error instanceof ApiError && error.code === REMOVED_IDENTITY) await this.fail(provider, REMOVED_IDENTITY, requestOrigin);
+      throw error;
+    }
     const synced = await this.accounts.syncRole(provider, identity, user, requestOrigin);
     return this.openSession(provider, synced, identity, requestOrigin, false);
   }

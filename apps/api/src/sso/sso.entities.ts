@@ -101,3 +101,20 @@ export class SsoSession {
   @Column({ type: 'text', nullable: true }) idTokenEncrypted: string | null;
   @CreatedAt() createdAt: Date;
 }
+
+/**
+ * An SSO identity of a permanently removed user: it can neither sign in, be linked nor create an account until a
+ * super admin allows it again. The subject is kept only as a keyed digest; the label (the removed user's e-mail,
+ * for the admin list) is encrypted. Deleting the provider drops its blocks, as it drops its identities.
+ */
+@Entity('sso_identity_blocks')
+@Index(['providerId', 'uidDigest'], { unique: true })
+export class SsoIdentityBlock {
+  @PrimaryUuid() id: string;
+  @Column({ type: 'uuid' }) providerId: string;
+  @ManyToOne(() => SsoProvider, { onDelete: 'CASCADE' }) @JoinColumn() provider?: SsoProvider;
+  /** HMAC-SHA256 (hex) of the provider's subject under a key derived from SECRET_KEY_BASE. */
+  @Column({ type: 'char', length: 64 }) uidDigest: string;
+  @Column({ type: 'text' }) identityLabelEncrypted: string;
+  @CreatedAt() createdAt: Date;
+}

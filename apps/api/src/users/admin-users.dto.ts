@@ -72,3 +72,17 @@ export class AuthHistoryEntryDto {
 export class AuthHistoryDto {
   @ApiProperty({ type: [AuthHistoryEntryDto] }) events: AuthHistoryEntryDto[];
 }
+
+export class IdentityBlockDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) provider_id: string;
+  @ApiProperty() provider_name: string;
+  @ApiProperty() provider_label: string;
+  @ApiProperty({ description: "The removed user's e-mail address (stored encrypted; the provider's subject is kept only as a keyed digest)" })
+  identity_label: string;
+  @ApiProperty({ format: 'date-time', description: 'When the user was removed' }) created_at: string;
+}
+
+export class IdentityBlockListDto {
+  @ApiProperty({ type: [IdentityBlockDto] }) sso_identity_blocks: IdentityBlockDto[];
+}

@@ -6,6 +6,7 @@ import { AuditService, AuthHistoryEntry, RequestOrigin } from '../audit/audit.se
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { AdminUserRow, AdminUsersRepository, UserFilter } from './admin-users.repository';
+import { IdentityBlocksRepository } from './identity-blocks.repository';
 import { normalizeEmail } from './users.service';
 
 const HISTORY_LIMIT = 200;
@@ -31,6 +32,7 @@ export class AdminUsersService {
     private readonly dataSource: DataSource,
     private readonly users: AdminUsersRepository,
     private readonly audit: AuditService,
+    private readonly blocks: IdentityBlocksRepository,
   ) {}
 
   list(actor: SessionPrincipal, filter: Omit<UserFilter, 'familyId'>) {
@@ -78,7 +80,10 @@ export class AdminUsersService {
     });
   }
 
-  /** Permanent removal, only when the request repeats the user's e-mail; audited in the same transaction. */
+  /**
+   * Permanent removal, only when the request repeats the user's e-mail; audited in the same transaction. The user's
+   * SSO identities are blocked in it too, so the same person cannot come straight back through their IdP (JIT).
+   */
   async remove(actor: SessionPrincipal, id: string, confirmationEmail: string, origin: RequestOrigin): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const { target } = await this.manageable(actor, id, tx);
@@ -86,8 +91,9 @@ export class AdminUsersService {
         throw new ApiError(422, 'confirmation_mismatch', 'The email address did not match. The user was not removed.');
       }
       if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
+      const blocked = await this.blocks.blockIdentitiesOf(target.id, target.email, tx);
       // Only ids in the record: the removed user's e-mail does not outlive them in the audit log.
-      await this.record('user_removed', actor, target, origin, tx, { target_user_id: target.id });
+      await this.record('user_removed', actor, target, origin, tx, { target_user_id: target.id, blocked_identities: blocked });
       await this.users.delete(target.id, tx);
     });
   }

@@ -256,6 +256,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/sso_identity_blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["IdentityBlocksController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/sso_identity_blocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["IdentityBlocksController_allowAgain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/family_settings": {
         parameters: {
             query?: never;
@@ -734,7 +766,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
             /** Format: uuid */
             user_id: string | null;
             /** @description The user's e-mail; null without a user or once the user is removed */
@@ -937,7 +969,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
             provider: string | null;
             ip_address: string | null;
             user_agent: string | null;
@@ -949,6 +981,24 @@ export interface components {
         };
         AuthHistoryDto: {
             events: components["schemas"]["AuthHistoryEntryDto"][];
+        };
+        IdentityBlockDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            provider_id: string;
+            provider_name: string;
+            provider_label: string;
+            /** @description The removed user's e-mail address (stored encrypted; the provider's subject is kept only as a keyed digest) */
+            identity_label: string;
+            /**
+             * Format: date-time
+             * @description When the user was removed
+             */
+            created_at: string;
+        };
+        IdentityBlockListDto: {
+            sso_identity_blocks: components["schemas"]["IdentityBlockDto"][];
         };
         FamilySettingsDto: {
             /** Format: uuid */
@@ -1904,7 +1954,7 @@ export interface operations {
     AuditLogsController_list: {
         parameters: {
             query?: {
-                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention";
+                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
                 /** @description Events at or after this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
                 from?: string;
                 /** @description Events before this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
@@ -2676,6 +2726,105 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    IdentityBlocksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityBlockListDto"];
+                };
+            };
+            /** @description No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below super_admin, or CSRF token/Origin check failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    IdentityBlocksController_allowAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below super_admin, or CSRF token/Origin check failed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Rate limit exceeded; see Retry-After */
             429: {

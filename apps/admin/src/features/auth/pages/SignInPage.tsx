@@ -21,6 +21,7 @@ const SIGN_IN_ERRORS: Record<string, string> = {
   sso_account_suspended: 'This account is suspended. Contact your administrator.',
   sso_already_connected: 'This provider is already connected to your account.',
   sso_identity_in_use: 'This identity is already linked to another Hearth account.',
+  sso_identity_removed: 'The account of this identity was removed by an administrator. Contact your administrator to use it again.',
   sso_session_required: 'Sign in first, then connect the provider from Security settings.',
   sso_failed: 'Sign-in with the provider failed. Try again.',
 };
