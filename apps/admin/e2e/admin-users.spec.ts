@@ -108,6 +108,47 @@ describe('browser: /admin/users', () => {
     await page.context().close();
   });
 
+  it("lists a deleted SSO user's identity under Removed SSO identities for super admins, and Allow again lifts the block", async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const ssoUser = await app.newUser({ role: 'member' });
+    const provider = newProvider('openid_connect', `corp-${ssoUser.id.slice(0, 8)}`);
+    provider.label = 'Corp SSO';
+    const { id: providerId } = await app.t.dataSource.getRepository(SsoProvider).save(provider);
+    await app.t.dataSource.query(`INSERT INTO sso_identities (user_id, provider_id, uid, email) VALUES ($1, $2, 'subject-1', $3)`, [ssoUser.id, providerId, ssoUser.email]);
+    const blocks = async () => app.t.dataSource.query(`SELECT id FROM sso_identity_blocks WHERE provider_id = $1`, [providerId]);
+
+    const page = await app.newPage();
+    await signInAs(page, root.email, '/admin/users');
+    const removed = page.getByRole('region', { name: 'Removed SSO identities' });
+    await removed.getByText('No removed SSO identities.').waitFor();
+
+    await page.getByRole('button', { name: `Delete ${ssoUser.email}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${ssoUser.email}?` });
+    await dialog.getByLabel("Type the user's e-mail address to confirm").fill(ssoUser.email);
+    await dialog.getByRole('button', { name: 'Delete permanently' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = removed.getByRole('row', { name: new RegExp(ssoUser.email) });
+    await row.getByRole('cell', { name: 'Corp SSO', exact: true }).waitFor();
+    expect(await blocks()).toHaveLength(1);
+    await screenshot(page, 'admin-users-removed-identities');
+
+    await row.getByRole('button', { name: `Allow ${ssoUser.email} (Corp SSO) again` }).click();
+    await removed.getByText('No removed SSO identities.').waitFor();
+    expect(await blocks()).toEqual([]);
+    const audit = await app.t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'identity_unblocked' AND provider_id = $1`, [providerId]);
+    expect(audit).toHaveLength(1);
+    await page.context().close();
+  });
+
+  it('shows no removed SSO identities to a family admin', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    const page = await app.newPage();
+    await signInAs(page, admin.email, '/admin/users');
+    await page.getByText('1 user', { exact: true }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Removed SSO identities' }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('applies the sign-in method filter when the search is submitted with Enter', async () => {
     const admin = await app.newUser({ role: 'admin' });
     await app.newUser({ role: 'member', familyId: admin.familyId });

@@ -3,12 +3,15 @@ import { api, unwrap } from '../../../lib/api/client';
 import type { components, operations } from '../../../lib/api/schema';
 
 export type AdminUser = components['schemas']['AdminUserDto'];
+export type IdentityBlock = components['schemas']['IdentityBlockDto'];
 export type UserFilters = NonNullable<operations['AdminUsersController_list']['parameters']['query']>;
 
 export const userKeys = {
   all: ['admin-users'] as const,
   list: (filters: UserFilters) => [...userKeys.all, 'list', filters] as const,
   history: (id: string) => [...userKeys.all, 'history', id] as const,
+  // Under `all`: a deletion adds blocks, so every user mutation reads them again.
+  identityBlocks: () => [...userKeys.all, 'identity-blocks'] as const,
 };
 
 export const usersQuery = (filters: UserFilters) =>
@@ -51,3 +54,14 @@ export const useDeleteUser = () =>
 /** Re-applies the SSO provider's current role mapping to the groups of the user's last sign-in. */
 export const useSyncRoles = () =>
   useUserMutation((id: string) => unwrap(api.POST('/api/v1/admin/users/{id}/sync_roles', { params: { path: { id } } })));
+
+/** SSO identities of permanently removed users (super admins only). */
+export const useIdentityBlocks = (enabled: boolean) =>
+  useQuery({
+    queryKey: userKeys.identityBlocks(),
+    queryFn: async () => (await unwrap(api.GET('/api/v1/admin/sso_identity_blocks'))).sso_identity_blocks,
+    enabled,
+  });
+
+export const useAllowIdentityAgain = () =>
+  useUserMutation((id: string) => unwrap(api.DELETE('/api/v1/admin/sso_identity_blocks/{id}', { params: { path: { id } } })));

@@ -22,7 +22,7 @@ export function DeleteUserDialog({ user, onClose }: { user: AdminUser; onClose: 
     <dialog ref={dialog} aria-labelledby="delete-title" onClose={onClose}>
       <form onSubmit={submit}>
         <h2 id="delete-title">Delete {user.email}?</h2>
-        <p>This permanently removes the user, their sessions and API keys. It cannot be undone.</p>
+        <p>This permanently removes the user, their sessions and API keys, and blocks their SSO identities from signing in again. It cannot be undone.</p>
         <label htmlFor="delete-confirm">Type the user's e-mail address to confirm</label>
         <input id="delete-confirm" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
         <div className="status-slot">{remove.isError && <ErrorState error={remove.error} />}</div>

@@ -10,10 +10,14 @@ import { formatDateTime } from '../../../lib/format';
 import { useReactivateUser, useSuspendUser, useSyncRoles, useUsers, type AdminUser, type UserFilters } from '../api/useUsers';
 import { AuthHistory } from '../components/AuthHistory';
 import { DeleteUserDialog } from '../components/DeleteUserDialog';
+import { RemovedIdentities } from '../components/RemovedIdentities';
 
 const label = (value: string) => value.replaceAll('_', ' ');
 
-/** Users of the family (all families for a super admin): search, filter, suspend, reactivate, sync roles, delete, history. */
+/**
+ * Users of the family (all families for a super admin): search, filter, suspend, reactivate, sync roles, delete,
+ * history; super admins also see the removed users' SSO identities.
+ */
 export function UsersPage() {
   const [params, setParams] = useSearchParams();
   const filters: UserFilters = {
@@ -177,6 +181,7 @@ export function UsersPage() {
         </>
       )}
       {historyOf && <AuthHistory user={historyOf} />}
+      {me?.role === 'super_admin' && <RemovedIdentities />}
       {deleting && <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />}
     </section>
   );

@@ -1,0 +1,46 @@
+import { DataTable } from '../../../components/DataTable';
+import { ErrorState } from '../../../components/ErrorState';
+import { Loading } from '../../../components/Loading';
+import { formatDateTime } from '../../../lib/format';
+import { useAllowIdentityAgain, useIdentityBlocks } from '../api/useUsers';
+
+/**
+ * SSO identities of permanently removed users: they cannot sign in or get an account again through their provider
+ * until "Allow again" (super admins only).
+ */
+export function RemovedIdentities() {
+  const blocks = useIdentityBlocks(true);
+  const allow = useAllowIdentityAgain();
+  return (
+    <section className="card" aria-labelledby="removed-identities-title">
+      <h2 id="removed-identities-title">Removed SSO identities</h2>
+      <p className="muted">Sign-ins of deleted users through these providers are refused, and no new account is created for them.</p>
+      <div className="status-slot">{allow.isError && <ErrorState error={allow.error} />}</div>
+      {blocks.isPending && <Loading label="Loading removed identities…" />}
+      {blocks.isError && <ErrorState error={blocks.error} onRetry={() => void blocks.refetch()} />}
+      {blocks.data?.length === 0 && <p className="empty">No removed SSO identities.</p>}
+      {blocks.data && blocks.data.length > 0 && (
+        <DataTable caption="Removed SSO identities" columns={['Removed user', 'Provider', 'Removed']} actions>
+          {blocks.data.map((block) => (
+            <tr key={block.id}>
+              <th scope="row">{block.identity_label}</th>
+              <td>{block.provider_label}</td>
+              <td>{formatDateTime(block.created_at)}</td>
+              <td className="row-actions">
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Allow ${block.identity_label} (${block.provider_label}) again`}
+                  disabled={allow.isPending}
+                  onClick={() => allow.mutate(block.id)}
+                >
+                  Allow again
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </section>
+  );
+}
