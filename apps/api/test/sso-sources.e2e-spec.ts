@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config/config';
 import { CLIENT_SECRET_PURPOSE } from '../src/sso/oidc-gateway';
 import { SecretBox } from '../src/sso/secret-box';
 import { backfillEncryptionTask, listProvidersTask, seedProvidersTask } from '../src/sso/sso-cli';
+import { IDENTITY_LABEL_PURPOSE } from '../src/users/identity-blocks.repository';
 import { as, signIn } from './support/sessions';
 import { OidcIdp, startOidcIdp } from './support/oidc-idp';
 import { APP_ORIGIN, createProvider, lastFailure, SSO_ENV, ssoLogin } from './support/sso';
@@ -166,12 +167,18 @@ describe('provider sources and operator tasks', () => {
       expect(await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [name])).toEqual([]);
     });
 
-    it('security:backfill_encryption encrypts plaintext secrets and re-encrypts them under custom keys', async () => {
+    it('security:backfill_encryption encrypts plaintext secrets and re-encrypts them (and removed identities\' labels) under custom keys', async () => {
       const admin = await signIn(t.server, (await t.newHousehold({ role: 'super_admin' })).email);
       const provider = await createProvider(t.server, admin, { name: `bf-${run}`, strategy: 'oauth2', authorization_url: `${idp.issuer}/auth`, token_url: `${idp.issuer}/token`, userinfo_url: `${idp.issuer}/me`, client_id: 'c', client_secret: SECRET });
       await t.dataSource.query(`UPDATE sso_providers SET client_secret_encrypted = $2 WHERE id = $1`, [provider.id, 'plaintext-from-before']);
       const base = loadConfig({ ...process.env, ...SSO_ENV, NODE_ENV: 'test' });
       const stored = async () => (await t.dataSource.query(`SELECT client_secret_encrypted AS v FROM sso_providers WHERE id = $1`, [provider.id]))[0].v as string;
+      await t.dataSource.query(`INSERT INTO sso_identity_blocks (provider_id, uid_digest, identity_label_encrypted) VALUES ($1, $2, $3)`, [
+        provider.id,
+        'a'.repeat(64),
+        SecretBox.fromConfig(base).seal(`gone-${run}@example.org`, IDENTITY_LABEL_PURPOSE),
+      ]);
+      const label = async () => (await t.dataSource.query(`SELECT identity_label_encrypted AS v FROM sso_identity_blocks WHERE provider_id = $1`, [provider.id]))[0].v as string;
 
       const preview = await backfillEncryptionTask(t.dataSource, base, true);
       expect(preview.results.sso_providers.updated).toBeGreaterThanOrEqual(1);
@@ -189,8 +196,11 @@ describe('provider sources and operator tasks', () => {
         ACTIVE_RECORD_ENCRYPTION_KEY_DERIVATION_SALT: 'custom-salt',
       });
       expect(() => SecretBox.fromConfig(custom).open(SecretBox.fromConfig(base).seal('x', 'p'), 'p')).toThrow();
-      expect((await backfillEncryptionTask(t.dataSource, custom, false)).results.sso_providers.updated).toBeGreaterThanOrEqual(1);
+      const rotated = await backfillEncryptionTask(t.dataSource, custom, false);
+      expect(rotated.results.sso_providers.updated).toBeGreaterThanOrEqual(1);
+      expect(rotated.results.sso_identity_blocks.updated).toBeGreaterThanOrEqual(1);
       expect(SecretBox.fromConfig(custom).open(await stored(), CLIENT_SECRET_PURPOSE)).toBe('plaintext-from-before');
+      expect(SecretBox.fromConfig(custom).open(await label(), IDENTITY_LABEL_PURPOSE)).toBe(`gone-${run}@example.org`);
     });
   });
 });

@@ -6,7 +6,8 @@ import { seedProviders } from './provider-seeder';
 import { ParsedProviders, parseProvidersFile } from './provider-yaml';
 import { SecretBox, SecretBoxError } from './secret-box';
 import { SP_PRIVATE_KEY_PURPOSE } from './provider-fields';
-import { SsoProvider } from './sso.entities';
+import { IDENTITY_LABEL_PURPOSE } from '../users/identity-blocks.repository';
+import { SsoIdentityBlock, SsoProvider } from './sso.entities';
 
 type Print = (line: string) => void;
 
@@ -55,8 +56,9 @@ export interface BackfillResult {
 }
 
 /**
- * `security:backfill_encryption`: rewrites every provider secret under the current key: plaintext values (from before
- * encryption) and values sealed with the SECRET_KEY_BASE-derived key before ACTIVE_RECORD_ENCRYPTION_* were set.
+ * `security:backfill_encryption`: rewrites every provider secret and removed identity's label under the current key:
+ * plaintext values (from before encryption) and values sealed with the SECRET_KEY_BASE-derived key before
+ * ACTIVE_RECORD_ENCRYPTION_* were set.
  */
 export async function backfillEncryptionTask(dataSource: DataSource, config: AppConfig, dryRun: boolean): Promise<BackfillResult> {
   const current = SecretBox.fromConfig(config);
@@ -96,7 +98,22 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
       if (!dryRun) await dataSource.getRepository(SsoProvider).update({ id: provider.id }, changes);
     }
   }
-  return { ok: stats.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats } };
+  const labels = { processed: 0, updated: 0, failed_count: 0, failed_samples: [] as string[] };
+  for (const block of await dataSource.getRepository(SsoIdentityBlock).find()) {
+    labels.processed++;
+    let next: string | null;
+    try {
+      next = rewrite(block.identityLabelEncrypted, IDENTITY_LABEL_PURPOSE);
+    } catch {
+      labels.failed_count++;
+      if (labels.failed_samples.length < 3) labels.failed_samples.push(block.id);
+      continue;
+    }
+    if (!next) continue;
+    labels.updated++;
+    if (!dryRun) await dataSource.getRepository(SsoIdentityBlock).update({ id: block.id }, { identityLabelEncrypted: next });
+  }
+  return { ok: stats.failed_count + labels.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats, sso_identity_blocks: labels } };
 }
 
 const dryRunFromEnv = () => process.env.DRY_RUN === 'true';
@@ -124,7 +141,7 @@ export const SSO_COMMANDS = {
     },
   },
   'security:backfill_encryption': {
-    summary: 'Encrypt plaintext provider secrets and re-encrypt them under custom keys (DRY_RUN=true previews)',
+    summary: "Encrypt plaintext provider secrets and re-encrypt them and removed identities' labels under custom keys (DRY_RUN=true previews)",
     usage: '',
     options: {},
     required: [] as string[],
