@@ -183,6 +183,24 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
       expect((await ssoLogin(t.server, idp, OIDC, `rex-${run}`)).location).toBe('/');
       expect(await userByEmail(mail('rex'))).toBeDefined();
     });
+
+    it('refuses a pending link whose identity was blocked after the callback (checked again under the identity lock)', async () => {
+      const local = await t.newHousehold({ role: 'member' });
+      const sub = account(`lena-${run}`, local.email);
+      const pending = await ssoLogin(t.server, idp, OIDC, sub);
+      expect(pending.location).toBe('/sso/link');
+      // Meanwhile the subject is linked to another user, who is then removed: the identity is blocked.
+      const other = await t.newHousehold({ role: 'member' });
+      await t.dataSource.query(`INSERT INTO sso_identities (user_id, provider_id, uid) SELECT $1, id, $2 FROM sso_providers WHERE name = $3`, [other.userId, sub, OIDC]);
+      await remove(root, other.userId, other.email).expect(204);
+
+      const before = await counts();
+      const res = await request(t.server).post('/auth/link').set('Cookie', pending.cookie).send({ password: 'correct horse battery' }).expect(403);
+      expect(res.body.error).toBe('removed_identity');
+      expect(res.headers['set-cookie']?.toString() ?? '').not.toContain('hearth_session=');
+      expect(await counts()).toEqual(before);
+      expect((await lastFailure(t, OIDC)).reason).toBe('removed_identity');
+    });
   });
 
   it('OAuth2: a removed user is refused, then allowed again', async () => {
