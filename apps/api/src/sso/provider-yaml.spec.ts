@@ -54,6 +54,17 @@ providers:
     expect(parsed.providers).toEqual([{ name: 'off', strategy: 'oauth2', enabled: false }]);
   });
 
+  it('keeps the first of two entries with one name and names the one skipped (the second would replace it unseen)', () => {
+    const text = `
+providers:
+  - { id: corp, strategy: openid_connect, label: First }
+  - { id: corp, strategy: saml, label: Second }
+`;
+    const parsed = parseProvidersYaml(text, 'production', {});
+    expect(parsed.providers.map((p) => [p.name, p.label])).toEqual([['corp', 'First']]);
+    expect(parsed.problems).toEqual(['providers[1]: corp is already the name of providers[0]; names must be unique']);
+  });
+
   it('refuses a providers value that is not a list', () => {
     expect(() => parseProvidersYaml('providers: corp', 'test', {})).toThrow('providers must be a list');
   });

@@ -42,6 +42,7 @@ export function parseProvidersYaml(text: string, nodeEnv: string, env: Record<st
   if (!Array.isArray(raw)) throw new Error('providers must be a list');
   const providers: ProviderSpec[] = [];
   const problems: string[] = [];
+  const indexByName = new Map<string, number>();
   raw.forEach((entry: unknown, index: number) => {
     if (!entry || typeof entry !== 'object') return problems.push(`providers[${index}]: not a mapping`);
     const missing = new Set<string>();
@@ -52,6 +53,9 @@ export function parseProvidersYaml(text: string, nodeEnv: string, env: Record<st
     if (!SSO_STRATEGIES.includes(spec.strategy as ProviderSpec['strategy'])) {
       return problems.push(`${spec.name}: strategy must be one of ${SSO_STRATEGIES.join(', ')}`);
     }
+    // The seeder upserts by name: a second entry would silently replace the first.
+    if (indexByName.has(spec.name)) return problems.push(`providers[${index}]: ${spec.name} is already the name of providers[${indexByName.get(spec.name)}]; names must be unique`);
+    indexByName.set(spec.name, index);
     if (missing.size) return problems.push(`${spec.name}: environment variables not set: ${[...missing].join(', ')}`);
     spec.enabled = spec.enabled === undefined ? true : spec.enabled === true;
     providers.push(spec as unknown as ProviderSpec);
