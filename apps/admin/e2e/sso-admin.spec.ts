@@ -135,6 +135,22 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     return body.sso_providers.find((p) => p.name === name)?.role_mapping;
   };
 
+  it('warns, on the default role itself, that super admin as default gives every account of the provider the whole instance', async () => {
+    const root = await app.newUser({ role: 'super_admin' });
+    const page = await app.newPage();
+    await signInAs(page, root.email, '/admin/sso_providers');
+    await fillOauth2Provider(page, `wide-${Date.now()}`);
+    const defaultRole = page.getByLabel('Default role');
+    expect(await defaultRole.getAttribute('aria-describedby')).toBeNull();
+    await defaultRole.selectOption('super_admin');
+    const warning = page.getByText('Every account this provider creates', { exact: false });
+    await warning.waitFor();
+    expect(await defaultRole.getAttribute('aria-describedby')).toBe(await warning.getAttribute('id'));
+    await defaultRole.selectOption('member');
+    await warning.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
   it('sets group -> role mappings on a new provider, shows them after a reload, and removes one; other rules are kept', async () => {
     const root = await app.newUser({ role: 'super_admin' });
     const page = await app.newPage();

@@ -139,7 +139,14 @@ export function ProviderForm({ provider, onDone }: { provider: Provider | null; 
               </Field>
             ),
           )}
-          <Field label="Default role">
+          <Field
+            label="Default role"
+            hint={
+              values.default_role === 'super_admin'
+                ? 'Every account this provider creates, and every one no group mapping matches, becomes a super admin of this whole Hearth (all households). Choose it only for an identity provider that admits nobody but your administrators.'
+                : undefined
+            }
+          >
             <select value={String(values.default_role)} onChange={(e) => set('default_role', e.target.value)}>
               {ROLES.map((r) => (
                 <option key={r} value={r}>
