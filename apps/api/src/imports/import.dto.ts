@@ -150,6 +150,16 @@ export class PageQuery {
   @PerPageParam(25) per_page?: number;
 }
 
+/** GET /imports/{id}/rows; `errors` is checked by the service, which names it when it is malformed. */
+export class ImportRowsQuery extends PageQuery {
+  @ApiPropertyOptional({
+    enum: ['only'],
+    description: 'only: just the rows with errors (valid false), in row order and paged among themselves. Absent or empty: every row',
+  })
+  @IsOptional()
+  errors?: unknown;
+}
+
 /** An empty filter (`?status=`, what a form's blank choice sends) means no filter. */
 const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 

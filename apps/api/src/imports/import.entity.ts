@@ -64,6 +64,7 @@ export class Import {
 /** One parsed source row; values keep the text as read, errors hold the row's validation messages. */
 @Entity('import_rows')
 @Index('import_rows_duplicate_of', ['importId', 'duplicateOf'], { where: '"duplicate_of" IS NOT NULL' })
+@Index('import_rows_with_errors', ['importId', 'sourceRowNumber'], { where: `"errors" <> '[]'::jsonb` })
 export class ImportRow {
   @PrimaryColumn({ type: 'uuid' }) importId: string;
   /** Kept by statement-level triggers, not a foreign key: one check per statement, not per row (StatementReferences). */

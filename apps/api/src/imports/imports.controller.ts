@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
 import { ErrorResponseDto, ErrorResponseWithImportIdDto } from '../common/error-response.dto';
-import { CreateImportDto, ImportListDto, ImportResponseDto, ImportRowListDto, ListImportsQuery, PageQuery, UpdateImportDto } from './import.dto';
+import { CreateImportDto, ImportListDto, ImportResponseDto, ImportRowListDto, ImportRowsQuery, ListImportsQuery, UpdateImportDto } from './import.dto';
 import type { UploadedFile as Upload } from './import-content';
 import { ImportUploadInterceptor, JsonBodyInterceptor } from './import-upload.interceptor';
 import { ImportsService } from './imports.service';
@@ -75,8 +75,8 @@ export class ImportsController {
   @IdParam
   @ApiOkResponse({ type: ImportRowListDto })
   @NotFound
-  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page or per_page out of range' })
-  rows(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Query() query: PageQuery): Promise<ImportRowListDto> {
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page or per_page out of range, or errors other than only' })
+  rows(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Query() query: ImportRowsQuery): Promise<ImportRowListDto> {
     return this.imports.rows(principal, id, query);
   }
 

@@ -15,6 +15,9 @@ export interface RowStats {
 /** A mapping (of import_mappings m) that blocks publishing: an account or account type with no choice made. */
 const UNASSIGNED = `m.type IN ('account', 'account_type') AND m.mappable_id IS NULL AND m.value IS NULL AND NOT m.create_when_empty`;
 
+/** A row of import_rows with errors: the predicate of its partial index import_rows_with_errors, written the same way. */
+const WITH_ERRORS = `errors <> '[]'::jsonb`;
+
 /** Rows go in with one statement per batch of this many (bounded parameter size). */
 const ROW_INSERT_BATCH = 10_000;
 
@@ -135,19 +138,21 @@ export class ImportsRepository {
       [importId, [...errors.keys()], [...errors.values()]],
     );
     await manager.query(
-      `UPDATE imports SET invalid_rows_count = (SELECT count(*) FROM import_rows WHERE import_id = $1 AND errors <> '[]'::jsonb), updated_at = now() WHERE id = $1`,
+      `UPDATE imports SET invalid_rows_count = (SELECT count(*) FROM import_rows WHERE import_id = $1 AND ${WITH_ERRORS}), updated_at = now() WHERE id = $1`,
       [importId],
     );
   }
 
-  async rowsPage(importId: string, page: number, perPage: number): Promise<{ rows: ParsedRow[]; total: number }> {
+  /** A page of the import's rows in file order; `onlyErrors`: of its rows with errors, read through their partial index. */
+  async rowsPage(importId: string, page: number, perPage: number, { onlyErrors = false } = {}): Promise<{ rows: ParsedRow[]; total: number }> {
+    const where = `import_id = $1${onlyErrors ? ` AND ${WITH_ERRORS}` : ''}`;
     const [rows, [{ total }]] = await Promise.all([
       this.dataSource.query(
         `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
-          WHERE import_id = $1 ORDER BY source_row_number LIMIT $2 OFFSET $3`,
+          WHERE ${where} ORDER BY source_row_number LIMIT $2 OFFSET $3`,
         [importId, perPage, (page - 1) * perPage],
       ),
-      this.dataSource.query(`SELECT count(*)::int AS total FROM import_rows WHERE import_id = $1`, [importId]),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM import_rows WHERE ${where}`, [importId]),
     ]);
     return { rows, total };
   }
@@ -155,7 +160,7 @@ export class ImportsRepository {
   async invalidRows(importId: string, limit: number, manager: EntityManager = this.dataSource.manager): Promise<{ rows: ParsedRow[] }> {
     const rows = await manager.query(
       `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
-        WHERE import_id = $1 AND errors <> '[]'::jsonb ORDER BY source_row_number LIMIT $2`,
+        WHERE import_id = $1 AND ${WITH_ERRORS} ORDER BY source_row_number LIMIT $2`,
       [importId, limit],
     );
     return { rows };

@@ -6,12 +6,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, LAYOUT_DATE_FORMATS, unaliasImportType } from '@hearth/contracts';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
+import { singleParam } from '../common/query-params';
 import { enqueueWithin } from '../jobs/enqueue';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Account } from '../finance/entities/account.entity';
 import { Family } from '../finance/entities/family.entity';
-import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, UpdateImportDto } from './import.dto';
+import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
@@ -35,6 +36,14 @@ const STORED_ROWS_CAP = 100_000;
 
 /** Import types whose rows are parsed from CSV text: all but the statement and NDJSON formats. */
 const CSV_TYPES = new Set<ImportType>(IMPORT_TYPES.filter((t) => !['PdfImport', 'QifImport', 'ServiceImport'].includes(t)));
+
+/** `errors=only`: just the rows with errors. Empty, as a form's blank choice sends it, is no filter (as on the list). */
+function errorsParam(value: unknown): boolean {
+  const text = singleParam('errors', value);
+  if (text === undefined || text === '') return false;
+  if (text === 'only') return true;
+  throw ApiError.validation(['errors must be only (just the rows with errors), or left out for every row']);
+}
 
 /** Types whose stored text is parsed again when the configuration changes. */
 const REPARSED_TYPES = new Set<ImportType>([...CSV_TYPES, 'QifImport']);
@@ -167,11 +176,12 @@ export class ImportsService {
     };
   }
 
-  async rows(principal: Principal, id: string, query: { page?: number; per_page?: number }) {
+  async rows(principal: Principal, id: string, query: ImportRowsQuery) {
+    const onlyErrors = errorsParam(query.errors);
     const imp = await this.findOrFail(principal.familyId, id);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 25;
-    const { rows, total } = await this.imports.rowsPage(imp.id, page, perPage);
+    const { rows, total } = await this.imports.rowsPage(imp.id, page, perPage, { onlyErrors });
     return {
       data: rows.map((row) => ({ row_number: row.sourceRowNumber, valid: row.errors.length === 0, errors: row.errors, fields: row.values })),
       meta: pageMeta(page, perPage, total),

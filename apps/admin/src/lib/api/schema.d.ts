@@ -3189,6 +3189,8 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                /** @description only: just the rows with errors (valid false), in row order and paged among themselves. Absent or empty: every row */
+                errors?: "only";
             };
             header?: never;
             path: {
@@ -3234,7 +3236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed: page or per_page out of range */
+            /** @description validation_failed: page or per_page out of range, or errors other than only */
             422: {
                 headers: {
                     [name: string]: unknown;
