@@ -200,6 +200,53 @@ describe('browser: /imports', () => {
     await page.context().close();
   });
 
+  it('shows only the rows with errors, from the "With errors" figure or the switch, paging among them', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+    // 60 rows, row 53 (on page 3 of 25) with a date no format reads.
+    const lines = Array.from({ length: 60 }, (_, i) => `${i === 52 ? 'smudged' : `2024-01-${String((i % 28) + 1).padStart(2, '0')}`},-${i + 1}.00,Shop ${i + 1}`);
+    await dropFile(page, 'long.csv', ['Date,Amount,Description', ...lines].join('\n'));
+    await page.getByLabel('Name column').selectOption('Description');
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('row', { name: /Shop 1\b/ }).waitFor();
+    expect(await page.getByText('Page 1 of 3').count()).toBe(1);
+    const onlyErrors = page.getByLabel('Show only rows with errors');
+    expect(await onlyErrors.isChecked()).toBe(false);
+
+    // The figure is a link to the rows with errors: the bad row is the one row shown, with no pages to turn.
+    await page.getByRole('link', { name: 'With errors: 1' }).click();
+    await page.getByText("Row 53: date 'smudged' does not match the date format %Y-%m-%d").waitFor();
+    await page.getByRole('row', { name: /Shop 1\b/ }).waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('rows-title'); // taken down to the rows
+    expect(await page.getByRole('table', { name: 'Import rows' }).getByRole('row').count()).toBe(2); // header + 1
+    expect(await onlyErrors.isChecked()).toBe(true);
+    expect(await page.getByRole('navigation', { name: 'Row pages' }).count()).toBe(0);
+    await screenshot(page, 'imports-rows-with-errors');
+
+    // Every row again, from page 1; on page 3 the switch shows the rows with errors from their own page 1.
+    await onlyErrors.uncheck();
+    await page.getByRole('row', { name: /Shop 1\b/ }).waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 3').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 3 of 3').waitFor();
+    await onlyErrors.check();
+    await page.getByRole('navigation', { name: 'Row pages' }).waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /Shop 53/ }).waitFor();
+    expect(await page.getByRole('table', { name: 'Import rows' }).getByRole('row').count()).toBe(2);
+
+    // Skipping it leaves no row with errors to show.
+    await page.getByRole('button', { name: 'Skip row 53' }).click();
+    await page.getByText('No rows with errors.').waitFor();
+    await page.getByRole('link', { name: 'With errors: 0' }).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('invalid-count').textContent()).toBe('0');
+    await page.context().close();
+  });
+
   it('puts a bank CSV without an account column, and a QIF file, into an account the user picks, and publishes them', async () => {
     const h = await app.t.newHousehold({ role: 'member' });
     await newAccount(app.t, h, 'Savings');
@@ -243,4 +290,5 @@ describe('browser: /imports', () => {
     ]);
     await page.context().close();
   });
+
 });

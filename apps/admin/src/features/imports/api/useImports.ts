@@ -11,7 +11,7 @@ export const importKeys = {
   all: ['imports'] as const,
   list: (page: number) => [...importKeys.all, 'list', page] as const,
   detail: (id: string) => [...importKeys.all, 'detail', id] as const,
-  rows: (id: string, page: number) => [...importKeys.all, 'rows', id, page] as const,
+  rows: (id: string, page: number, onlyErrors: boolean) => [...importKeys.all, 'rows', id, onlyErrors, page] as const,
 };
 
 /** The family's accounts by name, to put an import's rows into one of them. */
@@ -41,10 +41,12 @@ export const importQuery = (id: string) =>
 
 export const useImport = (id: string) => useQuery(importQuery(id));
 
-export const useImportRows = (id: string, page: number, version: string | undefined) =>
+/** A page of the import's rows; `onlyErrors`: of its rows with errors alone (errors=only), paged among themselves. */
+export const useImportRows = (id: string, page: number, version: string | undefined, onlyErrors: boolean) =>
   useQuery({
-    queryKey: [...importKeys.rows(id, page), version],
-    queryFn: () => unwrap(api.GET('/api/v1/imports/{id}/rows', { params: { path: { id }, query: { page, per_page: 25 } } })),
+    queryKey: [...importKeys.rows(id, page, onlyErrors), version],
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/imports/{id}/rows', { params: { path: { id }, query: { page, per_page: 25, ...(onlyErrors ? { errors: 'only' as const } : {}) } } })),
     placeholderData: keepPreviousData,
     enabled: version !== undefined,
   });

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
@@ -7,18 +8,37 @@ import { canSkipRows, useImportRows, useSkipRows, type ImportDetail } from '../a
 /** A parsed value as text: lists (tags) joined, empty for null. */
 const cellText = (value: unknown): string => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value));
 
-/** The parsed rows with their errors; invalid rows are marked and, before publishing, can be skipped (and included again). */
+/** `?errors=only` in the page's address shows the rows with errors alone, so the "With errors" figure can link to them. */
+export const ONLY_ERRORS = 'errors=only';
+export const useOnlyErrors = (): [boolean, (on: boolean) => void] => {
+  const [params, setParams] = useSearchParams();
+  return [params.get('errors') === 'only', (on) => setParams(on ? ONLY_ERRORS : '')];
+};
+
+/**
+ * The parsed rows with their errors; invalid rows are marked and, before publishing, can be skipped (and included
+ * again). They can be narrowed to the rows with errors, which are then paged among themselves.
+ */
 export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
-  const [page, setPage] = useState(1);
-  const rows = useImportRows(detail.id, page, detail.updated_at);
+  const [onlyErrors, setOnlyErrors] = useOnlyErrors();
+  const [paging, setPaging] = useState({ onlyErrors, page: 1 });
+  // Another filter pages from its own page 1 (the figure's link changes it from outside this table).
+  const page = paging.onlyErrors === onlyErrors ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ onlyErrors, page: next });
+  const rows = useImportRows(detail.id, page, detail.updated_at, onlyErrors);
   const skip = useSkipRows(detail.id);
   const editable = canSkipRows(detail);
   const skipped = detail.skip_rows;
   const fields = rows.data ? [...new Set(rows.data.data.flatMap((r) => Object.keys(r.fields)))] : [];
   const meta = rows.data?.meta;
+  // Skipping the last rows of the last page leaves it past the end: show the page that is now the last.
+  const lastPage = meta && meta.total_count > 0 && meta.current_page > meta.total_pages ? meta.total_pages : null;
+  useEffect(() => {
+    if (lastPage) setPaging({ onlyErrors, page: lastPage });
+  }, [lastPage, onlyErrors]);
   return (
     <section className="card" aria-labelledby="rows-title">
-      <h2 id="rows-title">
+      <h2 id="rows-title" tabIndex={-1}>
         Rows {rows.isPlaceholderData && <span className="muted">(updating…)</span>}
       </h2>
       <div className="status-slot" aria-live="polite">
@@ -49,9 +69,14 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
           </ul>
         </section>
       )}
+      {(onlyErrors || detail.stats.invalid_rows_count > 0) && (
+        <label className="rows-filter">
+          <input type="checkbox" checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} /> Show only rows with errors
+        </label>
+      )}
       {rows.isPending && <Loading label="Loading rows…" />}
       {rows.isError && <ErrorState error={rows.error} onRetry={() => void rows.refetch()} />}
-      {rows.data?.data.length === 0 && <p className="empty">No rows.</p>}
+      {rows.data?.data.length === 0 && <p className="empty">{onlyErrors ? 'No rows with errors.' : 'No rows.'}</p>}
       {rows.data && rows.data.data.length > 0 && (
         <div className="table-scroll">
           <DataTable caption="Import rows" columns={['Row', ...fields.map((f) => f.replaceAll('_', ' ')), 'Errors', ...(editable ? ['Actions'] : [])]}>

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../../lib/format';
 import { isBusy, useImport, usePublishImport, useRevertImport, useUpdateImport, type ImportConfiguration, type ImportDetail } from '../api/useImports';
 import { AccountField, needsAccount, takesAccount } from '../components/AccountField';
 import { ConfigurationFields, FIXED_FORMAT_TYPES } from '../components/ConfigurationFields';
-import { ImportRowsTable } from '../components/ImportRowsTable';
+import { ImportRowsTable, ONLY_ERRORS } from '../components/ImportRowsTable';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
 
 const configOf = (detail: ImportDetail): ImportConfiguration =>
@@ -79,7 +79,20 @@ export function ImportDetailPage() {
         </div>
         <div>
           <dt>With errors</dt>
-          <dd>{stats.invalid_rows_count}</dd>
+          <dd data-testid="invalid-count">
+            {stats.invalid_rows_count > 0 ? (
+              <Link
+                to={{ search: ONLY_ERRORS }}
+                aria-label={`With errors: ${stats.invalid_rows_count}, show only those rows`}
+                // The rows are below the configuration: take the user (and the keyboard's focus) to them.
+                onClick={() => document.getElementById('rows-title')?.focus()}
+              >
+                {stats.invalid_rows_count}
+              </Link>
+            ) : (
+              stats.invalid_rows_count
+            )}
+          </dd>
         </div>
         <div>
           <dt>Unmapped values</dt>
