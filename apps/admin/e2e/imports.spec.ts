@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { newAccount } from '../../api/test/support/imports';
+import { statementPdf } from '../../api/test/support/statement-pdfs';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(180_000);
@@ -22,14 +23,16 @@ describe('browser: /imports', () => {
       [familyId],
     );
 
-  async function dropFile(page: Page, name: string, content: string): Promise<void> {
+  /** Drops a file on the drop zone as a user would; bytes (a PDF) go over as base64. */
+  async function dropFile(page: Page, name: string, content: string | Buffer, mimeType = 'text/csv'): Promise<void> {
     const dataTransfer = await page.evaluateHandle(
-      ([fileName, text]) => {
+      ([fileName, text, base64, type]) => {
         const transfer = new DataTransfer();
-        transfer.items.add(new File([text], fileName, { type: 'text/csv' }));
+        const body = base64 ? Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)) : text;
+        transfer.items.add(new File([body], fileName, { type }));
         return transfer;
       },
-      [name, content] as const,
+      [name, typeof content === 'string' ? content : '', typeof content === 'string' ? '' : content.toString('base64'), mimeType] as const,
     );
     await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer });
   }
@@ -212,8 +215,9 @@ describe('browser: /imports', () => {
     await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
-    await page.getByRole('row', { name: /Shop 1\b/ }).waitFor();
-    expect(await page.getByText('Page 1 of 3').count()).toBe(1);
+    // The rows of the import, not of the new-import form's preview, which may still be on screen as the address changes.
+    await page.getByRole('table', { name: 'Import rows' }).getByRole('row', { name: /Shop 1\b/ }).waitFor();
+    await page.getByText('Page 1 of 3').waitFor();
     const onlyErrors = page.getByLabel('Show only rows with errors');
     expect(await onlyErrors.isChecked()).toBe(false);
 
@@ -288,6 +292,66 @@ describe('browser: /imports', () => {
       { date: '2024-01-15', name: 'Grocer', amount: 4599, account: 'Checking' },
       { date: '2024-01-16', name: 'Cafe', amount: 1250, account: 'Checking' },
     ]);
+    await page.context().close();
+  });
+
+  it('asks for and previews the file of the type chosen: a CSV in columns, QIF and NDJSON as their first lines, a PDF by its name and size', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+    const dropzone = page.getByTestId('dropzone');
+    const picker = dropzone.locator('input[type=file]');
+    expect(await dropzone.textContent()).toContain('Drop a CSV file here');
+    expect(await picker.getAttribute('accept')).toBe('.csv,.txt,text/csv');
+
+    await page.getByLabel('Import type').selectOption('QifImport');
+    expect(await dropzone.textContent()).toContain('Drop a QIF file here');
+    expect(await picker.getAttribute('accept')).toBe('.qif');
+    const qif = ['!Type:Bank', 'D01/16/2024', 'T-12.50', 'PCafe', '^'];
+    await dropFile(page, 'checking.qif', qif.join('\n'), 'application/qif');
+    await page.getByText('Selected: checking.qif').waitFor();
+    // Its first lines as they are, not a one-column table headed "!Type:Bank" with column pickers.
+    const lines = page.getByRole('region', { name: 'First lines' });
+    expect(await lines.locator('pre').textContent()).toBe(qif.join('\n'));
+    expect(await page.getByRole('heading', { name: 'Columns' }).count()).toBe(0);
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await page.getByLabel('Date column').count()).toBe(0);
+    await screenshot(page, 'imports-new-qif');
+
+    // The same file read again as the type now chosen: a CSV file shows columns to map.
+    await page.getByLabel('Import type').selectOption('TransactionImport');
+    await page.getByRole('heading', { name: 'Columns' }).waitFor();
+    expect(await page.getByRole('region', { name: 'First lines' }).count()).toBe(0);
+
+    await page.getByLabel('Import type').selectOption('ServiceImport');
+    expect(await dropzone.textContent()).toContain('Drop an NDJSON file here');
+    expect(await picker.getAttribute('accept')).toBe('.ndjson,.json');
+    const ndjson = ['{"type":"Account","data":{"id":"a1","name":"Checking","balance":"0","currency":"USD","accountable_type":"Depository"}}'];
+    await dropFile(page, 'export.ndjson', ndjson.join('\n'), 'application/x-ndjson');
+    await lines.getByText('"accountable_type":"Depository"', { exact: false }).waitFor(); // read in the background
+    expect(await lines.locator('pre').textContent()).toBe(ndjson[0]);
+    expect(await page.getByRole('heading', { name: 'Columns' }).count()).toBe(0);
+
+    // A PDF statement is not text: its name and size, then its rows once uploaded.
+    await page.getByLabel('Import type').selectOption('PdfImport');
+    expect(await dropzone.textContent()).toContain('Drop a PDF statement here');
+    expect(await picker.getAttribute('accept')).toBe('.pdf,application/pdf');
+    const pdf = await statementPdf({
+      title: 'Acme Bank statement',
+      headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+      columns: [40, 110, 330, 400, 480],
+      rows: [['15/01/2024', 'Grocer', '45,99', '', '954,01']],
+    });
+    await dropFile(page, 'statement.pdf', pdf, 'application/pdf');
+    await page.getByText(`Selected: statement.pdf (${Math.ceil(pdf.length / 1024)} KB)`).waitFor();
+    expect(await page.getByRole('region', { name: 'First lines' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Columns' }).count()).toBe(0);
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: /Pdf import/ }).waitFor();
+    await page.getByRole('row', { name: /Grocer/ }).waitFor();
     await page.context().close();
   });
 

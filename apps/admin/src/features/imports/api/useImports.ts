@@ -1,10 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ImportType } from '@hearth/contracts';
 import { api, unwrap } from '../../../lib/api/client';
 import type { components } from '../../../lib/api/schema';
 
 export type ImportDetail = components['schemas']['ImportDetailDto'];
 export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id' | 'skip_rows'>;
-export type CreateImport = ImportConfiguration & { type: string; file: File; account_id?: string };
+export type CreateImport = ImportConfiguration & { type: ImportType; file: File; account_id?: string };
 export type Account = components['schemas']['AccountDto'];
 
 export const importKeys = {

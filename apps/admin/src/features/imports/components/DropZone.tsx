@@ -1,7 +1,10 @@
 import { useId, useState, type DragEvent } from 'react';
 
-/** A file picker that also accepts a dropped file; the native input keeps it keyboard- and screen-reader-friendly. */
-export function DropZone({ file, onFile, accept }: { file: File | null; onFile: (file: File) => void; accept: string }) {
+/**
+ * A file picker that also accepts a dropped file; the native input keeps it keyboard- and screen-reader-friendly.
+ * `noun` says what to drop ("a QIF file"), `accept` which files the picker offers.
+ */
+export function DropZone({ file, onFile, noun, accept }: { file: File | null; onFile: (file: File) => void; noun: string; accept: string }) {
   const id = useId();
   const [over, setOver] = useState(false);
   const drop = (event: DragEvent) => {
@@ -22,7 +25,7 @@ export function DropZone({ file, onFile, accept }: { file: File | null; onFile: 
       onDrop={drop}
     >
       <label htmlFor={id}>
-        <strong>Drop a CSV file here</strong> or choose one
+        <strong>Drop {noun} here</strong> or choose one
       </label>
       <input id={id} type="file" accept={accept} onChange={(e) => e.target.files?.[0] && onFile(e.target.files[0])} />
       <p className="muted" aria-live="polite">

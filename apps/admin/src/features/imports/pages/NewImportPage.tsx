@@ -1,16 +1,20 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Papa from 'papaparse';
-import { IMPORT_TYPES } from '@hearth/contracts';
+import { IMPORT_TYPES, type ImportType } from '@hearth/contracts';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { useCreateImport, type ImportConfiguration } from '../api/useImports';
 import { AccountField, takesAccount } from '../components/AccountField';
 import { ConfigurationFields } from '../components/ConfigurationFields';
 import { DropZone } from '../components/DropZone';
+import { fileKindOf } from '../components/fileKinds';
 import { FilePreview } from '../components/FilePreview';
 
 const PREVIEW_ROWS = 5;
+const PREVIEW_LINES = 10;
+/** Enough of a file to preview it and guess its columns. */
+const SAMPLE_BYTES = 64 * 1024;
 type ColumnKey = 'date_col_label' | 'amount_col_label' | 'name_col_label' | 'category_col_label' | 'tags_col_label' | 'notes_col_label' | 'account_col_label';
 const GUESSES: [ColumnKey, RegExp][] = [
   ['date_col_label', /^(date|datum|posted|transaction date)$/i],
@@ -22,35 +26,55 @@ const GUESSES: [ColumnKey, RegExp][] = [
   ['account_col_label', /^(account|konto)$/i],
 ];
 
-/** Upload: pick or drop a file, check the preview, map its columns, then send it. */
+/** The first rows of CSV text as the browser parses them, and the configuration its header row suggests. */
+function readCsv(text: string): { rows: string[][]; guessed: ImportConfiguration } {
+  const parsed = Papa.parse<string[]>(text, { preview: PREVIEW_ROWS + 1, skipEmptyLines: true });
+  const headers = parsed.data[0] ?? [];
+  const guessed: ImportConfiguration = { col_sep: parsed.meta.delimiter === ';' ? 'semicolon' : 'comma' };
+  for (const [key, pattern] of GUESSES) {
+    const match = headers.find((h) => pattern.test(h.trim()));
+    if (match) guessed[key] = match;
+  }
+  return { rows: parsed.data, guessed };
+}
+
+/**
+ * Upload: pick or drop a file, check the preview, map its columns, then send it. What is asked for and how it is
+ * previewed follow the chosen type: a CSV's columns, a QIF or NDJSON file's first lines, a PDF statement's name and size.
+ */
 export function NewImportPage() {
   const navigate = useNavigate();
   const create = useCreateImport();
   const [file, setFile] = useState<File | null>(null);
-  const [type, setType] = useState('TransactionImport');
-  const [preview, setPreview] = useState<string[][]>([]);
+  const [fileText, setFileText] = useState('');
+  const [type, setType] = useState<ImportType>('TransactionImport');
   const [config, setConfig] = useState<ImportConfiguration>({});
+  const [guessedFrom, setGuessedFrom] = useState<string | null>(null);
   const [accountId, setAccountId] = useState('');
+
+  const kind = fileKindOf(type);
+  const text = fileText;
+  const csv = useMemo(() => (kind.preview === 'columns' && text.trim() ? readCsv(text) : null), [kind.preview, text]);
+  // Columns are guessed once for each header row: choosing the type after the file keeps the columns the user picked.
+  const headerKey = csv ? JSON.stringify(csv.rows[0] ?? []) : null;
+  if (csv && headerKey !== guessedFrom) {
+    setGuessedFrom(headerKey);
+    setConfig(csv.guessed);
+  }
+  const lines = kind.preview === 'lines' ? text.split(/\r?\n/).slice(0, PREVIEW_LINES).join('\n') : '';
 
   const choose = async (chosen: File) => {
     setFile(chosen);
-    const text = await chosen.slice(0, 64 * 1024).text();
-    const parsed = Papa.parse<string[]>(text, { preview: PREVIEW_ROWS + 1, skipEmptyLines: true });
-    const rows = parsed.data;
-    setPreview(rows);
-    const headers = rows[0] ?? [];
-    const guessed: ImportConfiguration = { col_sep: parsed.meta.delimiter === ';' ? 'semicolon' : 'comma' };
-    for (const [key, pattern] of GUESSES) {
-      const match = headers.find((h) => pattern.test(h.trim()));
-      if (match) guessed[key] = match;
-    }
-    setConfig(guessed);
+    // Read whatever the type: the user may choose the type after the file.
+    setFileText(await chosen.slice(0, SAMPLE_BYTES).text());
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const account_id = takesAccount(type) ? accountId || undefined : undefined;
-    if (file) create.mutate({ ...config, type, file, account_id }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
+    // Column settings mean something only to the CSV types.
+    const settings = { ...(kind.preview === 'columns' ? config : {}), type, account_id };
+    if (file) create.mutate({ ...settings, file }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
   };
 
   return (
@@ -61,8 +85,8 @@ export function NewImportPage() {
       <h1 tabIndex={-1}>New import</h1>
       <form onSubmit={submit} className="stack">
         <Field label="Import type">
-          <select value={type} onChange={(e) => setType(e.target.value)}>
-            {IMPORT_TYPES.filter((t) => t !== 'PdfImport').map((t) => (
+          <select value={type} onChange={(e) => setType(e.target.value as ImportType)}>
+            {IMPORT_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t.replace(/Import$/, '')}
               </option>
@@ -70,14 +94,22 @@ export function NewImportPage() {
           </select>
         </Field>
         {takesAccount(type) && <AccountField type={type} value={accountId} onChange={setAccountId} />}
-        <DropZone file={file} onFile={(f) => void choose(f)} accept=".csv,.txt,.ndjson,.json,.qif,text/csv" />
-        {preview.length > 0 && (
+        <DropZone file={file} onFile={(f) => void choose(f)} noun={kind.noun} accept={kind.accept} />
+        {csv && csv.rows.length > 0 && (
           <section className="card" aria-labelledby="columns-title">
             <h2 id="columns-title">Columns</h2>
-            <FilePreview rows={preview} />
-            <ConfigurationFields type={type} headers={preview[0] ?? null} value={config} onChange={setConfig} />
+            <FilePreview rows={csv.rows} />
+            <ConfigurationFields type={type} headers={csv.rows[0] ?? null} value={config} onChange={setConfig} />
           </section>
         )}
+        {lines.trim() && (
+          <section className="card" aria-labelledby="lines-title">
+            <h2 id="lines-title">First lines</h2>
+            <pre className="file-lines">{lines}</pre>
+            <ConfigurationFields type={type} headers={null} value={config} onChange={setConfig} />
+          </section>
+        )}
+        {kind.preview === 'none' && file && <p className="muted">The statement is read when it is uploaded: its rows show on the next page, to check before publishing.</p>}
         <div className="status-slot">{create.isError && <ErrorState error={create.error} />}</div>
         <button type="submit" disabled={!file || create.isPending}>
           {create.isPending ? 'Uploading…' : 'Upload'}
