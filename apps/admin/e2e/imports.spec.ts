@@ -337,6 +337,7 @@ describe('browser: /imports', () => {
     await page.getByLabel('Import type').selectOption('PdfImport');
     expect(await dropzone.textContent()).toContain('Drop a PDF statement here');
     expect(await picker.getAttribute('accept')).toBe('.pdf,application/pdf');
+    expect(await page.getByRole('radio', { name: 'Paste text' }).count()).toBe(0); // nothing to paste
     const pdf = await statementPdf({
       title: 'Acme Bank statement',
       headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
@@ -355,4 +356,41 @@ describe('browser: /imports', () => {
     await page.context().close();
   });
 
+  it('imports pasted CSV or QIF text, sent as raw_file_content, with the same preview as a file', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    const checking = await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+    await page.getByRole('radio', { name: 'Paste text' }).check();
+    expect(await page.getByTestId('dropzone').count()).toBe(0);
+    const csv = ['Date,Amount,Description', '2024-01-15,-45.99,Grocer', '2024-01-16,2500.00,Payroll'].join('\n');
+    await page.getByLabel('Text to import').fill(csv);
+    const preview = page.getByRole('table', { name: /Preview of the first 2 rows/ });
+    await preview.getByRole('cell', { name: 'Payroll' }).waitFor();
+    expect(await page.getByLabel('Date column').inputValue()).toBe('Date'); // guessed as for a file
+    await page.getByLabel('Name column').selectOption('Description');
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
+    await screenshot(page, 'imports-new-pasted');
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/imports'));
+    await page.getByRole('button', { name: 'Upload' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({ type: 'TransactionImport', raw_file_content: csv, name_col_label: 'Description', account_id: checking });
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('row', { name: /Payroll/ }).waitFor();
+    expect(await page.getByTestId('rows-count').textContent()).toBe('2');
+
+    // QIF text: its first lines, no columns; switching back to a file keeps the choice of type.
+    await page.goto(`${app.baseUrl}/imports/new`);
+    await page.getByLabel('Import type').selectOption('QifImport');
+    await page.getByRole('radio', { name: 'Paste text' }).check();
+    const qif = ['!Type:Bank', 'D01/17/2024', 'T-12.50', 'PCafe', '^'].join('\n');
+    await page.getByLabel('Text to import').fill(qif);
+    expect(await page.getByRole('region', { name: 'First lines' }).locator('pre').textContent()).toBe(qif);
+    expect(await page.getByRole('heading', { name: 'Columns' }).count()).toBe(0);
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: /Qif import/ }).waitFor();
+    await page.getByRole('row', { name: /Cafe/ }).waitFor();
+    await page.context().close();
+  });
 });

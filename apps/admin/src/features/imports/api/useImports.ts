@@ -5,7 +5,8 @@ import type { components } from '../../../lib/api/schema';
 
 export type ImportDetail = components['schemas']['ImportDetailDto'];
 export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id' | 'skip_rows'>;
-export type CreateImport = ImportConfiguration & { type: ImportType; file: File; account_id?: string };
+/** A new import's content: a file, or text the user pasted (raw_file_content). */
+export type CreateImport = ImportConfiguration & { type: ImportType; account_id?: string } & ({ file: File } | { raw_file_content: string });
 export type Account = components['schemas']['AccountDto'];
 
 export const importKeys = {
@@ -52,11 +53,13 @@ export const useImportRows = (id: string, page: number, version: string | undefi
     enabled: version !== undefined,
   });
 
-/** Uploads the file as multipart/form-data with its configuration. */
+/** Uploads a file as multipart/form-data with its configuration; pasted text goes as JSON, in raw_file_content. */
 export function useCreateImport() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, ...fields }: CreateImport) => {
+    mutationFn: (input: CreateImport) => {
+      if (!('file' in input)) return unwrap(api.POST('/api/v1/imports', { body: input }));
+      const { file, ...fields } = input;
       const form = new FormData();
       for (const [key, value] of Object.entries(fields)) if (value) form.append(key, String(value));
       form.append('file', file, file.name);

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Papa from 'papaparse';
 import { IMPORT_TYPES, type ImportType } from '@hearth/contracts';
@@ -39,29 +39,35 @@ function readCsv(text: string): { rows: string[][]; guessed: ImportConfiguration
 }
 
 /**
- * Upload: pick or drop a file, check the preview, map its columns, then send it. What is asked for and how it is
- * previewed follow the chosen type: a CSV's columns, a QIF or NDJSON file's first lines, a PDF statement's name and size.
+ * Upload: pick or drop a file (or, for text formats, paste its text), check the preview, map its columns, then send
+ * it. What is asked for and how it is previewed follow the chosen type: a CSV's columns, a QIF or NDJSON file's first
+ * lines, a PDF statement's name and size.
  */
 export function NewImportPage() {
   const navigate = useNavigate();
   const create = useCreateImport();
+  const sourceName = useId();
   const [file, setFile] = useState<File | null>(null);
   const [fileText, setFileText] = useState('');
+  const [pasting, setPasting] = useState(false);
+  const [pasted, setPasted] = useState('');
   const [type, setType] = useState<ImportType>('TransactionImport');
   const [config, setConfig] = useState<ImportConfiguration>({});
   const [guessedFrom, setGuessedFrom] = useState<string | null>(null);
   const [accountId, setAccountId] = useState('');
 
   const kind = fileKindOf(type);
-  const text = fileText;
+  const byPaste = kind.pasteable && pasting;
+  const text = byPaste ? pasted : fileText;
   const csv = useMemo(() => (kind.preview === 'columns' && text.trim() ? readCsv(text) : null), [kind.preview, text]);
-  // Columns are guessed once for each header row: choosing the type after the file keeps the columns the user picked.
+  // Columns are guessed once for each header row: choosing the type after the file, or typing more pasted rows, keeps
+  // the columns the user picked.
   const headerKey = csv ? JSON.stringify(csv.rows[0] ?? []) : null;
   if (csv && headerKey !== guessedFrom) {
     setGuessedFrom(headerKey);
     setConfig(csv.guessed);
   }
-  const lines = kind.preview === 'lines' ? text.split(/\r?\n/).slice(0, PREVIEW_LINES).join('\n') : '';
+  const lines = kind.preview === 'lines' ? text.slice(0, SAMPLE_BYTES).split(/\r?\n/).slice(0, PREVIEW_LINES).join('\n') : '';
 
   const choose = async (chosen: File) => {
     setFile(chosen);
@@ -74,7 +80,8 @@ export function NewImportPage() {
     const account_id = takesAccount(type) ? accountId || undefined : undefined;
     // Column settings mean something only to the CSV types.
     const settings = { ...(kind.preview === 'columns' ? config : {}), type, account_id };
-    if (file) create.mutate({ ...settings, file }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
+    const content = byPaste ? (pasted.trim() ? { raw_file_content: pasted } : null) : file ? { file } : null;
+    if (content) create.mutate({ ...settings, ...content }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
   };
 
   return (
@@ -94,7 +101,24 @@ export function NewImportPage() {
           </select>
         </Field>
         {takesAccount(type) && <AccountField type={type} value={accountId} onChange={setAccountId} />}
-        <DropZone file={file} onFile={(f) => void choose(f)} noun={kind.noun} accept={kind.accept} />
+        {kind.pasteable && (
+          <fieldset className="source-choice">
+            <legend>Content</legend>
+            <label>
+              <input type="radio" name={sourceName} checked={!pasting} onChange={() => setPasting(false)} /> Upload a file
+            </label>
+            <label>
+              <input type="radio" name={sourceName} checked={pasting} onChange={() => setPasting(true)} /> Paste text
+            </label>
+          </fieldset>
+        )}
+        {byPaste ? (
+          <Field label="Text to import" hint={`The text of ${kind.noun}, as the exporting app wrote it`}>
+            <textarea rows={8} value={pasted} spellCheck={false} onChange={(e) => setPasted(e.target.value)} />
+          </Field>
+        ) : (
+          <DropZone file={file} onFile={(f) => void choose(f)} noun={kind.noun} accept={kind.accept} />
+        )}
         {csv && csv.rows.length > 0 && (
           <section className="card" aria-labelledby="columns-title">
             <h2 id="columns-title">Columns</h2>
@@ -111,7 +135,7 @@ export function NewImportPage() {
         )}
         {kind.preview === 'none' && file && <p className="muted">The statement is read when it is uploaded: its rows show on the next page, to check before publishing.</p>}
         <div className="status-slot">{create.isError && <ErrorState error={create.error} />}</div>
-        <button type="submit" disabled={!file || create.isPending}>
+        <button type="submit" disabled={!(byPaste ? pasted.trim() : file) || create.isPending}>
           {create.isPending ? 'Uploading…' : 'Upload'}
         </button>
       </form>
