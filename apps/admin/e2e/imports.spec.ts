@@ -37,6 +37,9 @@ describe('browser: /imports', () => {
     await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer });
   }
 
+  /** The text of the status message holding keyboard focus; null when focus fell to the page body. */
+  const focusedStatus = (page: Page) => page.evaluate(() => document.activeElement?.closest('[role="status"]')?.textContent ?? null);
+
   it('uploads a dropped CSV with a column preview, shows row errors, fixes the date format, publishes to completion and reverts', async () => {
     const user = await app.newUser({ role: 'member' });
     const page = await app.newPage();
@@ -74,8 +77,10 @@ describe('browser: /imports', () => {
     await page.getByRole('listitem').filter({ hasText: 'does not match' }).first().waitFor({ state: 'detached' }); // rows re-read
     expect(await page.getByRole('row', { name: /Payroll/ }).textContent()).toContain('2024-01-16');
 
-    await publish.click();
+    // From the keyboard: the button turns disabled under the user, focus goes to what says how publishing goes.
+    await publish.press('Enter');
     await page.getByText(/Published: 3 rows are in your accounts/).waitFor({ timeout: 60_000 });
+    expect(await focusedStatus(page)).toContain('Published: 3 rows are in your accounts');
     expect(await page.getByText('Complete', { exact: true }).count()).toBeGreaterThan(0);
     await screenshot(page, 'imports-complete');
     expect(await entries(user.familyId)).toEqual([
@@ -85,8 +90,11 @@ describe('browser: /imports', () => {
     ]);
 
     page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Revert' }).click();
+    await page.getByRole('button', { name: 'Revert' }).press('Enter');
     await page.waitForFunction(() => document.querySelector('h1 .badge')?.textContent === 'Pending', undefined, { timeout: 60_000 });
+    // Pending again, and the page says why, where the focus is.
+    await page.getByText(/^Reverted: /).waitFor();
+    expect(await focusedStatus(page)).toMatch(/^Reverted: what this import created is removed/);
     expect(await entries(user.familyId)).toEqual([]);
 
     await page.getByRole('link', { name: '← All imports' }).click();
@@ -174,18 +182,23 @@ describe('browser: /imports', () => {
     // Only the invalid row has the button.
     expect(await page.getByRole('button', { name: /^Skip row/ }).count()).toBe(1);
 
-    await page.getByRole('button', { name: 'Skip row 2' }).click();
+    // From the keyboard: the button goes with its row; focus goes to what happened, and the next Tab to the way back.
+    await page.getByRole('button', { name: 'Skip row 2' }).press('Enter');
     await page.getByRole('heading', { name: 'Skipped rows' }).waitFor();
     await page.getByRole('row', { name: /Junk/ }).waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.querySelector('[data-testid=rows-count]')?.textContent === '2');
     expect(await publish.isDisabled()).toBe(false);
+    expect(await focusedStatus(page)).toContain('Row 2 is skipped');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Include row 2 again');
     await screenshot(page, 'imports-skipped-row');
 
-    await page.getByRole('button', { name: 'Include row 2 again' }).click();
+    await page.keyboard.press('Enter');
     await page.getByRole('row', { name: /Junk/ }).waitFor();
     await page.getByRole('heading', { name: 'Skipped rows' }).waitFor({ state: 'detached' });
     expect(await page.getByTestId('rows-count').textContent()).toBe('3');
     expect(await publish.isDisabled()).toBe(true);
+    expect(await focusedStatus(page)).toContain('Row 2 is included again');
 
     await page.getByRole('button', { name: 'Skip row 2' }).click();
     await page.getByRole('button', { name: 'Include row 2 again' }).waitFor();

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
+import { useFocusAfter } from '../../../components/useFocusAfter';
 import { canSkipRows, useImportRows, useSkipRows, type ImportDetail } from '../api/useImports';
 
 /** A parsed value as text: lists (tags) joined, empty for null. */
@@ -27,8 +28,16 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
   const setPage = (next: number) => setPaging({ onlyErrors, page: next });
   const rows = useImportRows(detail.id, page, detail.updated_at, onlyErrors);
   const skip = useSkipRows(detail.id);
+  // The row and whether it was skipped or included again, for the message saying so.
+  const [change, setChange] = useState<{ row: number; skipped: boolean } | null>(null);
   const editable = canSkipRows(detail);
   const skipped = detail.skip_rows;
+  // The clicked button goes with its row: after the answer, focus goes to the message, whose next Tab is the way back.
+  const slot = useFocusAfter<HTMLDivElement>(skip.data ?? skip.error);
+  const setSkipped = (row: number, leaveOut: boolean) => {
+    setChange({ row, skipped: leaveOut });
+    skip.mutate(leaveOut ? [...skipped, row] : skipped.filter((s) => s !== row));
+  };
   const fields = rows.data ? [...new Set(rows.data.data.flatMap((r) => Object.keys(r.fields)))] : [];
   const meta = rows.data?.meta;
   // Skipping the last rows of the last page leaves it past the end: show the page that is now the last.
@@ -41,9 +50,12 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
       <h2 id="rows-title" tabIndex={-1}>
         Rows {rows.isPlaceholderData && <span className="muted">(updating…)</span>}
       </h2>
-      <div className="status-slot" aria-live="polite">
+      <div className="status-slot" aria-live="polite" ref={slot}>
         {skip.isError && <ErrorState error={skip.error} />}
         {skip.isPending && <p role="status">Reading the rows again…</p>}
+        {skip.isSuccess && change && (
+          <p role="status">{change.skipped ? `Row ${change.row} is skipped: it is left out of the import.` : `Row ${change.row} is included again: it is checked and published with the others.`}</p>
+        )}
       </div>
       {skipped.length > 0 && (
         <section aria-labelledby="skipped-title">
@@ -59,7 +71,7 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
                     className="secondary"
                     aria-label={`Include row ${n} again`}
                     disabled={skip.isPending}
-                    onClick={() => skip.mutate(skipped.filter((s) => s !== n))}
+                    onClick={() => setSkipped(n, false)}
                   >
                     Include again
                   </button>
@@ -105,7 +117,7 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
                         className="secondary"
                         aria-label={`Skip row ${row.row_number}`}
                         disabled={skip.isPending}
-                        onClick={() => skip.mutate([...skipped, row.row_number])}
+                        onClick={() => setSkipped(row.row_number, true)}
                       >
                         Skip row
                       </button>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
+import { useFocusAfter } from '../../../components/useFocusAfter';
 import { formatDateTime } from '../../../lib/format';
 import { isBusy, useImport, usePublishImport, useRevertImport, useUpdateImport, type ImportConfiguration, type ImportDetail } from '../api/useImports';
 import { AccountField, needsAccount, takesAccount } from '../components/AccountField';
@@ -48,6 +49,9 @@ export function ImportDetailPage() {
   const detail = useImport(id);
   const publish = usePublishImport(id);
   const revert = useRevertImport(id);
+  // Publish and Revert turn disabled under the user: after the answer to the latest, focus goes to the status below.
+  const latest = publish.submittedAt > revert.submittedAt ? publish : revert;
+  const outcome = useFocusAfter<HTMLDivElement>(latest.data ?? latest.error);
 
   if (detail.isPending) return <Loading label="Loading import…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
@@ -99,16 +103,23 @@ export function ImportDetailPage() {
           <dd>{stats.unassigned_mappings_count}</dd>
         </div>
       </dl>
-      <div className="status-slot" aria-live="polite">
-        {busy && (
-          <div role="status" className="progress">
-            <progress aria-label={d.status === 'importing' ? 'Publishing' : 'Reverting'} />
-            <span>{d.status === 'importing' ? 'Publishing rows…' : 'Reverting…'}</span>
-          </div>
-        )}
-        {d.status === 'complete' && <p role="status">Published: {stats.valid_rows_count} rows are in your accounts.</p>}
-        {d.error && <p className="error" role="alert">{d.error}</p>}
-        {(publish.error ?? revert.error) && <ErrorState error={publish.error ?? revert.error} />}
+      <div ref={outcome}>
+        {/* One status region for the whole run (publishing, then published or failed): focus stays on it as it changes. */}
+        <div className="status-slot" role="status">
+          {busy && (
+            <div className="progress">
+              <progress aria-label={d.status === 'importing' ? 'Publishing' : 'Reverting'} />
+              <span>{d.status === 'importing' ? 'Publishing rows…' : 'Reverting…'}</span>
+            </div>
+          )}
+          {d.status === 'complete' && <p>Published: {stats.valid_rows_count} rows are in your accounts.</p>}
+          {/* The API keeps no count of what a revert removed: say what the confirmation promised. */}
+          {d.status === 'pending' && latest === revert && revert.isSuccess && (
+            <p>Reverted: what this import created is removed, except what your other data uses or a later import holds too. You can change it and publish it again.</p>
+          )}
+          {d.error && <p className="error" role="alert">{d.error}</p>}
+          {(publish.error ?? revert.error) && <ErrorState error={publish.error ?? revert.error} />}
+        </div>
       </div>
       <div className="actions">
         <button type="button" disabled={!d.status_detail.publishable || busy || publish.isPending} onClick={() => publish.mutate()}>
