@@ -55,9 +55,22 @@ describe('browser: /budgets', () => {
     await page.getByLabel('Planned spending', { exact: true }).fill('500');
     await page.getByLabel('Planned spending', { exact: true }).press('Enter');
     await page.getByText('$434.01').waitFor(); // left to spend = 500 - 65.99
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[role="status"]')?.textContent === 'Saved' && document.activeElement.closest('form')?.querySelector('input')?.getAttribute('aria-label') === 'Planned spending',
+      undefined,
+      { timeout: 5000 },
+    );
     await page.getByLabel('Planned for Groceries').fill('40');
     await page.getByLabel('Planned for Groceries').press('Enter');
     await groceries.getByRole('img', { name: '115% of the budget spent' }).waitFor();
+    // The row's editor is redrawn with the saved amount: focus stays in that row, on what says it was saved.
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[role="status"]')?.textContent === 'Saved' && document.activeElement.closest('tr')?.querySelector('th')?.textContent === 'Groceries',
+      undefined,
+      { timeout: 5000 },
+    );
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Planned for Groceries');
     await screenshot(page, 'budgets');
 
     const [row] = await app.t.dataSource.query(

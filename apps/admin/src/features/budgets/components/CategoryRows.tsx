@@ -30,6 +30,7 @@ export function CategoryRows({ budgetId, month }: { budgetId: string; month: str
                   label={`Planned for ${row.category.name}`}
                   initial={formatDecimal(BigInt(row.budgeted_spending_cents), row.currency)}
                   pending={update.isPending && update.variables?.id === row.id}
+                  saved={update.variables?.id === row.id ? update.data : undefined}
                   onSave={(value) => update.mutate({ id: row.id, budgeted_spending: value })}
                 />
                 {row.inherits_parent_budget && <small className="muted">Shares its parent's budget</small>}

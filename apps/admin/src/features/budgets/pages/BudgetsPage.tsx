@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDecimal } from '@hearth/domain/money';
 import { ErrorState } from '../../../components/ErrorState';
@@ -18,13 +19,16 @@ const decimal = (cents: number | null, currency: string) => (cents === null ? ''
 
 function Totals({ budget, month }: { budget: Budget; month: string }) {
   const update = useUpdateBudget(month);
-  const save = (changes: { budgeted_spending?: string | null; expected_income?: string | null }) =>
+  const [field, setField] = useState<'spending' | 'income'>(); // the editor saved last, whose "Saved" takes focus
+  const save = (changes: { budgeted_spending?: string | null; expected_income?: string | null }) => {
+    setField('budgeted_spending' in changes ? 'spending' : 'income');
     update.mutate({
       id: budget.id,
       budgeted_spending: decimal(budget.budgeted_spending_cents, budget.currency) || null,
       expected_income: decimal(budget.expected_income_cents, budget.currency) || null,
       ...changes,
     });
+  };
   return (
     <section className="card" aria-labelledby="totals-title">
       <h2 id="totals-title">{budget.name}</h2>
@@ -54,11 +58,11 @@ function Totals({ budget, month }: { budget: Budget; month: string }) {
       <div className="inline-form">
         <div className="field">
           <span className="label">Planned spending ({budget.currency})</span>
-          <AmountEditor key={`s${budget.updated_at}`} label="Planned spending" initial={decimal(budget.budgeted_spending_cents, budget.currency)} pending={update.isPending} onSave={(v) => save({ budgeted_spending: v || null })} />
+          <AmountEditor key={`s${budget.updated_at}`} label="Planned spending" initial={decimal(budget.budgeted_spending_cents, budget.currency)} pending={update.isPending} saved={field === 'spending' ? update.data : undefined} onSave={(v) => save({ budgeted_spending: v || null })} />
         </div>
         <div className="field">
           <span className="label">Expected income ({budget.currency})</span>
-          <AmountEditor key={`i${budget.updated_at}`} label="Expected income" initial={decimal(budget.expected_income_cents, budget.currency)} pending={update.isPending} onSave={(v) => save({ expected_income: v || null })} />
+          <AmountEditor key={`i${budget.updated_at}`} label="Expected income" initial={decimal(budget.expected_income_cents, budget.currency)} pending={update.isPending} saved={field === 'income' ? update.data : undefined} onSave={(v) => save({ expected_income: v || null })} />
         </div>
       </div>
       <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
