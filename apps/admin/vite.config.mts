@@ -11,6 +11,7 @@ export default defineConfig({
     alias: {
       '@hearth/contracts': fileURLToPath(new URL('../../libs/contracts/src/index.ts', import.meta.url)),
       '@hearth/domain/money': fileURLToPath(new URL('../../libs/domain/money/src/index.ts', import.meta.url)),
+      '@hearth/domain/budget-math': fileURLToPath(new URL('../../libs/domain/budget-math/src/index.ts', import.meta.url)),
     },
   },
   build: { outDir: fileURLToPath(new URL('../../dist/admin', import.meta.url)), emptyOutDir: true },

@@ -181,4 +181,26 @@ describe('browser: /budgets', () => {
     expect(await page.getByLabel('Month').inputValue()).toBe('2026-12');
     await context.close();
   });
+
+  it('opens on the budget month running today, in the family’s time zone, for a household whose month starts on the 15th', async () => {
+    const h = await app.t.newHousehold();
+    await request(app.t.server).patch('/api/v1/family_settings').set('X-Api-Key', h.apiKey).send({ month_start_day: 15 }).expect(200);
+    const context = await app.browser.newContext({ baseURL: app.baseUrl, timezoneId: 'UTC' });
+    const page = await context.newPage();
+    // 10 January: the budget month running is the one that started on 15 December.
+    await page.clock.setFixedTime(new Date('2026-01-10T12:00:00Z'));
+    await signInAs(page, h.email, '/budgets');
+    expect(await page.getByLabel('Month').inputValue()).toBe('2025-12');
+    await page.getByText('There is no budget for this month yet.').waitFor();
+    await page.getByRole('button', { name: 'Start this month’s budget' }).click();
+    await page.getByRole('heading', { name: 'Dec 15 - January 14, 2026' }).waitFor();
+
+    // 23:30 UTC on 14 January is already the 15th in Auckland, where the family says it lives: January's budget month.
+    await request(app.t.server).patch('/api/v1/family_settings').set('X-Api-Key', h.apiKey).send({ timezone: 'Pacific/Auckland' }).expect(200);
+    await page.clock.setFixedTime(new Date('2026-01-14T23:30:00Z'));
+    await page.goto('/budgets');
+    await page.getByText('There is no budget for this month yet.').waitFor();
+    expect(await page.getByLabel('Month').inputValue()).toBe('2026-01');
+    await context.close();
+  });
 });

@@ -29,8 +29,12 @@ describe('API-key authentication', () => {
     expect(res.body).toMatchObject({ id: h.familyId, currency: 'USD', month_start_day: 1 });
   });
 
+  it('refuses a request without a key, telling it to send one or sign in (the admin app reads the settings with its session)', async () => {
+    const res = await settings().expect(401);
+    expect(res.body).toEqual({ error: 'unauthorized', message: 'Send an API key in the X-Api-Key header, or sign in.' });
+  });
+
   it.each([
-    ['missing', undefined],
     ['empty', ''],
     ['malformed', 'not-a-key'],
     ['unknown', `hth_abcdefgh_${'A'.repeat(43)}`],

@@ -106,6 +106,18 @@ describe('local sign-in and sessions', () => {
     await request(t.server).get('/api/v1/me').set('X-Api-Key', h.apiKey).expect(401);
   });
 
+  it("lets the admin app's session read its family's settings (the budget month it opens on needs them), and only read them", async () => {
+    const h = await t.newHousehold({ role: 'member' });
+    await request(t.server).patch('/api/v1/family_settings').set('X-Api-Key', h.apiKey).send({ month_start_day: 15, timezone: 'Pacific/Auckland' }).expect(200);
+    const browser = await signIn(t.server, h.email);
+    const settings = await as(t.server, browser, 'get', '/api/v1/family_settings').expect(200);
+    expect(settings.body).toMatchObject({ id: h.familyId, month_start_day: 15, timezone: 'Pacific/Auckland' });
+    await request(t.server).get('/api/v1/family_settings').set('Cookie', 'hearth_session=forged').expect(401);
+    // Changing them still takes an API key.
+    await as(t.server, browser, 'patch', '/api/v1/family_settings').send({ month_start_day: 1 }).expect(401);
+    expect((await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', h.apiKey).expect(200)).body.month_start_day).toBe(15);
+  });
+
   it('tells the signed-in user whether they have a password and may use it: a local user yes, an SSO-only user has none', async () => {
     const local = await t.newHousehold({ role: 'member' });
     const signedIn = await request(t.server).post('/sessions').send({ email: local.email, password: PASSWORD }).expect(201);

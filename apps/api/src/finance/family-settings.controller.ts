@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequireScope } from '../auth/auth.decorators';
+import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import type { Family } from './entities/family.entity';
@@ -27,6 +27,7 @@ export class FamilySettingsController {
 
   @Get()
   @RequireScope('read')
+  @RequireSession() // the admin app reads them too (which budget month is running); changing them takes a key
   @ApiOkResponse({ type: FamilySettingsDto })
   async show(@CurrentPrincipal() principal: Principal): Promise<FamilySettingsDto> {
     const family = await this.families.findById(principal.familyId);

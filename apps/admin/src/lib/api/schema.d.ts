@@ -2854,7 +2854,11 @@ export interface operations {
                     "application/json": components["schemas"]["FamilySettingsDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /**
+             * @description No valid session (signed out, expired, revoked or suspended user)
+             *
+             *     Missing, invalid, expired or revoked API key, or deactivated user
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2863,7 +2867,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /**
+             * @description Role below member, or CSRF token/Origin check failed
+             *
+             *     Key lacks the 'read' scope
+             */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -18,6 +18,9 @@ export const budgetKeys = {
   category: (budgetId: string, id: string) => [...budgetKeys.categoryDetails(budgetId), id] as const,
 };
 
+/** The household's settings: its time zone and the day its budget month starts on decide which month is running. */
+export const useFamilySettings = () => useQuery({ queryKey: ['family_settings'], queryFn: () => unwrap(api.GET('/api/v1/family_settings')) });
+
 /** First and last day of a YYYY-MM month. */
 export function monthRange(month: string): { start: string; end: string } {
   const [y, m] = month.split('-').map(Number);

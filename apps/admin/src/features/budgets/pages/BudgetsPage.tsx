@@ -1,18 +1,26 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { budgetPeriodFor, familyToday } from '@hearth/domain/budget-math';
 import { formatDecimal } from '@hearth/domain/money';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
-import { useMonthBudget, useStartBudget, useUpdateBudget, type Budget } from '../api/useBudgets';
+import { useFamilySettings, useMonthBudget, useStartBudget, useUpdateBudget, type Budget } from '../api/useBudgets';
 import { AmountEditor } from '../components/AmountEditor';
 import { BudgetBar } from '../components/BudgetBar';
 import { CategoryRows } from '../components/CategoryRows';
 
-/** YYYY-MM of today where the user is (toISOString would give the UTC month, a day off around midnight). */
-const thisMonth = () => {
-  const today = new Date();
-  return `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}`;
+/**
+ * The YYYY-MM the month picker means by the budget month running today: the one it started in (with month_start_day
+ * 15, on 10 January that is December's). Today is the family's, in its time zone; without one, where the user is
+ * (toISOString would give UTC's date, a day off around midnight).
+ */
+const runningMonth = ({ timezone, month_start_day }: { timezone: string | null; month_start_day: number }) => {
+  const now = new Date();
+  const today = timezone
+    ? familyToday(timezone, now)
+    : `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  return budgetPeriodFor(today, month_start_day).startDate.slice(0, 7);
 };
 /** A `_cents` amount (minor units of the currency: JPY has none) as the plain decimal the API reads back. */
 const decimal = (cents: number | null, currency: string) => (cents === null ? '' : formatDecimal(BigInt(cents), currency));
@@ -71,17 +79,13 @@ function Totals({ budget, month }: { budget: Budget; month: string }) {
 }
 
 /** A month's budget: totals, planned vs actual per category, editable amounts. */
-export function BudgetsPage() {
-  const [params, setParams] = useSearchParams();
-  const month = /^\d{4}-\d{2}$/.test(params.get('month') ?? '') ? params.get('month')! : thisMonth();
+function MonthBudget({ month, onMonth }: { month: string; onMonth: (month: string) => void }) {
   const budget = useMonthBudget(month);
   const start = useStartBudget();
-
   return (
-    <section className="page">
-      <h1 tabIndex={-1}>Budgets</h1>
+    <>
       <Field label="Month">
-        <input type="month" value={month} onChange={(e) => e.target.value && setParams({ month: e.target.value })} />
+        <input type="month" value={month} onChange={(e) => e.target.value && onMonth(e.target.value)} />
       </Field>
       {budget.isPending && <Loading label="Loading the budget…" />}
       {budget.isError && <ErrorState error={budget.error} onRetry={() => void budget.refetch()} />}
@@ -102,6 +106,26 @@ export function BudgetsPage() {
             <CategoryRows budgetId={budget.data.id} month={month} />
           </section>
         </>
+      )}
+    </>
+  );
+}
+
+/** The month in the address, else the budget month running today, which needs the family's settings. */
+export function BudgetsPage() {
+  const [params, setParams] = useSearchParams();
+  const chosen = /^\d{4}-\d{2}$/.test(params.get('month') ?? '') ? params.get('month') : null;
+  const settings = useFamilySettings();
+  const month = chosen ?? (settings.data ? runningMonth(settings.data) : null);
+  return (
+    <section className="page">
+      <h1 tabIndex={-1}>Budgets</h1>
+      {month ? (
+        <MonthBudget month={month} onMonth={(chosenMonth) => setParams({ month: chosenMonth })} />
+      ) : settings.isError ? (
+        <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : (
+        <Loading label="Loading the budget…" />
       )}
     </section>
   );
