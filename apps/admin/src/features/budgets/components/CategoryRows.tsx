@@ -26,7 +26,6 @@ export function CategoryRows({ budgetId, month }: { budgetId: string; month: str
               </th>
               <td>
                 <AmountEditor
-                  key={row.budgeted_spending_cents}
                   label={`Planned for ${row.category.name}`}
                   initial={formatDecimal(BigInt(row.budgeted_spending_cents), row.currency)}
                   pending={update.isPending && update.variables?.id === row.id}

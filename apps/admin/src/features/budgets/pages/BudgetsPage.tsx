@@ -66,11 +66,11 @@ function Totals({ budget, month }: { budget: Budget; month: string }) {
       <div className="inline-form">
         <div className="field">
           <span className="label">Planned spending ({budget.currency})</span>
-          <AmountEditor key={`s${budget.updated_at}`} label="Planned spending" initial={decimal(budget.budgeted_spending_cents, budget.currency)} pending={update.isPending} saved={field === 'spending' ? update.data : undefined} onSave={(v) => save({ budgeted_spending: v || null })} />
+          <AmountEditor label="Planned spending" initial={decimal(budget.budgeted_spending_cents, budget.currency)} pending={update.isPending} saved={field === 'spending' ? update.data : undefined} onSave={(v) => save({ budgeted_spending: v || null })} />
         </div>
         <div className="field">
           <span className="label">Expected income ({budget.currency})</span>
-          <AmountEditor key={`i${budget.updated_at}`} label="Expected income" initial={decimal(budget.expected_income_cents, budget.currency)} pending={update.isPending} saved={field === 'income' ? update.data : undefined} onSave={(v) => save({ expected_income: v || null })} />
+          <AmountEditor label="Expected income" initial={decimal(budget.expected_income_cents, budget.currency)} pending={update.isPending} saved={field === 'income' ? update.data : undefined} onSave={(v) => save({ expected_income: v || null })} />
         </div>
       </div>
       <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
