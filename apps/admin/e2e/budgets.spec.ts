@@ -20,23 +20,20 @@ describe('browser: /budgets', () => {
     await app?.close();
   });
 
+  /** Spending arrives the real way: a CSV (Date, Amount, Description, Category, Account) published through the API. */
+  async function publishCsv(apiKey: string, csv: string): Promise<void> {
+    const columns = { date_col_label: 'Date', amount_col_label: 'Amount', name_col_label: 'Description', category_col_label: 'Category', account_col_label: 'Account' };
+    const created = await createImport(app.t.server, apiKey, { raw_file_content: csv, ...columns, publish: 'true' }).expect(201);
+    expect((await waitForImport(app.t.server, apiKey, created.body.data.id)).status).toBe('complete');
+  }
+
   const budgetId = async (familyId: string): Promise<string> =>
     (await app.t.dataSource.query(`SELECT id FROM budgets WHERE family_id = $1`, [familyId]))[0].id;
 
   it('starts a month, shows planned vs actual per category with bars, and saves edited amounts', async () => {
-    // Spending arrives the real way: a published CSV import through the API.
     const h = await app.t.newHousehold();
     const csv = ['Date,Amount,Description,Category,Account', `${MONTH}-05,-45.99,Grocer,Groceries,Checking`, `${MONTH}-09,-20.00,Cafe,Dining,Checking`, `${NEXT},-99.00,Later,Groceries,Checking`].join('\n');
-    const created = await createImport(app.t.server, h.apiKey, {
-      raw_file_content: csv,
-      date_col_label: 'Date',
-      amount_col_label: 'Amount',
-      name_col_label: 'Description',
-      category_col_label: 'Category',
-      account_col_label: 'Account',
-      publish: 'true',
-    }).expect(201);
-    expect((await waitForImport(app.t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    await publishCsv(h.apiKey, csv);
 
     const page = await app.newPage();
     await signInAs(page, h.email);
@@ -86,16 +83,7 @@ describe('browser: /budgets', () => {
     await app.t.dataSource.query(`UPDATE families SET month_start_day = 15 WHERE id = $1`, [h.familyId]);
     // The 5th belongs to the budget month before; the 20th to the one starting on the 15th.
     const csv = ['Date,Amount,Description,Category,Account', `${MONTH}-05,-10.00,Earlier,Groceries,Checking`, `${MONTH}-20,-45.99,Grocer,Groceries,Checking`].join('\n');
-    const created = await createImport(app.t.server, h.apiKey, {
-      raw_file_content: csv,
-      date_col_label: 'Date',
-      amount_col_label: 'Amount',
-      name_col_label: 'Description',
-      category_col_label: 'Category',
-      account_col_label: 'Account',
-      publish: 'true',
-    }).expect(201);
-    expect((await waitForImport(app.t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    await publishCsv(h.apiKey, csv);
 
     const page = await app.newPage();
     await signInAs(page, h.email, `/budgets?month=${MONTH}`);
@@ -113,16 +101,7 @@ describe('browser: /budgets', () => {
   it('refreshes what the parent and its other subcategories have left once a subcategory gets a limit of its own', async () => {
     const h = await app.t.newHousehold();
     const csv = ['Date,Amount,Description,Category,Account', `${MONTH}-05,-45.99,Grocer,Food: Groceries,Checking`, `${MONTH}-09,-20.00,Cafe,Food: Dining,Checking`].join('\n');
-    const created = await createImport(app.t.server, h.apiKey, {
-      raw_file_content: csv,
-      date_col_label: 'Date',
-      amount_col_label: 'Amount',
-      name_col_label: 'Description',
-      category_col_label: 'Category',
-      account_col_label: 'Account',
-      publish: 'true',
-    }).expect(201);
-    expect((await waitForImport(app.t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+    await publishCsv(h.apiKey, csv);
     const page = await app.newPage();
     await signInAs(page, h.email, `/budgets?month=${MONTH}`);
     await page.getByRole('button', { name: 'Start this month’s budget' }).click();
