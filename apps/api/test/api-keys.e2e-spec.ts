@@ -196,12 +196,13 @@ describe('operator CLI', () => {
       const h = await t.newHousehold(); // a USD family
       const family = await t.dataSource.getRepository(Family).findOneByOrFail({ id: h.familyId });
       const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-      const base = ['users:create', '--email', 'partner@example.com', '--password', 'long enough pw', '--family-name', family.name];
+      const email = `partner-${h.familyId.slice(0, 8)}@example.com`; // a fixed one stays in a reused database
+      const base = ['users:create', '--email', email, '--password', 'long enough pw', '--family-name', family.name];
       expect(await exitCode([...base, '--currency', 'eur'], env)).toEqual({
         code: 1,
         stderr: expect.stringContaining(`Error: family "${family.name}" already exists with currency USD, not EUR`),
       });
-      expect(await t.dataSource.getRepository(User).countBy({ email: 'partner@example.com' })).toBe(0);
+      expect(await t.dataSource.getRepository(User).countBy({ email })).toBe(0);
       // Leaving --currency out (or naming the family's own) joins the family.
       expect(await cli(base, env)).toContain(`Joined family "${family.name}" (USD)`);
     } finally {
