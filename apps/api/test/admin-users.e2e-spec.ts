@@ -171,6 +171,19 @@ describe('user management API (/api/v1/admin/users)', () => {
     expect(await audits(target.userId, 'role_changed')).toEqual([]);
   });
 
+  it("refuses a filter the audit log and user list do not have (Sure's event_type), rather than answering unfiltered", async () => {
+    const root = await member('super_admin');
+    const audit = await as(t.server, root.browser, 'get', '/api/v1/admin/audit_logs?event_type=login_failed&page=1').expect(422);
+    expect(audit.body).toMatchObject({
+      error: 'validation_failed',
+      errors: ['unknown query parameter event_type; this list takes event, from, to, user_id, provider, page, per_page'],
+    });
+    const users = await as(t.server, root.browser, 'get', '/api/v1/admin/users?roles=admin').expect(422);
+    expect(users.body.errors).toEqual(['unknown query parameter roles; this list takes q, role, status, provider, page, per_page']);
+    await as(t.server, root.browser, 'get', '/api/v1/admin/audit_logs?event=login_failed&page=1').expect(200);
+    await as(t.server, root.browser, 'get', '/api/v1/admin/users?role=admin').expect(200);
+  });
+
   it('refuses an audit log time bound that is not an ISO 8601 date, rather than reading it as another day', async () => {
     const root = await member('super_admin');
     for (const bound of ['from=1', 'from=2024-02-30', 'to=0', 'to=March%207']) {

@@ -1,7 +1,9 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RateLimit, RequireSession } from '../auth/auth.decorators';
+import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
+import { assertKnownParams } from '../common/query-params';
 import { AuditLogListDto, AuditLogQuery } from './audit-logs.dto';
 import { AuditLogsRepository } from './audit-logs.repository';
 
@@ -15,7 +17,8 @@ export class AuditLogsController {
 
   @Get()
   @ApiOkResponse({ type: AuditLogListDto })
-  async list(@Query() query: AuditLogQuery): Promise<AuditLogListDto> {
+  async list(@Query() query: AuditLogQuery, @Req() req: Request): Promise<AuditLogListDto> {
+    assertKnownParams(req.query, AuditLogQuery);
     if (query.from && query.to && query.from >= query.to) throw ApiError.validation(['from must be before to']);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 50;

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
 import type { SessionPrincipal } from '../auth/principal';
+import { assertKnownParams } from '../common/query-params';
 import { recordIdPipe } from '../common/record-id';
 import { adminUserDto } from './admin-user.presenter';
 import { AdminUserDto, AdminUserListDto, AuthHistoryDto, ChangeRoleDto, DeleteUserDto, ListUsersQuery } from './admin-users.dto';
@@ -21,7 +22,8 @@ export class AdminUsersController {
 
   @Get()
   @ApiOkResponse({ type: AdminUserListDto })
-  async list(@CurrentSession() actor: SessionPrincipal, @Query() query: ListUsersQuery): Promise<AdminUserListDto> {
+  async list(@CurrentSession() actor: SessionPrincipal, @Query() query: ListUsersQuery, @Req() req: Request): Promise<AdminUserListDto> {
+    assertKnownParams(req.query, ListUsersQuery);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 25;
     const { rows, total } = await this.users.list(actor, {
