@@ -185,10 +185,15 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
             SELECT * FROM claimed f
              WHERE f.claimed_parent IS NULL OR NOT EXISTS (SELECT 1 FROM entries k WHERE k.parent_entry_id = f.claimed_parent)),
           split_up AS (UPDATE entries e SET excluded = true, updated_at = now() WHERE e.id IN (SELECT claimed_parent FROM fresh) AND NOT e.excluded),
+          -- The new ids by row number, for a part to find its total's: one lookup each, not a join of fresh with itself,
+          -- which statistics of earlier imports (a new import's rows unknown to them, one row estimated) made a nested
+          -- loop over every pair of the chunk's rows (1.9 s instead of 0.1 s per 5,000-row chunk).
+          new_ids AS (SELECT jsonb_object_agg(rn::text, id) AS by_row FROM fresh),
           entries_in AS (
             INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
-            SELECT f.id, $10, f.account_id, 'Transaction', f.date, f.name, f.amount_minor, f.currency, f.notes, f.split_parent, COALESCE(p.id, f.claimed_parent), $1
-              FROM fresh f LEFT JOIN fresh p ON p.rn = f.split_of),
+            SELECT f.id, $10, f.account_id, 'Transaction', f.date, f.name, f.amount_minor, f.currency, f.notes, f.split_parent,
+                   COALESCE(((SELECT by_row FROM new_ids) ->> f.split_of::text)::uuid, f.claimed_parent), $1
+              FROM fresh f),
           transactions_in AS (INSERT INTO transactions (entry_id, category_id, kind) SELECT id, category_id, kind FROM fresh)
      INSERT INTO taggings (tag_id, entry_id)
      SELECT DISTINCT tag.id, f.id
