@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import { createDataSource, DatabaseTarget } from './database/data-source';
 import { EmbeddedPostgres } from './database/embedded-postgres';
+import { ADVISORY_LOCKS } from './database/advisory-locks';
 
 /** Where the process keeps its data and jobs: resolved once at start from the configuration. */
 export interface Runtime {
@@ -67,9 +68,6 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
   };
 }
 
-/** Any fixed 64-bit key: the session advisory lock that lets one process at a time migrate a shared database. */
-const MIGRATION_LOCK = 4_732_017_311;
-
 /**
  * On PostgreSQL, several processes (API and worker processes of a scaled-out deployment) may start at once: each
  * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
@@ -79,10 +77,10 @@ async function migrate(target: DatabaseTarget): Promise<void> {
   await dataSource.initialize();
   const lock = target.embedded ? null : dataSource.createQueryRunner();
   try {
-    await lock?.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await lock?.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
     await dataSource.runMigrations();
   } finally {
-    await lock?.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock?.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations]).catch(() => undefined);
     await lock?.release();
     await dataSource.destroy();
   }

@@ -10,9 +10,7 @@ import { seedProviders } from './provider-seeder';
 import { parseProvidersFile } from './provider-yaml';
 import { SecretBox } from './secret-box';
 import type { SsoProvider } from './sso.entities';
-
-/** Any fixed 64-bit key, distinct from the migration lock (runtime.ts). */
-const PROVIDER_SEED_LOCK = 4_732_017_312;
+import { ADVISORY_LOCKS } from '../database/advisory-locks';
 
 /**
  * Where providers come from (SPEC.md 5.2). `db`: the admin API, read on every request. `yaml`: config/auth.yml, read
@@ -69,10 +67,10 @@ export class ProviderSource implements OnModuleInit {
     if (this.config.databaseUrl === null) return work();
     const lock = this.dataSource.createQueryRunner();
     try {
-      await lock.query('SELECT pg_advisory_lock($1)', [PROVIDER_SEED_LOCK]);
+      await lock.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.providerSeed]);
       return await work();
     } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [PROVIDER_SEED_LOCK]).catch(() => undefined);
+      await lock.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.providerSeed]).catch(() => undefined);
       await lock.release();
     }
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Role, UserStatus } from '@hearth/contracts';
 import { spendResetLinks } from '../auth/reset-links';
+import { ADVISORY_LOCKS } from '../database/advisory-locks';
 
 export interface UserFilter {
   /** null: every family (super_admin); else only this family (admin). */
@@ -36,8 +37,6 @@ const SELECT_USER = `
                     WHERE i.user_id = u.id), '{}') AS providers,
          u.last_login_at AS "lastLoginAt", u.created_at AS "createdAt"
     FROM users u JOIN families f ON f.id = u.family_id`;
-
-const ADMINISTRATION_LOCK = 7_201_002;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -93,7 +92,7 @@ export class AdminUsersRepository {
    * row locks taken in request order) cannot deadlock two admins acting on each other.
    */
   async lockAdministration(manager: EntityManager): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock($1)', [ADMINISTRATION_LOCK]);
+    await manager.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.administration]);
   }
 
   async setRole(id: string, role: Role, manager: EntityManager): Promise<void> {

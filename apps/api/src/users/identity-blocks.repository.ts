@@ -3,11 +3,9 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { SecretBox, SecretBoxError } from '../sso/secret-box';
+import { ADVISORY_LOCKS } from '../database/advisory-locks';
 
 export const IDENTITY_LABEL_PURPOSE = 'sso_identity_blocks.identity_label';
-
-/** Advisory-lock class of identity claims; the second key comes from the subject's digest. */
-const IDENTITY_LOCK = 7_201_003;
 
 /** The HMAC key of subject digests: its own key derived from SECRET_KEY_BASE, never the secret itself. */
 export const identityDigestKey = (secretKeyBase: string): Buffer => Buffer.from(hkdfSync('sha256', secretKeyBase, 'hearth', 'sso-identity-blocks-v1', 32));
@@ -57,7 +55,7 @@ export class IdentityBlocksRepository {
    */
   async lockIdentity(providerId: string, uid: string, manager: EntityManager): Promise<void> {
     const digest = identityDigest(this.key, providerId, uid);
-    await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [IDENTITY_LOCK, Buffer.from(digest, 'hex').readInt32BE(0)]);
+    await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [ADVISORY_LOCKS.ssoIdentity, Buffer.from(digest, 'hex').readInt32BE(0)]);
   }
 
   /** Blocks every SSO identity the user has now, labelled with `label`; returns how many (already blocked ones count). */

@@ -6,6 +6,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/auth.dto';
 import { ApiError } from '../common/api-error';
 import { Family } from '../finance/entities/family.entity';
 import { User } from './user.entity';
+import { ADVISORY_LOCKS } from '../database/advisory-locks';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -21,9 +22,6 @@ export interface CreateUserInput {
   /** First-run setup: refuse (409) unless the instance has no user yet, decided under a lock. */
   onlyWhenNoUsers?: boolean;
 }
-
-/** Serialises first-run setups, so two racing requests cannot both become the first user. */
-const SETUP_LOCK = 7_201_001;
 
 /** What is wrong with a new user's fields on their own, before any database lookup (CLI usage errors, 422s). */
 export function newUserProblems(input: Pick<CreateUserInput, 'email' | 'password' | 'role' | 'familyName' | 'familyId' | 'currency'>): string[] {
@@ -54,7 +52,7 @@ export class UsersService {
     const passwordHash = input.password ? await hash(input.password) : null;
     return this.dataSource.transaction(async (tx) => {
       if (input.onlyWhenNoUsers) {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK]);
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.setup]);
         if (await tx.getRepository(User).exists({})) {
           throw new ApiError(409, 'already_set_up', 'This instance already has users; sign in instead.');
         }

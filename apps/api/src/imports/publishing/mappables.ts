@@ -6,13 +6,11 @@ import type { Import, ImportMapping } from '../import.entity';
 import { type ParsedRow, shownValue } from '@hearth/domain/import-formats';
 import { accountCurrencyErrors, liveRecordIds, placeCategories, qualifiedNameProblem } from '../import-mappings';
 import { PublishContext, PublishError } from './publish-context';
+import { ADVISORY_LOCKS } from '../../database/advisory-locks';
 
 /** New categories get a color from this palette, chosen by name so re-imports agree. */
 const PALETTE = ['#e99537', '#4da568', '#6471eb', '#db5a54', '#df4e92', '#c44fe9', '#eb5429', '#61c9ea', '#805dee', '#6ad28a'];
 export const paletteColor = (name: string) => PALETTE[[...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % PALETTE.length];
-
-/** The class of the (class, family) advisory locks that order imports' mapping resolution within a family. */
-const FAMILY_MAPPINGS_LOCK = 7_201_003;
 
 export const classificationOf = (type: AccountableType) => (LIABILITY_TYPES.includes(type) ? 'liability' : 'asset');
 
@@ -79,7 +77,7 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
   await tx.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [imp.id]);
   // Nor must two imports of one family each create an account of a name the family lacks: imports resolve their
   // mappings one family at a time, and the later finds what the earlier created.
-  await tx.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [FAMILY_MAPPINGS_LOCK, imp.familyId]);
+  await tx.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [ADVISORY_LOCKS.familyMappings, imp.familyId]);
   const mappings: ImportMapping[] = await tx.query(
     `SELECT id, type, key, value, create_when_empty AS "createWhenEmpty", mappable_id AS "mappableId" FROM import_mappings WHERE import_id = $1`,
     [imp.id],
