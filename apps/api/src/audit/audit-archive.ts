@@ -1,4 +1,4 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { AppConfig } from '../config/config';
+import { derivedKey } from '../common/derived-key';
 import { archiveFileName, parseArchiveFileName, Period } from './audit-retention.policy';
 
 /** An archive file as another manifest or the database names it. */
@@ -81,7 +82,7 @@ export class AuditArchive {
     readonly directory: string,
     secretKeyBase: string,
   ) {
-    this.key = Buffer.from(hkdfSync('sha256', secretKeyBase, 'hearth', 'audit-archive-v1', 32));
+    this.key = derivedKey(secretKeyBase, 'audit-archive-v1');
   }
 
   static fromConfig(config: AppConfig): AuditArchive {

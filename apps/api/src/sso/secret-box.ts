@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { derivedKey } from '../common/derived-key';
 import type { AppConfig } from '../config/config';
 
 // Secrets at rest (client secrets, SP private keys, stored ID tokens) as AES-256-GCM envelopes:
@@ -19,7 +20,7 @@ export class SecretBox {
     const custom = config.sso.encryptionKeys;
     const material = custom ? custom.primaryKey : config.secretKeyBase;
     const salt = custom ? custom.keyDerivationSalt : 'hearth:sso-secrets';
-    return new SecretBox(Buffer.from(hkdfSync('sha256', material, salt, 'hearth:aes-256-gcm:v1', 32)));
+    return new SecretBox(derivedKey(material, 'hearth:aes-256-gcm:v1', salt));
   }
 
   static isEnvelope(value: string): boolean {

@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { SecretBox, SecretBoxError } from '../sso/secret-box';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
+import { derivedKey } from '../common/derived-key';
 
 export const IDENTITY_LABEL_PURPOSE = 'sso_identity_blocks.identity_label';
 
 /** The HMAC key of subject digests: its own key derived from SECRET_KEY_BASE, never the secret itself. */
-export const identityDigestKey = (secretKeyBase: string): Buffer => Buffer.from(hkdfSync('sha256', secretKeyBase, 'hearth', 'sso-identity-blocks-v1', 32));
+export const identityDigestKey = (secretKeyBase: string): Buffer => derivedKey(secretKeyBase, 'sso-identity-blocks-v1');
 
 /**
  * HMAC-SHA256 (hex) of a provider's subject: equal subjects of one provider give equal digests, so a block is found
