@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { INestApplication, RequestMethod, ValidationError, ValidationPipe } from '@nestjs/common';
+import { INestApplication, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import express, { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
-import { ApiError } from './common/api-error';
 import { bodyDepthLimit, bodyParserErrors } from './common/body-errors';
 import { PinoNestLogger } from './common/logger';
 import { accessLog, requestId } from './common/request-context';
+import { validationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { buildOpenApiDocument } from './openapi';
 import type { Runtime } from './runtime';
@@ -31,27 +31,6 @@ export const API_PREFIX_OPTIONS = {
     { path: 'auth/saml/\\:id/logout', method: RequestMethod.ALL },
   ],
 };
-
-/**
- * The messages of nested errors, each prefixed with where its object sits ("mappings[1].value must be a string"):
- * class-validator names only the property, which alone does not say which of several list items is wrong.
- */
-function flattenValidationErrors(errors: ValidationError[], parent = ''): string[] {
-  return errors.flatMap((error) => {
-    const path = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
-    const own = Object.values(error.constraints ?? {}).map((message) => (parent ? `${parent}.${message}` : message));
-    return [...own, ...flattenValidationErrors(error.children ?? [], path)];
-  });
-}
-
-export const validationPipe = () =>
-  new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidUnknownValues: false,
-    // Several rules of one field can fail with the same message (an integer range): each message once.
-    exceptionFactory: (errors) => ApiError.validation([...new Set(flattenValidationErrors(errors))]),
-  });
 
 /** Builds the configured HTTP application (not yet listening): API under /api/v1, the SPA at /. */
 export async function createApp(config: AppConfig, runtime: Runtime, logger: Logger): Promise<INestApplication> {

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { createImport } from './support/imports';
 import { startTestApp, TestApp } from './support/test-app';
 import { as, signIn } from './support/sessions';
 
@@ -86,6 +88,42 @@ describe('error format', () => {
     // A field that may be empty is cleared by null.
     const cleared = await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${provider.body.id}`).send({ issuer: null }).expect(200);
     expect(cleared.body).toMatchObject({ name: provider.body.name, scopes: provider.body.scopes, issuer: null });
+  });
+
+  it('refuses a query parameter a list does not take, naming it and the ones the list takes, rather than answering unfiltered', async () => {
+    const root = await t.newHousehold({ role: 'super_admin' });
+    const browser = await signIn(t.server, root.email);
+    const imported = (await createImport(t.server, root.apiKey, { raw_file_content: 'date,amount,name\n2024-01-01,1,Coffee' }).expect(201)).body.data.id;
+    const id = randomUUID();
+    // [list, a parameter it takes, a parameter it does not take (a misspelt one, Sure's name), the ones it takes]
+    const lists: Array<[string, string, string, string]> = [
+      ['/api/v1/imports', 'status=complete', 'statuss=complete', 'status, type, page, per_page'],
+      [`/api/v1/imports/${imported}/rows`, 'errors=only', 'errors_only=true', 'errors, page, per_page'],
+      [
+        '/api/v1/transactions',
+        `account_ids[]=${id}`,
+        `account_ids=${id}`,
+        'page, per_page, account_id, account_ids[], category_id, category_ids[], merchant_id, merchant_ids[], tag_ids[], start_date, end_date, min_amount, max_amount, type, search, locale',
+      ],
+      ['/api/v1/accounts', 'include_disabled=true', 'include_archived=true', 'page, per_page, locale, include_disabled'],
+      ['/api/v1/budgets', 'start_date=2025-01-01', 'month=2025-01', 'page, per_page, start_date, end_date, locale'],
+      ['/api/v1/budget_categories', `budget_id=${id}`, `budget=${id}`, 'budget_id, category_id, locale, page, per_page, start_date, end_date'],
+      ['/api/v1/admin/audit_logs', 'event=login_failed', 'event_type=login_failed', 'event, from, to, user_id, provider, page, per_page'],
+      ['/api/v1/admin/users', 'role=admin', 'roles=admin', 'q, role, status, provider, page, per_page'],
+      [`/api/v1/admin/users/${root.userId}/auth_history`, '', 'event=login', 'none'],
+      ['/api/v1/admin/sso_identity_blocks', '', 'provider=corp', 'none'],
+      ['/api/v1/admin/sso_providers', '', 'enabled=true', 'none'],
+      ['/api/v1/settings/api_keys', '', 'scope=read', 'none'],
+      ['/api/v1/settings/sso_identities', '', 'provider=corp', 'none'],
+      ['/api/v1/family_exports', '', 'status=completed', 'none'],
+    ];
+    for (const [list, taken, foreign, takes] of lists) {
+      const refused = await as(t.server, browser, 'get', `${list}?${[taken, foreign].filter(Boolean).join('&')}`);
+      const error = `unknown query parameter ${foreign.split('=')[0]}; this list takes ${takes}`;
+      expect({ list, status: refused.status, body: refused.body }).toEqual({ list, status: 422, body: { error: 'validation_failed', message: error, errors: [error] } });
+      const answered = await as(t.server, browser, 'get', `${list}?${taken}`);
+      expect({ list, status: answered.status }).toEqual({ list, status: 200 });
+    }
   });
 
   it('echoes a request id, keeping a sane one from the caller', async () => {

@@ -2,12 +2,14 @@ import { Controller, Get, Headers, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
+import { ListQuery } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { AccountDto, AccountListDto, ListAccountsQuery, ShowAccountQuery } from './account.dto';
 import { AccountsService } from './accounts.service';
 import { LanguageHeader } from '../common/request-locale';
 
 const BAD_QUERY = { status: 422, description: 'validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag' };
+const BAD_LIST_QUERY = { status: 422, description: 'validation_failed: include_disabled is not true/false/1/0, locale is not a language tag, or a parameter the list does not take' };
 
 /** The family's accounts, so that an API client can learn the account_id an import takes. */
 @ApiTags('accounts')
@@ -20,8 +22,8 @@ export class AccountsController {
   @RequireScope('read')
   @LanguageHeader()
   @ApiOkResponse({ type: AccountListDto, description: 'By name; draft and active accounts unless include_disabled' })
-  @ApiResponse(BAD_QUERY)
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListAccountsQuery, @Headers('accept-language') language?: string): Promise<AccountListDto> {
+  @ApiResponse(BAD_LIST_QUERY)
+  list(@CurrentPrincipal() principal: Principal, @ListQuery() query: ListAccountsQuery, @Headers('accept-language') language?: string): Promise<AccountListDto> {
     return this.accounts.list(principal, query, language);
   }
 

@@ -1,9 +1,9 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { RateLimit, RequireSession } from '../auth/auth.decorators';
-import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
-import { assertKnownParams } from '../common/query-params';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { ListQuery } from '../common/list-query';
 import { AuditLogListDto, AuditLogQuery } from './audit-logs.dto';
 import { AuditLogsRepository } from './audit-logs.repository';
 
@@ -17,8 +17,8 @@ export class AuditLogsController {
 
   @Get()
   @ApiOkResponse({ type: AuditLogListDto })
-  async list(@Query() query: AuditLogQuery, @Req() req: Request): Promise<AuditLogListDto> {
-    assertKnownParams(req.query, AuditLogQuery);
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: a filter, page or per_page out of range, from not before to, or a parameter the list does not take' })
+  async list(@ListQuery() query: AuditLogQuery): Promise<AuditLogListDto> {
     if (query.from && query.to && query.from >= query.to) throw ApiError.validation(['from must be before to']);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 50;

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuditService, requestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
@@ -10,6 +10,7 @@ import { ApiKeysService } from './api-keys.service';
 import type { SessionPrincipal } from './principal';
 import { parseUtcDateTime } from '../common/utc-date-time';
 import { recordIdPipe } from '../common/record-id';
+import { ListQuery, NO_QUERY_PARAMS, NoQueryParams } from '../common/list-query';
 
 const toDto = (key: ApiKey): ApiKeyDto => ({
   id: key.id,
@@ -34,7 +35,8 @@ export class ApiKeysController {
   @Get()
   @RequireSession()
   @ApiOkResponse({ type: ApiKeyListDto })
-  async list(@CurrentSession() session: SessionPrincipal): Promise<ApiKeyListDto> {
+  @ApiResponse(NO_QUERY_PARAMS)
+  async list(@CurrentSession() session: SessionPrincipal, @ListQuery() _query: NoQueryParams): Promise<ApiKeyListDto> {
     return { api_keys: (await this.apiKeys.listForUser(session.userId)).map(toDto) };
   }
 

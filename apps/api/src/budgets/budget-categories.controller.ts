@@ -5,6 +5,7 @@ import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.dec
 import type { Principal } from '../auth/principal';
 import { BudgetCategoryDto, BudgetCategoryListDto, ListBudgetCategoriesQuery, LocaleQuery, UpdateBudgetCategoryDto } from './budget.dto';
 import type { Presentation } from './budget.presenter';
+import { ListQuery } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { AMOUNT_OUT_OF_RANGE, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import { BudgetsService } from './budgets.service';
@@ -20,10 +21,10 @@ export class BudgetCategoriesController {
   @RequireScope('read')
   @LanguageHeader()
   @ApiOkResponse({ type: BudgetCategoryListDto })
-  @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date, or an id filter not a UUID' })
+  @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date, an id filter not a UUID, locale not a language tag, or a parameter the list does not take' })
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: ListBudgetCategoriesQuery,
+    @ListQuery() query: ListBudgetCategoriesQuery,
     @Headers('accept-language') language?: string,
   ): Promise<BudgetCategoryListDto> {
     return this.budgets.listCategories(principal, query, this.budgets.presentation(query.locale, language));

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { BudgetDto, BudgetListDto, CreateBudgetDto, ListBudgetsQuery, LocaleQuery, UpdateBudgetDto } from './budget.dto';
+import { ListQuery } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { AMOUNT_OUT_OF_RANGE, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
 import type { Presentation } from './budget.presenter';
@@ -20,8 +21,8 @@ export class BudgetsController {
   @RequireScope('read')
   @LanguageHeader()
   @ApiOkResponse({ type: BudgetListDto })
-  @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date' })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListBudgetsQuery, @Headers('accept-language') language?: string): Promise<BudgetListDto> {
+  @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date, locale is not a language tag, or a parameter the list does not take' })
+  list(@CurrentPrincipal() principal: Principal, @ListQuery() query: ListBudgetsQuery, @Headers('accept-language') language?: string): Promise<BudgetListDto> {
     return this.budgets.list(principal, query, this.budgets.presentation(query.locale, language));
   }
 

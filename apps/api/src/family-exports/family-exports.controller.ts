@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiResponse, ApiTags } 
 import type { Response } from 'express';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
+import { ListQuery, NO_QUERY_PARAMS, NoQueryParams } from '../common/list-query';
 import { recordIdPipe } from '../common/record-id';
 import { FamilyExportListDto, FamilyExportResponseDto } from './family-export.dto';
 import { FamilyExportsService } from './family-exports.service';
@@ -24,7 +25,8 @@ export class FamilyExportsController {
   @Get()
   @RequireScope('read')
   @ApiOkResponse({ type: FamilyExportListDto })
-  async list(@CurrentPrincipal() principal: Principal): Promise<FamilyExportListDto> {
+  @ApiResponse(NO_QUERY_PARAMS)
+  async list(@CurrentPrincipal() principal: Principal, @ListQuery() _query: NoQueryParams): Promise<FamilyExportListDto> {
     return { data: await this.exports.list(principal) };
   }
 

@@ -1,10 +1,11 @@
-import { ArgumentMetadata, Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { ArgumentMetadata, Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
 import { ErrorResponseDto, ErrorResponseWithImportIdDto } from '../common/error-response.dto';
+import { ListQuery } from '../common/list-query';
 import { CreateImportDto, ImportListDto, ImportResponseDto, ImportRowListDto, ImportRowsQuery, ListImportsQuery, UpdateImportDto } from './import.dto';
 import type { UploadedFile as Upload } from './import-content';
 import { ImportUploadInterceptor, JsonBodyInterceptor } from './import-upload.interceptor';
@@ -56,8 +57,8 @@ export class ImportsController {
   @Get()
   @RequireScope('read')
   @ApiOkResponse({ type: ImportListDto })
-  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page, per_page, status or type out of range' })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListImportsQuery): Promise<ImportListDto> {
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page, per_page, status or type out of range, or a parameter the list does not take' })
+  list(@CurrentPrincipal() principal: Principal, @ListQuery() query: ListImportsQuery): Promise<ImportListDto> {
     return this.imports.list(principal, query);
   }
 
@@ -75,8 +76,8 @@ export class ImportsController {
   @IdParam
   @ApiOkResponse({ type: ImportRowListDto })
   @NotFound
-  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page or per_page out of range, or errors other than only' })
-  rows(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Query() query: ImportRowsQuery): Promise<ImportRowListDto> {
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: page or per_page out of range, errors other than only, or a parameter the list does not take' })
+  rows(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @ListQuery() query: ImportRowsQuery): Promise<ImportRowListDto> {
     return this.imports.rows(principal, id, query);
   }
 

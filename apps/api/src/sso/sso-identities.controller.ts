@@ -1,9 +1,10 @@
 import { Controller, Delete, Get, HttpCode, Param, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RequireSession } from '../auth/auth.decorators';
 import type { SessionPrincipal } from '../auth/principal';
+import { ListQuery, NO_QUERY_PARAMS, NoQueryParams } from '../common/list-query';
 import { recordIdPipe } from '../common/record-id';
 import { SsoIdentitiesService } from './sso-identities.service';
 
@@ -30,7 +31,8 @@ export class SsoIdentitiesController {
 
   @Get()
   @ApiOkResponse({ type: IdentityListDto })
-  async list(@CurrentSession() session: SessionPrincipal): Promise<IdentityListDto> {
+  @ApiResponse(NO_QUERY_PARAMS)
+  async list(@CurrentSession() session: SessionPrincipal, @ListQuery() _query: NoQueryParams): Promise<IdentityListDto> {
     const rows = await this.identities.list(session);
     return {
       sso_identities: rows.map((row) => ({

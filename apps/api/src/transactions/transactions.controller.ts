@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { LocaleQuery } from '../budgets/budget.dto';
+import { ListQuery } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { LanguageHeader } from '../common/request-locale';
 import { ListTransactionsQuery, TransactionDto, TransactionListDto } from './transaction.dto';
@@ -19,8 +20,8 @@ export class TransactionsController {
   @RequireScope('read')
   @LanguageHeader()
   @ApiOkResponse({ type: TransactionListDto, description: 'Newest first (date, then created_at, then id); split parents and their parts alike' })
-  @ApiResponse({ status: 422, description: 'validation_failed naming the parameter: an id that is no UUID, a date not YYYY-MM-DD, an amount that is no decimal, a type other than income/expense, a filter given twice, or a bad locale' })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListTransactionsQuery, @Headers('accept-language') language?: string): Promise<TransactionListDto> {
+  @ApiResponse({ status: 422, description: 'validation_failed naming the parameter: an id that is no UUID, a date not YYYY-MM-DD, an amount that is no decimal, a type other than income/expense, a filter given twice, a bad locale, or a parameter the list does not take' })
+  list(@CurrentPrincipal() principal: Principal, @ListQuery() query: ListTransactionsQuery, @Headers('accept-language') language?: string): Promise<TransactionListDto> {
     return this.transactions.list(principal, query, language);
   }
 

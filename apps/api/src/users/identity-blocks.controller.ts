@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
 import type { SessionPrincipal } from '../auth/principal';
+import { ListQuery, NO_QUERY_PARAMS, NoQueryParams } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { IdentityBlockListDto } from './admin-users.dto';
 import { IdentityBlocksService } from './identity-blocks.service';
@@ -21,7 +22,8 @@ export class IdentityBlocksController {
 
   @Get()
   @ApiOkResponse({ type: IdentityBlockListDto })
-  async list(): Promise<IdentityBlockListDto> {
+  @ApiResponse(NO_QUERY_PARAMS)
+  async list(@ListQuery() _query: NoQueryParams): Promise<IdentityBlockListDto> {
     const rows = await this.blocks.list();
     return {
       sso_identity_blocks: rows.map((row) => ({
