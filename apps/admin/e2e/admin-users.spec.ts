@@ -68,6 +68,33 @@ describe('browser: /admin/users', () => {
     await page.context().close();
   });
 
+  it("shows a super admin's suspension to the family admin without Reactivate or Delete; the super admin lifts it", async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    const root = await app.newUser({ role: 'super_admin' });
+    const member = await app.newUser({ role: 'member', familyId: admin.familyId });
+    const rootPage = await app.newPage();
+    await signInAs(rootPage, root.email, `/admin/users?q=${encodeURIComponent(member.email)}`);
+    await rootPage.getByRole('button', { name: `Suspend ${member.email}` }).click();
+    await rootPage.getByRole('row', { name: new RegExp(member.email) }).getByText('by a super admin').waitFor();
+    expect(await statusOf(member.id)).toBe('suspended');
+
+    const page = await app.newPage();
+    await signInAs(page, admin.email, '/admin/users');
+    const row = page.getByRole('row', { name: new RegExp(member.email) });
+    await row.getByText('by a super admin').waitFor();
+    expect(await row.getByRole('button', { name: `History of ${member.email}` }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: `Reactivate ${member.email}` }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: `Delete ${member.email}` }).count()).toBe(0);
+    await screenshot(page, 'admin-users-suspended-by-super-admin');
+    expect(await rootPage.getByRole('button', { name: `Delete ${member.email}` }).count()).toBe(1);
+
+    await rootPage.getByRole('button', { name: `Reactivate ${member.email}` }).click();
+    await rootPage.getByRole('button', { name: `Suspend ${member.email}` }).waitFor();
+    expect(await statusOf(member.id)).toBe('active');
+    await rootPage.context().close();
+    await page.context().close();
+  });
+
   it("syncs an SSO user's roles with the provider's current mapping and shows the outcome", async () => {
     const admin = await app.newUser({ role: 'admin' });
     const sso = await app.newUser({ role: 'member', familyId: admin.familyId });

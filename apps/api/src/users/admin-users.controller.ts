@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
 import type { SessionPrincipal } from '../auth/principal';
-import { assertKnownParams } from '../common/query-params';
+import { ErrorResponseDto } from '../common/error-response.dto';
+import { ListQuery, NO_QUERY_PARAMS, NoQueryParams } from '../common/list-query';
 import { recordIdPipe } from '../common/record-id';
 import { adminUserDto } from './admin-user.presenter';
 import { AdminUserDto, AdminUserListDto, AuthHistoryDto, ChangeRoleDto, DeleteUserDto, ListUsersQuery } from './admin-users.dto';
@@ -22,8 +23,8 @@ export class AdminUsersController {
 
   @Get()
   @ApiOkResponse({ type: AdminUserListDto })
-  async list(@CurrentSession() actor: SessionPrincipal, @Query() query: ListUsersQuery, @Req() req: Request): Promise<AdminUserListDto> {
-    assertKnownParams(req.query, ListUsersQuery);
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: a filter, page or per_page out of range, or a parameter the list does not take' })
+  async list(@CurrentSession() actor: SessionPrincipal, @ListQuery() query: ListUsersQuery): Promise<AdminUserListDto> {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 25;
     const { rows, total } = await this.users.list(actor, {
@@ -60,6 +61,11 @@ export class AdminUsersController {
   @Post(':id/reactivate')
   @HttpCode(200)
   @ApiOkResponse({ type: AdminUserDto })
+  @ApiResponse({
+    status: 403,
+    type: ErrorResponseDto,
+    description: 'Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them',
+  })
   async reactivate(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Req() req: Request): Promise<AdminUserDto> {
     return adminUserDto(await this.users.reactivate(actor, id, requestOrigin(req)));
   }
@@ -68,6 +74,11 @@ export class AdminUsersController {
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()
+  @ApiResponse({
+    status: 403,
+    type: ErrorResponseDto,
+    description: 'Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them',
+  })
   async remove(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Body() body: DeleteUserDto, @Req() req: Request): Promise<void> {
     await this.users.remove(actor, id, body.confirmation_email, requestOrigin(req));
   }
@@ -75,7 +86,8 @@ export class AdminUsersController {
   /** Sign-in and account events of the user, newest first (from the audit log). */
   @Get(':id/auth_history')
   @ApiOkResponse({ type: AuthHistoryDto })
-  async history(@CurrentSession() actor: SessionPrincipal, @UserId() id: string): Promise<AuthHistoryDto> {
+  @ApiResponse(NO_QUERY_PARAMS)
+  async history(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @ListQuery() _query: NoQueryParams): Promise<AuthHistoryDto> {
     const events = await this.users.history(actor, id);
     return {
       events: events.map((e) => ({

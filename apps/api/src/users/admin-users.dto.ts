@@ -23,6 +23,14 @@ export class ListUsersQuery {
 }
 
 export class AdminUserDto extends UserSummaryDto {
+  @ApiProperty({
+    enum: ROLES,
+    nullable: true,
+    description:
+      'While suspended, the role of who suspended the user (null when active, or for a suspension recorded before this field). ' +
+      "A super admin's suspension is lifted only by a super admin (else 403 suspended_by_super_admin).",
+  })
+  suspended_by_role: Role | null;
   @ApiProperty({ type: [String], example: ['password', 'keycloak'], description: '`password` and/or SSO provider names' })
   auth_methods: string[];
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_login_at: string | null;

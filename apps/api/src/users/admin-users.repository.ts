@@ -22,6 +22,7 @@ export interface AdminUserRow {
   lastName: string | null;
   role: Role;
   status: UserStatus;
+  suspendedByRole: Role | null;
   familyId: string;
   familyName: string;
   hasPassword: boolean;
@@ -32,7 +33,7 @@ export interface AdminUserRow {
 
 const SELECT_USER = `
   SELECT u.id, u.email, u.first_name AS "firstName", u.last_name AS "lastName", u.role, u.status,
-         u.family_id AS "familyId", f.name AS "familyName", (u.password_hash IS NOT NULL) AS "hasPassword",
+         u.suspended_by_role AS "suspendedByRole", u.family_id AS "familyId", f.name AS "familyName", (u.password_hash IS NOT NULL) AS "hasPassword",
          COALESCE((SELECT array_agg(p.name ORDER BY p.name) FROM sso_identities i JOIN sso_providers p ON p.id = i.provider_id
                     WHERE i.user_id = u.id), '{}') AS providers,
          u.last_login_at AS "lastLoginAt", u.created_at AS "createdAt"
@@ -79,12 +80,19 @@ export class AdminUsersRepository {
   }
 
   /**
-   * The active super admins, locked: an SSO sign-in's role sync (which does not take the administration lock) locks
-   * them too, so a demotion here waits for one there and counts what it left rather than what was before.
+   * The active super admins, locked: a sign-in's role sync does not take the administration lock, so every demotion
+   * (RoleChangesService), suspension and removal of a super admin locks these rows: the second of two counts what
+   * the first left.
    */
   async activeSuperAdmins(manager: EntityManager): Promise<string[]> {
     const rows: { id: string }[] = await manager.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
     return rows.map((row) => row.id);
+  }
+
+  /** Whether nobody else belongs to the user's family. */
+  async aloneInFamily(user: Pick<AdminUserRow, 'id' | 'familyId'>, manager: EntityManager): Promise<boolean> {
+    const others: unknown[] = await manager.query(`SELECT 1 FROM users WHERE family_id = $1 AND id <> $2 LIMIT 1`, [user.familyId, user.id]);
+    return others.length === 0;
   }
 
   /**
@@ -99,8 +107,13 @@ export class AdminUsersRepository {
     await manager.query(`UPDATE users SET role = $2, updated_at = now() WHERE id = $1`, [id, role]);
   }
 
-  async setStatus(id: string, status: UserStatus, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE users SET status = $2, updated_at = now() WHERE id = $1`, [id, status]);
+  /** Suspends the user, recording the role of who did it. */
+  async suspend(id: string, byRole: Role, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE users SET status = 'suspended', suspended_by_role = $2, updated_at = now() WHERE id = $1`, [id, byRole]);
+  }
+
+  async reactivate(id: string, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE users SET status = 'active', suspended_by_role = NULL, updated_at = now() WHERE id = $1`, [id]);
   }
 
   /**

@@ -7,12 +7,15 @@ import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { AdminUserRow, AdminUsersRepository, UserFilter } from './admin-users.repository';
 import { IdentityBlocksRepository } from './identity-blocks.repository';
+import { RoleChangesService } from './role-changes.service';
 import { normalizeEmail } from './users.service';
 
 const HISTORY_LIMIT = 200;
 
 const lastSuperAdmin = () =>
   new ApiError(409, 'last_super_admin', 'The last active super admin cannot be suspended, removed or demoted.');
+const suspendedBySuperAdmin = (action: 'reactivate' | 'remove') =>
+  new ApiError(403, 'suspended_by_super_admin', `A super admin suspended this user; only a super admin can ${action} them.`);
 const ownAccount = () =>
   new ApiError(403, 'own_account', 'You cannot change your own role or status, or remove yourself, from user management.');
 
@@ -33,6 +36,7 @@ export class AdminUsersService {
     private readonly users: AdminUsersRepository,
     private readonly audit: AuditService,
     private readonly blocks: IdentityBlocksRepository,
+    private readonly roleChanges: RoleChangesService,
   ) {}
 
   list(actor: SessionPrincipal, filter: Omit<UserFilter, 'familyId'>) {
@@ -46,47 +50,49 @@ export class AdminUsersService {
     return user;
   }
 
-  async changeRole(actor: SessionPrincipal, id: string, role: Role, origin: RequestOrigin): Promise<AdminUserRow> {
+  async changeRole(principal: SessionPrincipal, id: string, role: Role, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
-      const { actor: current, target } = await this.manageable(actor, id, tx);
-      await this.assertMayGrant(current, target, role, tx);
-      if (target.role === role) return target;
-      await this.users.setRole(target.id, role, tx);
-      await this.record('role_changed', actor, target, origin, tx, { from: target.role, to: role });
-      return (await this.users.find(target.id, tx))!;
+      const { actor, target } = await this.manageable(principal, id, tx);
+      const change = await this.roleChanges.apply(target, role, { source: 'manual', actor }, origin, tx);
+      return change.role === target.role ? target : (await this.users.find(target.id, tx))!;
     });
   }
 
   /** Suspends the user: every session and mailed reset link ends now, and their API keys are refused from the next request. */
-  async suspend(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
+  async suspend(principal: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
-      const { target } = await this.manageable(actor, id, tx);
+      const { actor, target } = await this.manageable(principal, id, tx);
       if (target.status === 'suspended') return target;
       if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
-      await this.users.setStatus(target.id, 'suspended', tx);
+      await this.users.suspend(target.id, actor.role, tx);
       await this.users.endAccess(target.id, tx);
       await this.record('user_suspended', actor, target, origin, tx);
       return (await this.users.find(target.id, tx))!;
     });
   }
 
-  async reactivate(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
+  /** Lifts a suspension; one a super admin decided stays until a super admin lifts it (403 suspended_by_super_admin). */
+  async reactivate(principal: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
     return this.dataSource.transaction(async (tx) => {
-      const { target } = await this.manageable(actor, id, tx);
+      const { actor, target } = await this.manageable(principal, id, tx);
       if (target.status === 'active') return target;
-      await this.users.setStatus(target.id, 'active', tx);
+      if (target.suspendedByRole === 'super_admin' && actor.role !== 'super_admin') throw suspendedBySuperAdmin('reactivate');
+      await this.users.reactivate(target.id, tx);
       await this.record('user_reactivated', actor, target, origin, tx);
       return (await this.users.find(target.id, tx))!;
     });
   }
 
   /**
-   * Permanent removal, only when the request repeats the user's e-mail; audited in the same transaction. The user's
+   * Permanent removal, only when the request repeats the user's e-mail (and, of a user a super admin suspended, only by
+   * a super admin); audited in the same transaction. The user's
    * SSO identities are blocked in it too, so the same person cannot come straight back through their IdP (JIT).
    */
   async remove(actor: SessionPrincipal, id: string, confirmationEmail: string, origin: RequestOrigin): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const { target } = await this.manageable(actor, id, tx);
+      const { actor: current, target } = await this.manageable(actor, id, tx);
+      // A super admin's suspension is theirs to lift or to carry further: removing the user would end it for them.
+      if (target.suspendedByRole === 'super_admin' && current.role !== 'super_admin') throw suspendedBySuperAdmin('remove');
       if (!sameText(normalizeEmail(confirmationEmail), target.email)) {
         throw new ApiError(422, 'confirmation_mismatch', 'The email address did not match. The user was not removed.');
       }
@@ -101,15 +107,6 @@ export class AdminUsersService {
   async history(actor: SessionPrincipal, id: string): Promise<AuthHistoryEntry[]> {
     const target = await this.get(actor, id);
     return this.audit.historyForUser(target.id, HISTORY_LIMIT);
-  }
-
-  /**
-   * Whether `actor` may give `target` the role `role`: only someone holding a role grants it, and the last active super
-   * admin keeps theirs. Shared by the role change here and the SSO "sync roles" action.
-   */
-  async assertMayGrant(actor: SessionPrincipal, target: AdminUserRow, role: Role, tx: EntityManager): Promise<void> {
-    if (!roleAtLeast(actor.role, role)) throw new ApiError(403, 'forbidden', `Only a ${role} can grant the ${role} role`);
-    if (target.role === 'super_admin' && role !== 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
   }
 
   /**
@@ -136,7 +133,7 @@ export class AdminUsersService {
   }
 
   private record(
-    event: 'role_changed' | 'user_suspended' | 'user_reactivated' | 'user_removed',
+    event: 'user_suspended' | 'user_reactivated' | 'user_removed',
     actor: SessionPrincipal,
     target: AdminUserRow,
     origin: RequestOrigin,

@@ -55,6 +55,18 @@ export default (ctx) => {
     { id: 'I101i', title: 'unknown role value', req: () => ({ method: 'PATCH', path: `/api/v1/admin/users/${ctx.users.f1member.id}`, session: ctx.sessions.f1admin, json: { role: 'owner' } }), expect: { status: 422, error: 'validation_failed' } },
     { id: 'I101j', title: 'user id not a UUID', req: () => ({ method: 'PATCH', path: '/api/v1/admin/users/1%20OR%201=1', session: ctx.sessions.f1admin, json: { role: 'member' } }), expect: { status: 404, error: 'record_not_found' } },
     {
+      id: 'I101k',
+      title: "family admin reactivating a user a super admin suspended -> 403, still suspended",
+      // f1suspend was suspended by f1admin in setup; here as if by the super admin.
+      before: () => ctx.q(`UPDATE users SET suspended_by_role = 'super_admin' WHERE id = $1`, [ctx.users.f1suspend.id]),
+      req: () => ({ method: 'POST', path: `/api/v1/admin/users/${ctx.users.f1suspend.id}/reactivate`, session: ctx.sessions.f1admin }),
+      expect: { status: 403, error: 'suspended_by_super_admin' },
+      check: async () => {
+        const [u] = await ctx.q(`SELECT status FROM users WHERE id = $1`, [ctx.users.f1suspend.id]);
+        return u.status === 'suspended' ? null : `status ${u.status}`;
+      },
+    },
+    {
       id: 'I102',
       title: 'mass assignment on PATCH /admin/users/{id}: only role is applied',
       req: () => ({

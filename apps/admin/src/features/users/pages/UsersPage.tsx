@@ -118,6 +118,10 @@ export function UsersPage() {
             <DataTable caption="Users" columns={['E-mail', 'Name', 'Role', 'Status', 'Sign-in methods', 'Last sign-in']} actions>
               {users.data.users.map((user) => {
                 const self = user.id === me?.id;
+                // A super admin's suspension is lifted (or the user removed) only by a super admin: others see why, and no
+                // Reactivate or Delete the API would refuse.
+                const bySuperAdmin = user.status === 'suspended' && user.suspended_by_role === 'super_admin';
+                const heldByOther = bySuperAdmin && me?.role !== 'super_admin';
                 return (
                   <tr key={user.id}>
                     <th scope="row">{user.email}</th>
@@ -125,6 +129,7 @@ export function UsersPage() {
                     <td>{label(user.role)}</td>
                     <td>
                       <span className={`badge ${user.status}`}>{user.status}</span>
+                      {bySuperAdmin && <span className="muted"> by a super admin</span>}
                     </td>
                     <td>{user.auth_methods.join(', ') || '—'}</td>
                     <td>{formatDateTime(user.last_login_at, 'Never')}</td>
@@ -137,7 +142,7 @@ export function UsersPage() {
                           <button type="button" className="secondary" aria-label={`Suspend ${user.email}`} disabled={suspend.isPending} onClick={() => suspend.mutate(user.id)}>
                             Suspend
                           </button>
-                        ) : (
+                        ) : heldByOther ? null : (
                           <button type="button" className="secondary" aria-label={`Reactivate ${user.email}`} disabled={reactivate.isPending} onClick={() => reactivate.mutate(user.id)}>
                             Reactivate
                           </button>
@@ -154,7 +159,7 @@ export function UsersPage() {
                           Sync roles
                         </button>
                       )}
-                      {!self && (
+                      {!self && !heldByOther && (
                         <button type="button" className="danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
                           Delete
                         </button>
