@@ -21,7 +21,7 @@ async function signInThroughSso(app: BrowserApp, page: Page, { withPassword = fa
   const providers = app.t.dataSource.getRepository(SsoProvider);
   const provider = (await providers.findOneBy({ name: 'corp' })) ?? (await providers.save(newProvider('openid_connect', 'corp')));
   const { token } = await app.t.app.get(SessionsService).openSession(user, { ip: '127.0.0.1', userAgent: 'browser spec' }, { method: 'sso' }, 'corp');
-  await app.t.app.get(SsoRepository).recordSsoSession(hashToken(token), provider.id, null);
+  await app.t.app.get(SsoRepository).recordSsoSession(hashToken(token), provider.id);
   await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: app.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
   await page.goto('/settings/security');
   await page.getByRole('navigation', { name: 'Main' }).waitFor();

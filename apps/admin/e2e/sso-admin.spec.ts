@@ -97,6 +97,7 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     const name = `corp-${Date.now()}`;
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByLabel('SSO URL').fill('https://idp.example.com/sso');
+    await page.getByLabel('Single logout URL').fill('https://idp.example.com/slo');
     await page.getByLabel('IdP entity ID').fill('urn:corp:idp');
     await page.getByLabel('IdP certificate (PEM)').fill(idp.cert);
     await page.getByLabel('SP private key (PEM)').fill(sp.key);
@@ -104,17 +105,18 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await page.getByRole('button', { name: 'Save provider' }).click();
     await page.getByRole('button', { name: `Edit ${name}` }).click();
     const stored = async (n: string) =>
-      (await app.t.dataSource.query(`SELECT idp_entity_id, sp_certificate, sp_private_key_encrypted FROM sso_providers WHERE name = $1`, [n]))[0];
+      (await app.t.dataSource.query(`SELECT idp_entity_id, slo_url, sp_certificate, sp_private_key_encrypted FROM sso_providers WHERE name = $1`, [n]))[0];
     const before = await stored(name);
-    expect(before.idp_entity_id).toBe('urn:corp:idp');
+    expect(before).toMatchObject({ idp_entity_id: 'urn:corp:idp', slo_url: 'https://idp.example.com/slo' });
 
     await page.getByLabel('IdP entity ID').fill('');
+    await page.getByLabel('Single logout URL').fill('');
     await page.getByLabel('SP certificate (PEM)').fill('');
     expect(await page.getByLabel('SP private key (PEM)').inputValue()).toBe(''); // never returned: blank keeps it
     await page.getByLabel('Name', { exact: true }).fill(`  ${name}-new `);
     await page.getByRole('button', { name: 'Save provider' }).click();
     await page.getByRole('heading', { name: /^Edit / }).waitFor({ state: 'detached' });
-    expect(await stored(`${name}-new`)).toEqual({ idp_entity_id: null, sp_certificate: null, sp_private_key_encrypted: before.sp_private_key_encrypted });
+    expect(await stored(`${name}-new`)).toEqual({ idp_entity_id: null, slo_url: null, sp_certificate: null, sp_private_key_encrypted: before.sp_private_key_encrypted });
     await page.context().close();
   });
   /** Fills the add form with an OAuth2 provider (nothing is fetched from its URLs on save). */
@@ -190,6 +192,12 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     expect(JSON.parse(await page.getByLabel('Other mapping rules (JSON)').inputValue())).toEqual({ conditions });
     await screenshot(page, 'sso-provider-role-mapping');
 
+    // From here the list answers slowly: the form must not close before the list shows what was saved, or an Edit
+    // clicked at once would open (and save back) the old mapping.
+    await page.route('**/api/v1/admin/sso_providers', async (route) => {
+      if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Remove group 1' }).click();
     expect(await page.getByLabel('Group 1', { exact: true }).inputValue()).toBe('household');
     await page.getByLabel('Role for group 1').selectOption('super_admin');

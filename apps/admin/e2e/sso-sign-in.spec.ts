@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import { startOidcIdp, type OidcIdp } from '../../api/test/support/oidc-idp';
 import { freePort, screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
@@ -9,6 +10,7 @@ const ALICE = `alice-${randomUUID().slice(0, 8)}@corp.example`;
 const BOB = `bob-${randomUUID().slice(0, 8)}@corp.example`;
 const CAROL = `carol-${randomUUID().slice(0, 8)}@corp.example`;
 const DAVE = `dave-${randomUUID().slice(0, 8)}@corp.example`;
+const ERIN = `erin-${randomUUID().slice(0, 8)}@corp.example`;
 
 describe('browser: sign-in through the in-process OIDC identity provider', () => {
   let app: BrowserApp;
@@ -23,12 +25,14 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
         { client_id: 'hearth-trial', client_secret: SECRET, redirect_uris: [`${base}/auth/trial/callback`] },
         { client_id: 'hearth-roles', client_secret: SECRET, redirect_uris: [`${base}/auth/roles/callback`] },
         { client_id: 'hearth-away', client_secret: SECRET, redirect_uris: [`${base}/auth/away/callback`], post_logout_redirect_uris: [`${base}/login`] },
+        { client_id: 'hearth-leave', client_secret: SECRET, redirect_uris: [`${base}/auth/leave/callback`], post_logout_redirect_uris: [`${base}/login`] },
       ],
       accounts: {
         alice: { email: ALICE, email_verified: true, given_name: 'Alice' },
         bob: { email: BOB, email_verified: true, groups: ['finance'] },
         carol: { email: CAROL, email_verified: true, groups: ['staff', 'hearth-owners'] },
         dave: { email: DAVE, email_verified: true },
+        erin: { email: ERIN, email_verified: true },
       },
     });
     app = await startBrowserApp({ APP_URL: base, SSO_ALLOW_INSECURE_HTTP: 'true' }, port);
@@ -57,6 +61,23 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     }
     await admin.getByRole('button', { name: 'Save provider' }).click();
     return { admin, root };
+  }
+
+  /** Adds an OIDC provider through the form and enables it. */
+  async function addEnabledProvider(name: string, clientId: string, options: Parameters<typeof addProvider>[2] = {}) {
+    const { admin } = await addProvider(name, clientId, options);
+    const row = admin.getByRole('row', { name: new RegExp(name) });
+    await row.getByRole('button', { name: `Enable ${name}` }).click();
+    await row.getByRole('button', { name: `Disable ${name}` }).waitFor();
+    await admin.context().close();
+  }
+
+  /** Signs in through the provider's login page as one of its accounts, and waits for the app shell. */
+  async function signInThrough(page: Page, provider: string, account: string) {
+    await page.goto(`/auth/${provider}`);
+    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await page.getByRole('button', { name: account }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
   }
 
   it('a super admin adds and enables an OIDC provider in the SPA; a new user signs in through it and sees it connected', async () => {
@@ -114,42 +135,27 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     await admin.context().close();
   });
   it('a group -> role mapping set in the provider form gives the role at sign-in', async () => {
-    const { admin } = await addProvider('roles', 'hearth-roles', {
+    await addEnabledProvider('roles', 'hearth-roles', {
       scopes: 'openid email profile groups',
       groupRoles: [
         ['staff', 'member'],
         ['hearth-owners', 'super_admin'],
       ],
     });
-    const row = admin.getByRole('row', { name: /roles/ });
-    await row.getByRole('button', { name: 'Enable roles' }).click();
-    await row.getByRole('button', { name: 'Disable roles' }).waitFor();
 
     // Carol is in both groups: the highest mapped role wins.
     const page = await app.newPage();
-    await page.goto('/auth/roles');
-    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
-    await page.getByRole('button', { name: 'carol' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await signInThrough(page, 'roles', 'carol');
     await page.getByText(/super admin/).first().waitFor();
     expect(await app.t.dataSource.query(`SELECT role FROM users WHERE email = $1`, [CAROL])).toEqual([{ role: 'super_admin' }]);
     await page.context().close();
-    await admin.context().close();
   });
 
-  it('a session left idle is signed out at the provider too: the next click goes through its end-session page to sign-in, with the reason', async () => {
-    const { admin } = await addProvider('away', 'hearth-away', { label: 'Away SSO' });
-    const row = admin.getByRole('row', { name: /away/ });
-    await row.getByRole('button', { name: 'Enable away' }).click();
-    await row.getByRole('button', { name: 'Disable away' }).waitFor();
-    await admin.context().close();
-
+  it('a session left idle is signed out at the provider too: the next click goes through its end-session page to sign-in, with the reason, and signing in again returns to the page', async () => {
+    await addEnabledProvider('away', 'hearth-away', { label: 'Away SSO' });
     const page = await app.newPage();
     await page.clock.install();
-    await page.goto('/auth/away');
-    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
-    await page.getByRole('button', { name: 'dave' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await signInThrough(page, 'away', 'dave');
     await page.waitForLoadState('networkidle');
     // Two hours away: the session's last use moves back, and the page's clock forward (so its cached user is stale too).
     const [user] = await app.t.dataSource.query(`SELECT id FROM users WHERE email = $1`, [DAVE]);
@@ -178,9 +184,33 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     const [audit] = await app.t.dataSource.query(`SELECT event, provider_name FROM audit_logs WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [user.id]);
     expect(audit).toEqual({ event: 'logout_idp', provider_name: 'away' });
 
-    // The provider's session is over too: signing in with it asks who is there instead of letting the machine straight back in.
-    await page.goto('/auth/away');
+    // The provider's session is over too: signing in with it asks who is there instead of letting the machine straight
+    // back in. Signed in again through it, the user is back on the page they were on.
+    await page.getByRole('link', { name: 'Sign in with Away SSO' }).click();
     await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'dave' }).click();
+    await page.waitForURL(`${base}/settings/api_keys`);
+    await page.getByRole('heading', { name: 'Your keys' }).waitFor();
+    await page.context().close();
+  });
+
+  it('signing out with the button goes through the provider’s end-session page to sign-in, and signing in again starts at home', async () => {
+    await addEnabledProvider('leave', 'hearth-leave', { label: 'Leave SSO' });
+    const page = await app.newPage();
+    await signInThrough(page, 'leave', 'erin');
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'Your keys' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.href.startsWith(`${idp.issuer}/session/end`));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/login`);
+    await page.getByRole('heading', { name: 'Sign in to Hearth' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('link', { name: 'Sign in with Leave SSO' }).click();
+    await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'erin' }).click();
+    await page.waitForURL(`${base}/imports`);
     await page.context().close();
   });
 });

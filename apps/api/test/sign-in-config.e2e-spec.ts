@@ -241,7 +241,7 @@ describe('local login disabled, no override', () => {
 
     const provider = await t.dataSource.getRepository(SsoProvider).save(newProvider('openid_connect', `corp-${root.userId.slice(0, 8)}`));
     const sso = await sessions.openSession(user, ORIGIN, { method: 'sso' }, provider.name);
-    await t.app.get(SsoRepository).recordSsoSession(hashToken(sso.token), provider.id, null);
+    await t.app.get(SsoRepository).recordSsoSession(hashToken(sso.token), provider.id);
     expect((await request(t.server).get('/api/v1/me').set('Cookie', `hearth_session=${sso.token}`).expect(200)).body.email).toBe(root.email);
   });
 });

@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { as, Browser, cookiesOf, signIn } from './support/sessions';
-import { OidcIdp, startOidcIdp } from './support/oidc-idp';
+import type { OidcIdp } from './support/oidc-idp';
 import { makeKeyPair, SamlIdp, SamlUser } from './support/saml-idp';
-import { APP_ORIGIN, countRows, createProvider, lastFailure, SSO_ENV, ssoLogin, startSso } from './support/sso';
-import { startFreshTestApp } from './support/fresh-database';
+import { callbackUrl, countRows, countsOf, createProvider, expectNoSignIn, lastFailure, oauth2Client, oauth2ProviderFields, oidcProviderFields, ssoLogin, SsoSuite, startSso, startSsoSuite, userByEmail } from './support/sso';
 import type { TestApp } from './support/test-app';
 
 const run = randomUUID().slice(0, 8);
@@ -31,34 +30,21 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
   let root: Browser;
   let rootId: string;
   let samlId: string;
+  let suite: SsoSuite;
 
   beforeAll(async () => {
-    idp = await startOidcIdp({
+    // Counts of users, sessions and identities are instance-wide: startSsoSuite gives the app a database of its own.
+    suite = await startSsoSuite({
       clients: [
-        { client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${APP_ORIGIN}/auth/${OIDC}/callback`] },
-        { client_id: 'hearth-basic', client_secret: SECRET, redirect_uris: [`${APP_ORIGIN}/auth/${OAUTH}/callback`], token_endpoint_auth_method: 'client_secret_basic' },
+        { client_id: 'hearth', client_secret: SECRET, redirect_uris: [callbackUrl(OIDC)] },
+        oauth2Client(OAUTH, SECRET),
       ],
-      accounts: {},
+      providers: (idp) => [
+        oidcProviderFields(idp, OIDC, SECRET, { label: 'Blocks OIDC', enabled: true }),
+        oauth2ProviderFields(idp, OAUTH, SECRET, { enabled: true }),
+      ],
     });
-    // Counts of users, sessions and identities are instance-wide: a database of its own.
-    t = await startFreshTestApp(SSO_ENV);
-    const h = await t.newHousehold({ role: 'super_admin' });
-    rootId = h.userId;
-    root = await signIn(t.server, h.email);
-    await createProvider(t.server, root, { name: OIDC, label: 'Blocks OIDC', strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET, enabled: true });
-    await createProvider(t.server, root, {
-      name: OAUTH,
-      strategy: 'oauth2',
-      issuer: idp.issuer,
-      authorization_url: `${idp.issuer}/auth`,
-      token_url: `${idp.issuer}/token`,
-      userinfo_url: `${idp.issuer}/me`,
-      client_id: 'hearth-basic',
-      client_secret: SECRET,
-      token_auth_method: 'client_secret_basic',
-      scopes: 'openid email profile',
-      enabled: true,
-    });
+    ({ t, idp, admin: root, adminId: rootId } = suite);
     const keys = makeKeyPair('Blocks IdP');
     samlIdp = new SamlIdp(keys);
     samlId = (
@@ -75,28 +61,20 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
       });
     samlIdp.trust(metadata.body);
   });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.close();
-  });
+  afterAll(() => suite?.close());
 
   const account = (id: string, email: string) => {
     idp.accounts[id] = { email, email_verified: true };
     return id;
   };
-  const userByEmail = async (email: string) => (await t.dataSource.query(`SELECT id, email FROM users WHERE email = $1`, [email]))[0] as { id: string } | undefined;
-  const counts = () => Promise.all(TABLES.map((table) => countRows(t, table)));
+  const counts = () => countsOf(t, TABLES);
   const remove = (browser: Browser, id: string, email: string) => as(t.server, browser, 'delete', `/api/v1/admin/users/${id}`).send({ confirmation_email: email });
   const blocks = async (): Promise<BlockDto[]> => (await as(t.server, root, 'get', '/api/v1/admin/sso_identity_blocks').expect(200)).body.sso_identity_blocks;
 
   /** The sign-in ends on the login page with the removed-identity message, creates nothing, and is audited. */
   async function expectRemoved(attempt: () => Promise<{ location: string; setCookies: string[] }>, providerName: string) {
-    const before = await counts();
-    const result = await attempt();
+    const { result, failure } = await expectNoSignIn(t, providerName, attempt);
     expect(result.location).toBe('/login?error=sso_identity_removed');
-    expect(result.setCookies.some((c) => c.startsWith('hearth_session='))).toBe(false);
-    expect(await counts()).toEqual(before);
-    const failure = await lastFailure(t, providerName);
     expect(failure.reason).toBe('removed_identity');
     expect(failure.row.user_id).toBeNull();
   }
@@ -117,7 +95,7 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
     it('blocks the identities of a removed JIT user: the same subject is refused, audited, and nothing is created', async () => {
       const sub = account(`rex-${run}`, mail('rex'));
       expect((await ssoLogin(t.server, idp, OIDC, sub)).location).toBe('/');
-      const rex = (await userByEmail(mail('rex')))!;
+      const rex = (await userByEmail(t, mail('rex')))!;
       await remove(root, rex.id, mail('rex')).expect(204);
       const [removal] = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'user_removed' AND user_id = $1`, [rex.id]);
       expect(removal.details).toEqual({ actor_user_id: rootId, target_user_id: rex.id, blocked_identities: 1 });
@@ -132,7 +110,7 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
       expect(rows[0].identity_label_encrypted).toMatch(/^enc:v1:/);
 
       await expectRemoved(() => ssoLogin(t.server, idp, OIDC, sub), OIDC);
-      expect(await userByEmail(mail('rex'))).toBeUndefined();
+      expect(await userByEmail(t, mail('rex'))).toBeUndefined();
     });
 
     it('refuses to link the blocked identity to an existing account with the e-mail the IdP now reports', async () => {
@@ -150,7 +128,7 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
 
     it('blocks by identity, not by e-mail: another subject with the same e-mail gets a new account', async () => {
       expect((await ssoLogin(t.server, idp, OIDC, account(`rex-other-${run}`, mail('rex')))).location).toBe('/');
-      const again = (await userByEmail(mail('rex')))!;
+      const again = (await userByEmail(t, mail('rex')))!;
       // Removed again so the original subject can be allowed back onto an unused e-mail below.
       await remove(root, again.id, mail('rex')).expect(204);
       expect((await blocks()).filter((b) => b.provider_name === OIDC)).toHaveLength(2);
@@ -181,7 +159,7 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
       expect((await blocks()).filter((b) => b.provider_name === OIDC)).toEqual([]);
 
       expect((await ssoLogin(t.server, idp, OIDC, `rex-${run}`)).location).toBe('/');
-      expect(await userByEmail(mail('rex'))).toBeDefined();
+      expect(await userByEmail(t, mail('rex'))).toBeDefined();
     });
 
     it('refuses a pending link whose identity was blocked after the callback (checked again under the identity lock)', async () => {
@@ -206,7 +184,7 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
   it('OAuth2: a removed user is refused, then allowed again', async () => {
     const sub = account(`otto-${run}`, mail('otto'));
     expect((await ssoLogin(t.server, idp, OAUTH, sub)).location).toBe('/');
-    const otto = (await userByEmail(mail('otto')))!;
+    const otto = (await userByEmail(t, mail('otto')))!;
     await remove(root, otto.id, mail('otto')).expect(204);
     await expectRemoved(() => ssoLogin(t.server, idp, OAUTH, sub), OAUTH);
     const [b] = (await blocks()).filter((x) => x.provider_name === OAUTH);
@@ -217,7 +195,7 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
   it('SAML: a removed user is refused, then allowed again', async () => {
     const user: SamlUser = { nameId: mail('sam'), attributes: { email: mail('sam'), first_name: 'Sam' } };
     expect((await samlLogin(user)).location).toBe('/');
-    const sam = (await userByEmail(mail('sam')))!;
+    const sam = (await userByEmail(t, mail('sam')))!;
     await remove(root, sam.id, mail('sam')).expect(204);
     await expectRemoved(() => samlLogin(user), SAML);
     const [b] = (await blocks()).filter((x) => x.provider_name === SAML);
@@ -229,7 +207,7 @@ describe('SSO identities of permanently removed users (sso_identity_blocks)', ()
   it('blocks every identity of the user, and only when the removal commits', async () => {
     const sub = account(`multi-${run}`, mail('multi'));
     expect((await ssoLogin(t.server, idp, OIDC, sub)).location).toBe('/');
-    const multi = (await userByEmail(mail('multi')))!;
+    const multi = (await userByEmail(t, mail('multi')))!;
     // A refused removal (wrong confirmation) blocks nothing.
     const before = await countRows(t, 'sso_identity_blocks');
     await remove(root, multi.id, 'someone@else.example').expect(422);

@@ -1,28 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { as, Browser, signIn } from './support/sessions';
+import { as, Browser } from './support/sessions';
 import { OidcIdp, startOidcIdp } from './support/oidc-idp';
-import { APP_ORIGIN, countRows, createProvider, lastFailure, SSO_ENV, ssoLogin } from './support/sso';
-import { startFreshTestApp } from './support/fresh-database';
-import { startTestApp, TestApp } from './support/test-app';
+import { callbackUrl, countRows, createProvider, expectNoSignIn, oidcProviderFields, roleOf, ssoLogin, startSsoApp, userByEmail } from './support/sso';
+import type { TestApp } from './support/test-app';
 
 const run = randomUUID().slice(0, 8);
 const NAME = `jit-${run}`;
 const SECRET = `secret-${randomUUID()}`;
 
-/** `fresh`: a database of its own, for suites that check instance-wide counts (other suites share the CI database). */
-async function setup(env: Record<string, string>, fresh = false) {
-  const t = fresh ? await startFreshTestApp({ ...SSO_ENV, ...env }) : await startTestApp({ ...SSO_ENV, ...env });
-  const h = await t.newHousehold({ role: 'super_admin' });
-  const admin = await signIn(t.server, h.email);
-  return { t, admin, adminId: h.userId };
-}
-
 describe('JIT provisioning rules', () => {
   let idp: OidcIdp;
   beforeAll(async () => {
     idp = await startOidcIdp({
-      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${APP_ORIGIN}/auth/${NAME}/callback`] }],
+      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [callbackUrl(NAME)] }],
       accounts: {},
     });
   });
@@ -34,12 +25,9 @@ describe('JIT provisioning rules', () => {
   };
 
   async function refused(t: TestApp, id: string, reason: string) {
-    const before = await Promise.all(['users', 'sessions', 'sso_identities'].map((table) => countRows(t, table)));
-    const attempt = await ssoLogin(t.server, idp, NAME, id);
+    const { result: attempt, failure } = await expectNoSignIn(t, NAME, () => ssoLogin(t.server, idp, NAME, id));
     expect(attempt.location).toMatch(/^\/login\?error=/);
-    expect(attempt.setCookies.some((c) => c.startsWith('hearth_session='))).toBe(false);
-    expect(await Promise.all(['users', 'sessions', 'sso_identities'].map((table) => countRows(t, table)))).toEqual(before);
-    expect((await lastFailure(t, NAME)).reason).toBe(reason);
+    expect(failure.reason).toBe(reason);
     return attempt;
   }
 
@@ -48,17 +36,16 @@ describe('JIT provisioning rules', () => {
     let admin: Browser;
     let adminId: string;
     beforeAll(async () => {
-      ({ t, admin, adminId } = await setup({ ALLOWED_OIDC_DOMAINS: 'allowed.test, Other.Test' }, true));
-      await createProvider(t.server, admin, {
-        name: NAME,
-        strategy: 'openid_connect',
-        issuer: idp.issuer,
-        client_id: 'hearth',
-        client_secret: SECRET,
-        scopes: 'openid email profile groups',
-        role_mapping: { groupMappings: [{ group: 'root', role: 'super_admin' }] },
-        enabled: true,
-      });
+      ({ t, admin, adminId } = await startSsoApp({ ALLOWED_OIDC_DOMAINS: 'allowed.test, Other.Test' }));
+      await createProvider(
+        t.server,
+        admin,
+        oidcProviderFields(idp, NAME, SECRET, {
+          scopes: 'openid email profile groups',
+          role_mapping: { groupMappings: [{ group: 'root', role: 'super_admin' }] },
+          enabled: true,
+        }),
+      );
     });
     afterAll(() => t?.close());
 
@@ -91,13 +78,13 @@ describe('JIT provisioning rules', () => {
 
     it('never demotes the last active super admin, and audits the refusal', async () => {
       await ssoLogin(t.server, idp, NAME, account('rita', `rita-${run}@allowed.test`, ['root']));
-      const rita = (await t.dataSource.query(`SELECT * FROM users WHERE email = $1`, [`rita-${run}@allowed.test`]))[0];
+      const rita = await userByEmail(t, `rita-${run}@allowed.test`);
       expect(rita.role).toBe('super_admin');
       // The setup super admin steps down, leaving rita the only one.
       await t.dataSource.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [adminId]);
       idp.accounts.rita.groups = [];
       expect((await ssoLogin(t.server, idp, NAME, 'rita')).location).toBe('/');
-      expect((await t.dataSource.query(`SELECT role FROM users WHERE id = $1`, [rita.id]))[0].role).toBe('super_admin');
+      expect(await roleOf(t, rita.id)).toBe('super_admin');
       const [refusal] = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'role_changed' AND user_id = $1`, [rita.id]);
       expect(refusal.details).toMatchObject({ from: 'super_admin', to: 'super_admin', refused: 'admin', reason: 'last_super_admin' });
     });
@@ -106,9 +93,9 @@ describe('JIT provisioning rules', () => {
   describe('AUTH_JIT_MODE=link_only', () => {
     let t: TestApp;
     beforeAll(async () => {
-      const s = await setup({ AUTH_JIT_MODE: 'link_only' }, true);
+      const s = await startSsoApp({ AUTH_JIT_MODE: 'link_only' });
       t = s.t;
-      await createProvider(t.server, s.admin, { name: NAME, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET, enabled: true });
+      await createProvider(t.server, s.admin, oidcProviderFields(idp, NAME, SECRET, { enabled: true }));
     });
     afterAll(() => t?.close());
 
@@ -130,7 +117,7 @@ describe('JIT provisioning rules', () => {
     let t: TestApp;
     let admin: Browser;
     beforeAll(async () => {
-      ({ t, admin } = await setup({ SSO_ALLOW_INSECURE_HTTP: 'false' }));
+      ({ t, admin } = await startSsoApp({ SSO_ALLOW_INSECURE_HTTP: 'false' }, { fresh: false }));
     });
     afterAll(() => t?.close());
 

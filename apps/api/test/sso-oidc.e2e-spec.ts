@@ -3,8 +3,26 @@ import request from 'supertest';
 import { UsersService } from '../src/users/users.service';
 import { as, Browser, PASSWORD, signIn } from './support/sessions';
 import { IdTokenTamper, OidcIdp, startOidcIdp } from './support/oidc-idp';
-import { APP_ORIGIN, browserOf, countRows, createProvider, finishSso, lastFailure, SSO_ENV, SsoAttempt, ssoLogin, startSso } from './support/sso';
-import { startFreshTestApp } from './support/fresh-database';
+import {
+  APP_ORIGIN,
+  browserOf,
+  callbackUrl,
+  countRows,
+  createProvider,
+  expectNoSignIn,
+  finishSso,
+  lastFailure,
+  oauth2Client,
+  oauth2ProviderFields,
+  oidcProviderFields,
+  roleChanges,
+  SsoAttempt,
+  ssoLogin,
+  SsoSuite,
+  startSso,
+  startSsoSuite,
+  userByEmail,
+} from './support/sso';
 import type { TestApp } from './support/test-app';
 
 const run = randomUUID().slice(0, 8);
@@ -14,7 +32,7 @@ const ROLES = `roles-${run}`;
 const OAUTH = `oauth-${run}`;
 const SECRET = `secret-${randomUUID()}`;
 const mail = (name: string) => `${name}-${run}@corp.example`;
-const callbacks = [CORP, PIN, ROLES].map((name) => `${APP_ORIGIN}/auth/${name}/callback`);
+const callbacks = [CORP, PIN, ROLES].map(callbackUrl);
 
 describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, JIT, linking, role sync, logout', () => {
   let t: TestApp;
@@ -24,11 +42,15 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
   let corpId: string;
   const started = new Date(Date.now() - 1000);
 
+  let suite: SsoSuite;
+
   beforeAll(async () => {
-    idp = await startOidcIdp({
+    // Providers and sessions are instance-wide: startSsoSuite gives the app a database of its own, which keeps other
+    // suites' rows out of the counts.
+    suite = await startSsoSuite({
       clients: [
         { client_id: 'hearth', client_secret: SECRET, redirect_uris: callbacks, post_logout_redirect_uris: [`${APP_ORIGIN}/login`] },
-        { client_id: 'hearth-basic', client_secret: SECRET, redirect_uris: [`${APP_ORIGIN}/auth/${OAUTH}/callback`], token_endpoint_auth_method: 'client_secret_basic' },
+        oauth2Client(OAUTH, SECRET),
       ],
       accounts: {
         alice: { email: mail('alice'), email_verified: true, given_name: 'Alice', family_name: 'Liddell', groups: ['staff'] },
@@ -39,40 +61,17 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
         gina: { email_verified: true },
         oscar: { email: mail('oscar'), email_verified: true },
       },
+      providers: (idp) => [oidcProviderFields(idp, CORP, SECRET, { label: 'Corp SSO', scopes: 'openid email profile groups', enabled: true })],
     });
-    // Providers and sessions are instance-wide: a database of its own keeps other suites' rows out of the counts.
-    t = await startFreshTestApp(SSO_ENV);
-    const h = await t.newHousehold({ role: 'super_admin' });
-    adminId = h.userId;
-    admin = await signIn(t.server, h.email);
-    corpId = (
-      await createProvider(t.server, admin, {
-        name: CORP,
-        label: 'Corp SSO',
-        strategy: 'openid_connect',
-        issuer: idp.issuer,
-        client_id: 'hearth',
-        client_secret: SECRET,
-        scopes: 'openid email profile groups',
-        enabled: true,
-      })
-    ).id;
+    ({ t, idp, admin, adminId } = suite);
+    corpId = suite.providers[0].id;
   });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.close();
-  });
-
-  const userByEmail = async (email: string) => (await t.dataSource.query(`SELECT * FROM users WHERE email = $1`, [email]))[0];
+  afterAll(() => suite?.close());
 
   /** A refused sign-in: back to the sign-in page, no session cookie, no new session/user/identity row, audited. */
   async function expectRefused(attempt: () => Promise<SsoAttempt>, reason: string, provider = CORP): Promise<SsoAttempt> {
-    const before = await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)));
-    const result = await attempt();
+    const { result, failure } = await expectNoSignIn(t, provider, attempt);
     expect(result.location).toMatch(/^\/login\?error=sso_[a-z_]+$/);
-    expect(result.setCookies.some((c) => c.startsWith('hearth_session='))).toBe(false);
-    expect(await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)))).toEqual(before);
-    const failure = await lastFailure(t, provider);
     expect(`${failure.reason} ${failure.row.details.detail ?? ''}`.trim()).toMatch(new RegExp(`^${reason}\\b`));
     return result;
   }
@@ -112,6 +111,11 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
         .send({ name: `v-${run}`, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET, role_mapping: { groupMappings: [{ group: 'g', role: 'owner' }] } })
         .expect(422);
       expect(mapping.body.errors[0]).toContain('groupMappings[0].role must be one of');
+      // Sure's { role: [groups] } would be kept and never read: every user would get the default role.
+      const sureShape = await as(t.server, admin, 'post', '/api/v1/admin/sso_providers')
+        .send({ name: `v-${run}`, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET, role_mapping: { admin: ['Admins'] } })
+        .expect(422);
+      expect(sureShape.body.errors).toEqual([expect.stringContaining('role_mapping has no setting admin; it takes groupMappings')]);
       const taken = await as(t.server, admin, 'post', '/api/v1/admin/sso_providers')
         .send({ name: CORP, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET })
         .expect(409);
@@ -176,7 +180,7 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(await countRows(t, 'sessions')).toBe(sessionsBefore + 1);
       const me = await request(t.server).get('/api/v1/me').set('Cookie', browserOf(attempt).cookie).expect(200);
       expect(me.body).toMatchObject({ email: mail('alice'), first_name: 'Alice', last_name: 'Liddell', role: 'admin' });
-      expect((await userByEmail(mail('alice'))).password_hash).toBeNull();
+      expect((await userByEmail(t, mail('alice'))).password_hash).toBeNull();
       const [identity] = await t.dataSource.query(`SELECT * FROM sso_identities WHERE provider_id = $1 AND uid = 'alice'`, [corpId]);
       expect(identity).toMatchObject({ issuer: idp.issuer, email: mail('alice'), user_id: me.body.id });
       const events = await t.dataSource.query(`SELECT event, provider_name FROM audit_logs WHERE user_id = $1 ORDER BY created_at`, [me.body.id]);
@@ -216,7 +220,7 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       ['frank', 'absent'],
     ])('refuses JIT and linking when email_verified is %s (%s)', async (account) => {
       await expectRefused(() => ssoLogin(t.server, idp, CORP, account), 'email_unverified');
-      expect(await userByEmail(mail(account))).toBeUndefined();
+      expect(await userByEmail(t, mail(account))).toBeUndefined();
     });
 
     it('refuses an identity without an e-mail address', async () => {
@@ -326,14 +330,31 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('/session/end/confirm');
       await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
-      const me = await userByEmail(mail('alice'));
+      const me = await userByEmail(t, mail('alice'));
       const [row] = await t.dataSource.query(`SELECT * FROM audit_logs WHERE event = 'logout_idp' AND user_id = $1`, [me.id]);
       expect(row.provider_name).toBe(CORP);
     });
 
+    it('logs out locally when the stored ID token no longer decrypts (keys rotated), instead of failing the sign-out', async () => {
+      const browser = browserOf(await ssoLogin(t.server, idp, CORP, 'alice'));
+      const me = await userByEmail(t, mail('alice'));
+      const [session] = await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
+      // A token sealed under another key: the same envelope shape, an authentication tag that cannot match.
+      const [{ sealed }] = await t.dataSource.query(`SELECT id_token_encrypted AS sealed FROM sso_sessions WHERE session_id = $1`, [session.id]);
+      const parts = (sealed as string).split(':');
+      parts[3] = Buffer.alloc(16, 7).toString('base64url');
+      await t.dataSource.query(`UPDATE sso_sessions SET id_token_encrypted = $2 WHERE session_id = $1`, [session.id, parts.join(':')]);
+
+      const res = await as(t.server, browser, 'post', '/auth/logout').expect(200);
+      expect(res.body).toEqual({ logout_url: null });
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+      const [event] = await t.dataSource.query(`SELECT event FROM audit_logs WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
+      expect(event).toEqual({ event: 'logout' });
+    });
+
     it('still logs out at the provider when the session has gone idle, so the next sign-in is not silent', async () => {
       const browser = browserOf(await ssoLogin(t.server, idp, CORP, 'alice'));
-      const me = await userByEmail(mail('alice'));
+      const me = await userByEmail(t, mail('alice'));
       const [session] = await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
       await t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE id = $1`, [session.id]);
       await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
@@ -353,6 +374,31 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(await countRows(t, 'audit_logs')).toBe(audited + 1);
       // Ended: the provider's URL (and its ID token) is not handed out again.
       await as(t.server, browser, 'post', '/auth/logout').expect(401);
+    });
+
+    it('ends an idle provider session for a page of the app on another origin (APP_URL) that lost the CSRF token, and returns the end-session URL; a live one still needs the token', async () => {
+      // The admin app at APP_URL, the API at another origin: the page cannot read the CSRF cookie, and after a reload
+      // it has no token at all. Its POST carries the app's Origin and the API's (SameSite=Lax, same-site) cookie.
+      const fromApp = (browser: Browser) => request(t.server).post('/auth/logout').set('Origin', APP_ORIGIN).set('Cookie', browser.cookie);
+      const live = browserOf(await ssoLogin(t.server, idp, CORP, 'alice'));
+      expect((await fromApp(live).expect(403)).body.error).toBe('csrf_failed');
+      await request(t.server).get('/api/v1/me').set('Cookie', live.cookie).expect(200);
+
+      const idle = browserOf(await ssoLogin(t.server, idp, CORP, 'alice'));
+      const me = await userByEmail(t, mail('alice'));
+      const [session] = await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
+      await t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE id = $1`, [session.id]);
+      const res = await fromApp(idle).expect(200);
+      const url = new URL(res.body.logout_url);
+      expect(`${url.origin}${url.pathname}`).toBe(`${idp.issuer}/session/end`);
+      expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${APP_ORIGIN}/login`);
+      expect(await t.dataSource.query(`SELECT revoked_at IS NOT NULL AS ended FROM sessions WHERE id = $1`, [session.id])).toEqual([{ ended: true }]);
+      const [event] = await t.dataSource.query(`SELECT event, provider_name FROM audit_logs WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
+      expect(event).toEqual({ event: 'logout_idp', provider_name: CORP });
+      // Ended once: the end-session URL and its ID token are not handed out again, and the live session is untouched.
+      const again = await fromApp(idle).expect(401);
+      expect(again.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
+      await request(t.server).get('/api/v1/me').set('Cookie', live.cookie).expect(200);
     });
 
     it('logs a password session out locally', async () => {
@@ -469,7 +515,7 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
         accounts: { hank: { email: mail('hank'), email_verified: true } },
       });
       idp.accounts.hank = { email: mail('hank'), email_verified: true };
-      const pin = await createProvider(t.server, admin, { name: PIN, strategy: 'openid_connect', issuer: idp.issuer, client_id: 'hearth', client_secret: SECRET, enabled: true });
+      const pin = await createProvider(t.server, admin, oidcProviderFields(idp, PIN, SECRET, { enabled: true }));
       expect((await ssoLogin(t.server, idp, PIN, 'hank')).location).toBe('/');
       await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${pin.id}`).send({ issuer: idp2.issuer, client_secret: '' }).expect(200);
       await expectRefused(() => ssoLogin(t.server, idp2, PIN, 'hank'), 'issuer_mismatch', PIN);
@@ -478,24 +524,23 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
 
   describe('role mapping', () => {
     it('maps groups to roles on every login (case-sensitive, highest wins) and falls back to the default role', async () => {
-      const provider = await createProvider(t.server, admin, {
-        name: ROLES,
-        strategy: 'openid_connect',
-        issuer: idp.issuer,
-        client_id: 'hearth',
-        client_secret: SECRET,
-        scopes: 'openid email profile groups',
-        default_role: 'member',
-        role_mapping: { groupMappings: [{ group: 'staff', role: 'member' }, { group: 'finance-admins', role: 'super_admin' }] },
-        enabled: true,
-      });
-      const roleOf = async () => (await userByEmail(mail('bob'))).role;
+      const provider = await createProvider(
+        t.server,
+        admin,
+        oidcProviderFields(idp, ROLES, SECRET, {
+          scopes: 'openid email profile groups',
+          default_role: 'member',
+          role_mapping: { groupMappings: [{ group: 'staff', role: 'member' }, { group: 'finance-admins', role: 'super_admin' }] },
+          enabled: true,
+        }),
+      );
+      const roleOf = async () => (await userByEmail(t, mail('bob'))).role;
       idp.accounts.bob.groups = ['staff', 'finance-admins'];
       expect((await ssoLogin(t.server, idp, ROLES, 'bob')).location).toBe('/');
       expect(await roleOf()).toBe('super_admin');
 
       // Someone else joins bob's family, so the family-creator floor (admin) no longer applies.
-      const bob = await userByEmail(mail('bob'));
+      const bob = await userByEmail(t, mail('bob'));
       await t.app.get(UsersService).create({ email: `peer-${run}@corp.example`, role: 'member', familyId: bob.family_id });
       idp.accounts.bob.groups = ['Finance-Admins', 'staff'];
       await ssoLogin(t.server, idp, ROLES, 'bob');
@@ -503,8 +548,7 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       idp.accounts.bob.groups = 'finance-admins';
       await ssoLogin(t.server, idp, ROLES, 'bob');
       expect(await roleOf()).toBe('super_admin');
-      const changes = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'role_changed' AND user_id = $1 ORDER BY created_at`, [bob.id]);
-      expect(changes.map((c: { details: { from: string; to: string } }) => [c.details.from, c.details.to])).toEqual([
+      expect((await roleChanges(t, bob.id)).map((change) => [change.from, change.to])).toEqual([
         ['super_admin', 'member'],
         ['member', 'super_admin'],
       ]);
@@ -514,19 +558,7 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
 
   describe('generic OAuth2', () => {
     it('signs in through authorization, token (client_secret_basic) and user info URLs', async () => {
-      await createProvider(t.server, admin, {
-        name: OAUTH,
-        strategy: 'oauth2',
-        issuer: idp.issuer,
-        authorization_url: `${idp.issuer}/auth`,
-        token_url: `${idp.issuer}/token`,
-        userinfo_url: `${idp.issuer}/me`,
-        client_id: 'hearth-basic',
-        client_secret: SECRET,
-        token_auth_method: 'client_secret_basic',
-        scopes: 'openid email profile',
-        enabled: true,
-      });
+      await createProvider(t.server, admin, oauth2ProviderFields(idp, OAUTH, SECRET, { enabled: true }));
       const attempt = await ssoLogin(t.server, idp, OAUTH, 'oscar');
       expect(attempt.location).toBe('/');
       const me = await request(t.server).get('/api/v1/me').set('Cookie', browserOf(attempt).cookie).expect(200);

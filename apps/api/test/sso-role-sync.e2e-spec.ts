@@ -3,9 +3,8 @@ import request from 'supertest';
 import { SsoMappedRoleBackfill1795560000001 } from '../src/database/migrations/1795560000001-SsoMappedRoleBackfill';
 import { UsersService } from '../src/users/users.service';
 import { as, Browser, signIn } from './support/sessions';
-import { OidcIdp, startOidcIdp } from './support/oidc-idp';
-import { APP_ORIGIN, countRows, createProvider, SSO_ENV, ssoLogin } from './support/sso';
-import { startFreshTestApp } from './support/fresh-database';
+import type { OidcIdp } from './support/oidc-idp';
+import { callbackUrl, countRows, identityOf, oidcProviderFields, roleChanges, roleOf, ssoLogin, SsoSuite, startSsoSuite, userByEmail } from './support/sso';
 import type { TestApp } from './support/test-app';
 
 const run = randomUUID().slice(0, 8);
@@ -20,69 +19,46 @@ describe('role synchronisation through a real oidc-provider', () => {
   let admin: Browser;
   let adminId: string;
   let providerId: string;
+  let suite: SsoSuite;
 
   beforeAll(async () => {
-    idp = await startOidcIdp({
-      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${APP_ORIGIN}/auth/${NAME}/callback`] }],
-      accounts: {},
+    suite = await startSsoSuite({
+      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [callbackUrl(NAME)] }],
+      providers: (idp) => [oidcProviderFields(idp, NAME, SECRET, { scopes: 'openid email profile groups', default_role: 'member', enabled: true })],
     });
-    t = await startFreshTestApp(SSO_ENV);
-    const h = await t.newHousehold({ role: 'super_admin' });
-    adminId = h.userId;
-    admin = await signIn(t.server, h.email);
-    providerId = (
-      await createProvider(t.server, admin, {
-        name: NAME,
-        strategy: 'openid_connect',
-        issuer: idp.issuer,
-        client_id: 'hearth',
-        client_secret: SECRET,
-        scopes: 'openid email profile groups',
-        default_role: 'member',
-        enabled: true,
-      })
-    ).id;
+    ({ t, idp, admin, adminId } = suite);
+    providerId = suite.providers[0].id;
   });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.close();
-  });
+  afterAll(() => suite?.close());
 
   const setMapping = (roleMapping: Record<string, unknown>) =>
     as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${providerId}`).send({ role_mapping: roleMapping }).expect(200);
-  const userByEmail = async (email: string) => (await t.dataSource.query(`SELECT * FROM users WHERE email = $1`, [email]))[0];
-  const identityOf = async (userId: string) => (await t.dataSource.query(`SELECT * FROM sso_identities WHERE user_id = $1`, [userId]))[0];
-  const roleChanges = async (userId: string) =>
-    (await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'role_changed' AND user_id = $1 ORDER BY created_at, id`, [userId])).map(
-      (row: { details: Record<string, unknown> }) => row.details,
-    );
 
   /** An SSO user made by a first sign-in in `groups`; `withPeer` adds a member to their family (no family-creator floor). */
   async function ssoUser(name: string, groups: string[], withPeer = true) {
     idp.accounts[name] = { email: mail(name), email_verified: true, groups };
     expect((await ssoLogin(t.server, idp, NAME, name)).location).toBe('/');
-    const user = await userByEmail(mail(name));
+    const user = await userByEmail(t, mail(name));
     if (withPeer) await t.app.get(UsersService).create({ email: mail(`${name}-peer`), role: 'member', familyId: user.family_id });
     return user as { id: string; family_id: string; role: string };
   }
-  const roleOf = async (id: string) => (await t.dataSource.query(`SELECT role FROM users WHERE id = $1`, [id]))[0].role;
   const syncRoles = (browser: Browser, userId: string) => as(t.server, browser, 'post', `/api/v1/admin/users/${userId}/sync_roles`);
 
   describe('at login', () => {
     it('stores the groups the provider sent, with when, at the first sign-in and at every later one', async () => {
       const before = new Date(Date.now() - 1000);
       const ann = await ssoUser('ann', ['staff', 'readers']);
-      const first = await identityOf(ann.id);
+      const first = await identityOf(t, ann.id);
       expect(first.groups).toEqual(['staff', 'readers']);
       expect(new Date(first.groups_received_at).getTime()).toBeGreaterThanOrEqual(before.getTime());
       idp.accounts.ann.groups = ['staff'];
       await ssoLogin(t.server, idp, NAME, 'ann');
-      const second = await identityOf(ann.id);
+      const second = await identityOf(t, ann.id);
       expect(second.groups).toEqual(['staff']);
       expect(new Date(second.groups_received_at).getTime()).toBeGreaterThanOrEqual(new Date(first.groups_received_at).getTime());
       delete idp.accounts.ann.groups;
       await ssoLogin(t.server, idp, NAME, 'ann');
-      expect((await identityOf(ann.id)).groups).toEqual([]);
+      expect((await identityOf(t, ann.id)).groups).toEqual([]);
     });
 
     it('takes back a role granted by a group once the mapping is emptied: the next login gives the default role', async () => {
@@ -96,15 +72,15 @@ describe('role synchronisation through a real oidc-provider', () => {
       await setMapping({});
       await ssoLogin(t.server, idp, NAME, 'carol');
       await ssoLogin(t.server, idp, NAME, 'dan');
-      expect(await roleOf(carol.id)).toBe('member');
-      expect(await roleOf(dan.id)).toBe('admin');
-      expect(await roleChanges(carol.id)).toEqual([expect.objectContaining({ from: 'super_admin', to: 'member', source: 'sso_role_mapping' })]);
-      expect((await roleChanges(carol.id))[0].rule).toMatch(/no longer/);
+      expect(await roleOf(t, carol.id)).toBe('member');
+      expect(await roleOf(t, dan.id)).toBe('admin');
+      expect(await roleChanges(t, carol.id)).toEqual([expect.objectContaining({ from: 'super_admin', to: 'member', source: 'sso_role_mapping' })]);
+      expect((await roleChanges(t, carol.id))[0].rule).toMatch(/no longer/);
 
       // Taken back once: from now on the role is the administrators' to set, and later logins leave it alone.
       await as(t.server, admin, 'patch', `/api/v1/admin/users/${carol.id}`).send({ role: 'admin' }).expect(200);
       await ssoLogin(t.server, idp, NAME, 'carol');
-      expect(await roleOf(carol.id)).toBe('admin');
+      expect(await roleOf(t, carol.id)).toBe('admin');
     });
 
     it('keeps a role an administrator gave after the mapping did, when the mapping is then removed', async () => {
@@ -114,7 +90,7 @@ describe('role synchronisation through a real oidc-provider', () => {
       await as(t.server, admin, 'patch', `/api/v1/admin/users/${erin.id}`).send({ role: 'admin' }).expect(200);
       await setMapping({});
       await ssoLogin(t.server, idp, NAME, 'erin');
-      expect(await roleOf(erin.id)).toBe('admin');
+      expect(await roleOf(t, erin.id)).toBe('admin');
     });
 
     it('after the upgrade, takes back roles a mapping gave before groups were stored (backfilled mapped role)', async () => {
@@ -130,15 +106,15 @@ describe('role synchronisation through a real oidc-provider', () => {
       } finally {
         await runner.release();
       }
-      expect((await identityOf(jay.id)).mapped_role).toBe('super_admin');
+      expect((await identityOf(t, jay.id)).mapped_role).toBe('super_admin');
       // An administrator changed kim's role after the last login: that role is not the mapping's.
-      expect((await identityOf(kim.id)).mapped_role).toBeNull();
+      expect((await identityOf(t, kim.id)).mapped_role).toBeNull();
 
       await setMapping({});
       await ssoLogin(t.server, idp, NAME, 'jay');
       await ssoLogin(t.server, idp, NAME, 'kim');
-      expect(await roleOf(jay.id)).toBe('member');
-      expect(await roleOf(kim.id)).toBe('admin');
+      expect(await roleOf(t, jay.id)).toBe('member');
+      expect(await roleOf(t, kim.id)).toBe('admin');
     });
 
     it('leaves the role of a user the mapping never decided alone', async () => {
@@ -150,8 +126,8 @@ describe('role synchronisation through a real oidc-provider', () => {
       expect(attempt.location).toBe('/sso/link');
       await request(t.server).post('/auth/link').set('Cookie', attempt.cookie).send({ password: 'correct horse battery' }).expect(201);
       await ssoLogin(t.server, idp, NAME, 'local');
-      expect(await roleOf(local.userId)).toBe('admin');
-      expect(await roleChanges(local.userId)).toEqual([]);
+      expect(await roleOf(t, local.userId)).toBe('admin');
+      expect(await roleChanges(t, local.userId)).toEqual([]);
     });
   });
 
@@ -161,26 +137,26 @@ describe('role synchronisation through a real oidc-provider', () => {
       const frank = await ssoUser('frank', ['finance']);
       // Created as the admin of a new family; with a peer there, the next login maps him to member.
       await ssoLogin(t.server, idp, NAME, 'frank');
-      expect(await roleOf(frank.id)).toBe('member');
+      expect(await roleOf(t, frank.id)).toBe('member');
       const sessions = await countRows(t, 'sessions');
 
       await setMapping({ groupMappings: [{ group: 'finance', role: 'admin' }] });
       const res = await syncRoles(admin, frank.id).expect(200);
       expect(res.body).toMatchObject({ role_before: 'member', role_after: 'admin', provider: NAME, groups: ['finance'], user: { id: frank.id, role: 'admin' } });
       expect(res.body.rule).toContain('"finance" maps to admin');
-      expect(await roleOf(frank.id)).toBe('admin');
+      expect(await roleOf(t, frank.id)).toBe('admin');
       expect(await countRows(t, 'sessions')).toBe(sessions);
-      expect((await roleChanges(frank.id)).at(-1)).toMatchObject({ from: 'member', to: 'admin', source: 'admin_role_sync', actor_user_id: adminId });
+      expect((await roleChanges(t, frank.id)).at(-1)).toMatchObject({ from: 'member', to: 'admin', source: 'admin_role_sync', actor_user_id: adminId });
 
       // Same answer twice: nothing changes, the sync is still audited.
       const again = await syncRoles(admin, frank.id).expect(200);
       expect(again.body).toMatchObject({ role_before: 'admin', role_after: 'admin' });
-      expect((await roleChanges(frank.id)).at(-1)).toMatchObject({ from: 'admin', to: 'admin', source: 'admin_role_sync' });
+      expect((await roleChanges(t, frank.id)).at(-1)).toMatchObject({ from: 'admin', to: 'admin', source: 'admin_role_sync' });
 
       // The mapping emptied: the sync takes back what it gave, as the next login would.
       await setMapping({});
       expect((await syncRoles(admin, frank.id).expect(200)).body).toMatchObject({ role_before: 'admin', role_after: 'member' });
-      expect(await roleOf(frank.id)).toBe('member');
+      expect(await roleOf(t, frank.id)).toBe('member');
     });
 
     it('answers 422 naming why when there is nothing to apply', async () => {
@@ -195,7 +171,7 @@ describe('role synchronisation through a real oidc-provider', () => {
       const unknown = await syncRoles(admin, gus.id).expect(422);
       expect(unknown.body).toMatchObject({ error: 'no_stored_groups' });
       expect(unknown.body.message).toMatch(/groups/);
-      expect(await roleChanges(gus.id)).toEqual([]);
+      expect(await roleChanges(t, gus.id)).toEqual([]);
 
       // Attribute conditions need the claims of a sign-in, which are not stored.
       idp.accounts.gus.groups = ['finance'];
@@ -218,7 +194,7 @@ describe('role synchronisation through a real oidc-provider', () => {
       // A sync that would grant super_admin needs a super admin, as granting it by hand does.
       await t.dataSource.query(`UPDATE sso_identities SET groups = '["root"]' WHERE user_id = $1`, [hal.id]);
       expect((await syncRoles(asFamilyAdmin, hal.id).expect(403)).body.message).toContain('super_admin');
-      expect(await roleOf(hal.id)).toBe('admin');
+      expect(await roleOf(t, hal.id)).toBe('admin');
       await t.app.get(UsersService).create({ email: mail('mem'), password: 'correct horse battery', role: 'member', familyId: hal.family_id });
       await syncRoles(await signIn(t.server, mail('mem')), hal.id).expect(403);
       expect((await syncRoles(admin, hal.id).expect(200)).body).toMatchObject({ role_before: 'admin', role_after: 'super_admin' });

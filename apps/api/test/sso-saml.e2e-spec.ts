@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { as, Browser, cookiesOf, PASSWORD, signIn } from './support/sessions';
 import { decode, encode, KeyPair, makeKeyPair, RespondOptions, SamlIdp, SamlUser, SHA1 } from './support/saml-idp';
-import { APP_ORIGIN, countRows, createProvider, lastFailure, SSO_ENV, startSso } from './support/sso';
-import { startFreshTestApp } from './support/fresh-database';
+import { APP_ORIGIN, browserOf, countRows, countsOf, createProvider, lastFailure, startSso, startSsoApp, userByEmail } from './support/sso';
 import type { TestApp } from './support/test-app';
 
 const run = randomUUID().slice(0, 8);
@@ -19,6 +19,8 @@ const asText = (res: request.Response, done: (error: Error | null, body: string)
   res.on('data', (chunk: string) => (text += chunk));
   res.on('end', () => done(null, text));
 };
+
+const inflate = (base64: string) => inflateRawSync(Buffer.from(base64, 'base64')).toString('utf8');
 
 const metadataOf = (server: Server, providerId: string) => request(server).get(`/auth/saml/${providerId}/metadata`).buffer(true).parse(asText);
 
@@ -53,11 +55,9 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     idp = new SamlIdp(idpKeys);
     // The same IdP as a second provider that wants our AuthnRequests signed.
     signingIdp = new SamlIdp(idpKeys, { entityId: idp.entityId, wantAuthnRequestsSigned: true });
-    // A database of its own: refusals are checked against instance-wide row counts.
-    t = await startFreshTestApp({ ...SSO_ENV, ALLOWED_OIDC_DOMAINS: 'corp.example' });
-    const h = await t.newHousehold({ role: 'super_admin' });
-    admin = await signIn(t.server, h.email);
-    const common = { strategy: 'saml', sso_url: idp.ssoUrl, idp_entity_id: idp.entityId, idp_certificate: idpKeys.cert, enabled: true };
+    // A database of its own (startSsoApp): refusals are checked against instance-wide row counts.
+    ({ t, admin } = await startSsoApp({ ALLOWED_OIDC_DOMAINS: 'corp.example' }));
+    const common = { strategy: 'saml', sso_url: idp.ssoUrl, slo_url: idp.sloUrl, idp_entity_id: idp.entityId, idp_certificate: idpKeys.cert, enabled: true };
     corpId = (
       await createProvider(t.server, admin, {
         ...common,
@@ -95,17 +95,18 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     attributes: { email: mail(name), first_name: name[0].toUpperCase() + name.slice(1), last_name: 'Tester', memberOf: groups, ...extra },
   });
 
-  const userByEmail = async (email: string) => (await t.dataSource.query(`SELECT * FROM users WHERE email = $1`, [email]))[0];
+  const ssoSessionsOf = (userId: string): Promise<Record<string, unknown>[]> =>
+    t.dataSource.query(`SELECT ss.* FROM sso_sessions ss JOIN sessions s ON s.id = ss.session_id WHERE s.user_id = $1 ORDER BY ss.created_at`, [userId]);
 
   /** A refused response: back to the sign-in page, no session cookie, no session/user/identity row, audited. */
   async function expectRefused(post: () => Promise<request.Response>, reason: string, providerName = CORP): Promise<void> {
-    const before = await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)));
+    const before = await countsOf(t, ['sessions', 'users', 'sso_identities']);
     const failuresBefore = await countRows(t, `audit_logs WHERE event = 'login_failed'`);
     const res = await post();
     expect(res.status).toBe(302);
     expect(res.headers.location).toMatch(/^\/login\?error=sso_[a-z_]+$/);
     expect(((res.headers['set-cookie'] as unknown as string[] | undefined) ?? []).some((c) => c.startsWith('hearth_session='))).toBe(false);
-    expect(await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)))).toEqual(before);
+    expect(await countsOf(t, ['sessions', 'users', 'sso_identities'])).toEqual(before);
     expect(await countRows(t, `audit_logs WHERE event = 'login_failed'`)).toBe(failuresBefore + 1);
     const failure = await lastFailure(t, providerName);
     expect(failure.reason).toBe(reason);
@@ -132,6 +133,24 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     await saml(`bare-cert-${run}`, body).expect(201);
   });
 
+  it('takes an optional single logout URL, checked like the SSO URL, and clears it when emptied', async () => {
+    const fields = { strategy: 'saml', sso_url: idp.ssoUrl, idp_certificate: idpKeys.cert };
+    const before = await countRows(t, 'sso_providers');
+    for (const [slo_url, problem] of [
+      ['idp.test/slo', 'slo_url must be an absolute URL'],
+      ['ftp://idp.test/slo', 'slo_url must use https (got ftp)'],
+      ['https://user:pw@idp.test/slo', 'slo_url must not contain credentials'],
+    ]) {
+      const refused = await as(t.server, admin, 'post', '/api/v1/admin/sso_providers').send({ ...fields, name: `slo-${run}`, slo_url }).expect(422);
+      expect(refused.body.errors).toEqual([problem]);
+    }
+    expect(await countRows(t, 'sso_providers')).toBe(before);
+    const created = await createProvider(t.server, admin, { ...fields, name: `slo-${run}`, slo_url: ' https://idp.test/slo ' });
+    expect((await as(t.server, admin, 'get', `/api/v1/admin/sso_providers/${created.id}`).expect(200)).body.slo_url).toBe('https://idp.test/slo');
+    const cleared = await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${created.id}`).send({ slo_url: '' }).expect(200);
+    expect(cleared.body.slo_url).toBeNull();
+  });
+
   describe('service-provider metadata', () => {
     it('names our entity ID, ACS and SLO addresses, asks for e-mail NameIDs and signed assertions', async () => {
       const res = await metadataOf(t.server, corpId).expect(200);
@@ -140,7 +159,9 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       const base = `${APP_ORIGIN}/auth/saml/${corpId}`;
       expect(xml).toContain(`entityID="${base}"`);
       expect(xml).toMatch(new RegExp(`<AssertionConsumerService[^>]*Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"[^>]*Location="${base}/callback"`));
-      expect(xml).toMatch(new RegExp(`<SingleLogoutService[^>]*Location="${base}/logout"`));
+      for (const binding of ['HTTP-POST', 'HTTP-Redirect']) {
+        expect(xml).toMatch(new RegExp(`<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:${binding}" Location="${base}/logout"/>`));
+      }
       expect(xml).toContain('<NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</NameIDFormat>');
       expect(xml).toContain('WantAssertionsSigned="true"');
       expect(xml).toContain('AuthnRequestsSigned="false"');
@@ -196,7 +217,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       const attempt = await samlLogin(person('alice', ['staff']));
       expect(attempt.location).toBe('/');
       expect(attempt.setCookies.some((c) => c.startsWith('hearth_session='))).toBe(true);
-      const alice = await userByEmail(mail('alice'));
+      const alice = await userByEmail(t, mail('alice'));
       expect(alice).toMatchObject({ first_name: 'Alice', last_name: 'Tester', role: 'admin', password_hash: null });
       const [identity] = await t.dataSource.query(`SELECT * FROM sso_identities WHERE user_id = $1`, [alice.id]);
       expect(identity).toMatchObject({ provider_id: corpId, uid: mail('alice'), issuer: idp.entityId, email: mail('alice') });
@@ -211,13 +232,13 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
 
     it('signs the same NameID in again and syncs the role from the configured group attribute on every login', async () => {
       expect((await samlLogin(person('bob', ['staff']))).location).toBe('/');
-      const bob = await userByEmail(mail('bob'));
+      const bob = await userByEmail(t, mail('bob'));
       expect(bob.role).toBe('admin');
       expect((await samlLogin(person('bob', ['root']))).location).toBe('/');
-      expect((await userByEmail(mail('bob'))).role).toBe('super_admin');
+      expect((await userByEmail(t, mail('bob'))).role).toBe('super_admin');
       // The standard `groups` attribute is not what this provider reads.
       expect((await samlLogin(person('bob', [], { groups: ['root'] }))).location).toBe('/');
-      expect((await userByEmail(mail('bob'))).role).toBe('admin');
+      expect((await userByEmail(t, mail('bob'))).role).toBe('admin');
       expect(await countRows(t, `users WHERE email = '${mail('bob')}'`)).toBe(1);
       const changes = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'role_changed' AND user_id = $1 ORDER BY created_at`, [bob.id]);
       expect(changes.map((c: { details: { from: string; to: string } }) => `${c.details.from}->${c.details.to}`)).toEqual(['admin->super_admin', 'super_admin->admin']);
@@ -232,6 +253,15 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       // A tampered request no longer verifies at the IdP.
       url.searchParams.set('RelayState', 'x');
       await expect(signingIdp.parseRequest(url.toString())).rejects.toThrow();
+    });
+
+    it('remembers on the session what a LogoutRequest names: the NameID (encrypted, it is personal data) and the SessionIndex', async () => {
+      const sessionIndex = `_idp-session-${randomUUID()}`;
+      expect((await samlLogin(person('nora'), { fields: { sessionIndex } })).location).toBe('/');
+      const [row] = await ssoSessionsOf((await userByEmail(t, mail('nora'))).id);
+      expect(row).toMatchObject({ provider_id: corpId, id_token_encrypted: null, saml_session_index: sessionIndex });
+      expect(row.saml_name_id_encrypted).toMatch(/^enc:v1:/);
+      expect(row.saml_name_id_encrypted).not.toContain('nora');
     });
 
     it('accepts an assertion whose NotOnOrAfter passed within the allowed clock skew (60 s)', async () => {
@@ -250,6 +280,8 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       await request(t.server).post('/auth/link').send({ password: PASSWORD }).expect(404);
       const linked = await request(t.server).post('/auth/link').set('Cookie', attempt.cookie).send({ password: PASSWORD }).expect(201);
       expect(linked.body.user.id).toBe(local.userId);
+      // The SAML session survives the detour through the password: its sign-out can name it.
+      expect((await ssoSessionsOf(local.userId))[0].saml_session_index).toMatch(/^_session-/);
       expect((await samlLogin({ nameId: local.email, attributes: { email: local.email } })).location).toBe('/');
     });
 
@@ -262,7 +294,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       expect(res.headers.location).toBe(`/settings/security?connected=${CORP}`);
       const [identity] = await t.dataSource.query(`SELECT * FROM sso_identities WHERE provider_id = $1 AND uid = $2`, [corpId, mail('connected')]);
       expect(identity.user_id).toBe(local.userId);
-      expect(await userByEmail(mail('connected'))).toBeUndefined();
+      expect(await userByEmail(t, mail('connected'))).toBeUndefined();
     });
 
     it('refuses JIT creation outside ALLOWED_OIDC_DOMAINS', async () => {
@@ -283,7 +315,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       const other = await startSso(t.server, CORP);
       await expectRefused(() => request(t.server).get(posted.headers.location).set('Cookie', other.cookie), 'state_browser_mismatch');
       await expectRefused(() => request(t.server).get(posted.headers.location).set('Cookie', started.cookie), 'state_invalid');
-      expect(await userByEmail(mail('lena'))).toBeUndefined();
+      expect(await userByEmail(t, mail('lena'))).toBeUndefined();
     });
 
     it('refuses responses for a disabled provider at once, and unknown provider ids', async () => {
@@ -306,12 +338,13 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       const refused = await request(t.server).post(`/auth/saml/${corpId}/logout`).type('form').send({ SAMLRequest: unsigned }).expect(302);
       expect(refused.headers.location).toBe('/login');
       await request(t.server).get('/api/v1/me').set('Cookie', attempt.cookie).expect(200);
-      const res = await request(t.server).post(`/auth/saml/${corpId}/logout`).type('form').send({ SAMLRequest: idp.logoutRequest(mail('gina')) }).expect(302);
+      const res = await request(t.server).post(`/auth/saml/${corpId}/logout`).type('form').send({ SAMLRequest: idp.logoutRequest(mail('gina')), RelayState: 'idp state' }).expect(302);
       const target = new URL(res.headers.location);
-      expect(`${target.origin}${target.pathname}`).toBe(idp.ssoUrl);
-      expect(target.searchParams.get('SAMLResponse')).toBeTruthy();
+      expect(`${target.origin}${target.pathname}`).toBe(idp.sloUrl);
+      expect(target.searchParams.get('RelayState')).toBe('idp state');
+      expect((await idp.parseLogoutResponse(res.headers.location)).extract).toMatchObject({ issuer: `${APP_ORIGIN}/auth/saml/${corpId}` });
       await request(t.server).get('/api/v1/me').set('Cookie', attempt.cookie).expect(401);
-      const gina = await userByEmail(mail('gina'));
+      const gina = await userByEmail(t, mail('gina'));
       const [event] = await t.dataSource.query(`SELECT * FROM audit_logs WHERE event = 'logout_idp' AND user_id = $1`, [gina.id]);
       expect(event).toMatchObject({ provider_name: CORP });
     });
@@ -327,8 +360,278 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       expect((await logout(idp.logoutRequest(mail('hugo'), new Date(), SHA1))).headers.location).toBe('/login');
       expect((await logout(idp.logoutRequest(mail('hugo'), new Date(), undefined, 'https://wiki.corp.example/saml/slo'))).headers.location).toBe('/login');
       await request(t.server).get('/api/v1/me').set('Cookie', again.cookie).expect(200);
-      const hugo = await userByEmail(mail('hugo'));
+      const hugo = await userByEmail(t, mail('hugo'));
       expect(await t.dataSource.query(`SELECT id FROM audit_logs WHERE event = 'logout_idp' AND user_id = $1`, [hugo.id])).toHaveLength(1);
+    });
+  });
+
+  describe('single logout started by the IdP by HTTP-Redirect', () => {
+    const logoutByRedirect = (path: string) => request(t.server).get(path).expect(302);
+    const idpLogouts = async (userId: string) => (await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'logout_idp' AND user_id = $1`, [userId])).map((e: { details: unknown }) => e.details);
+
+    it('ends the sessions of the identity and answers with a signed LogoutResponse the IdP accepts, carrying RelayState back', async () => {
+      const attempt = await samlLogin(person('iris'), {}, SIGNED, signingIdp, signedId);
+      await request(t.server).get('/api/v1/me').set('Cookie', attempt.cookie).expect(200);
+      const path = signingIdp.logoutRequestUrl(mail('iris'), { relayState: "idp-state 4'2/&=(!)~*" });
+      expect(path.startsWith(`/auth/saml/${signedId}/logout?SAMLRequest=`)).toBe(true);
+      const res = await logoutByRedirect(path);
+      await request(t.server).get('/api/v1/me').set('Cookie', attempt.cookie).expect(401);
+
+      const answer = new URL(res.headers.location);
+      expect(answer.searchParams.get('RelayState')).toBe("idp-state 4'2/&=(!)~*");
+      expect(answer.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+      const requestId = /ID="([^"]+)"/.exec(inflate(new URLSearchParams(path.split('?')[1]).get('SAMLRequest')!))![1];
+      // The IdP checks our signature (it wants them from this SP), our issuer and a Success status.
+      const parsed = await signingIdp.parseLogoutResponse(res.headers.location);
+      expect(parsed.extract).toMatchObject({ issuer: `${APP_ORIGIN}/auth/saml/${signedId}`, response: { inResponseTo: requestId, destination: signingIdp.sloUrl } });
+      const iris = await userByEmail(t, mail('iris'));
+      expect(await idpLogouts(iris.id)).toEqual([{ initiated_by: 'idp', sessions: 1 }]);
+    });
+
+    it('answers unsigned when request signing is off, and ends the sessions the same way', async () => {
+      const attempt = await samlLogin(person('jonas'));
+      const answer = (await logoutByRedirect(idp.logoutRequestUrl(mail('jonas')))).headers.location;
+      await request(t.server).get('/api/v1/me').set('Cookie', attempt.cookie).expect(401);
+      expect(new URL(answer).searchParams.get('Signature')).toBeNull();
+      expect((await idp.parseLogoutResponse(answer)).extract).toMatchObject({ issuer: `${APP_ORIGIN}/auth/saml/${corpId}` });
+      expect(await idpLogouts((await userByEmail(t, mail('jonas'))).id)).toEqual([{ initiated_by: 'idp', sessions: 1 }]);
+    });
+
+    it('ends no session, never with a 500, on a request unsigned, signed by another key or with SHA-1, changed, replayed, meant elsewhere, from another issuer, stale or too large', async () => {
+      const captured = idp.logoutRequestUrl(mail('karl'));
+      const first = await samlLogin(person('karl'));
+      expect(new URL((await logoutByRedirect(captured)).headers.location).origin).toBe(new URL(idp.sloUrl).origin);
+      await request(t.server).get('/api/v1/me').set('Cookie', first.cookie).expect(401);
+      const again = await samlLogin(person('karl'));
+
+      const hourAgo = new Date(Date.now() - 60 * 60_000).toISOString();
+      const bomb = deflateRawSync(Buffer.alloc(4 * 1024 * 1024, 0x20)).toString('base64');
+      const refused = [
+        captured,
+        idp.logoutRequestUrl(mail('karl'), { signed: false }),
+        idp.impostor(attackerKeys).logoutRequestUrl(mail('karl')),
+        idp.logoutRequestUrl(mail('karl'), { signatureAlgorithm: SHA1 }),
+        idp.logoutRequestUrl(mail('karl'), { relayState: 'a' }).replace('RelayState=a', 'RelayState=b'),
+        idp.logoutRequestUrl(mail('karl'), { fields: { destination: `${APP_ORIGIN}/auth/saml/${signedId}/logout` } }),
+        idp.logoutRequestUrl(mail('karl'), { fields: { issuer: 'https://other-idp.test/' } }),
+        idp.logoutRequestUrl(mail('karl'), { fields: { issueInstant: hourAgo } }),
+        idp.logoutRequestUrl(mail('karl'), { relayState: 'r'.repeat(1025) }),
+        `/auth/saml/${corpId}/logout?SAMLRequest=${encodeURIComponent(bomb)}`,
+        `/auth/saml/${corpId}/logout?SAMLRequest=%25%25%25`,
+      ];
+      for (const path of refused) expect((await logoutByRedirect(path)).headers.location).toBe('/login');
+      // A genuine request with its SAMLRequest given twice is refused rather than guessed at.
+      const genuine = idp.logoutRequestUrl(mail('karl'));
+      expect((await logoutByRedirect(`${genuine}&${genuine.split('?')[1].split('&')[0]}`)).headers.location).toBe('/login');
+
+      await request(t.server).get('/api/v1/me').set('Cookie', again.cookie).expect(200);
+      expect(await idpLogouts((await userByEmail(t, mail('karl'))).id)).toHaveLength(1);
+    });
+
+    it('sends a request for a disabled or unknown provider to the sign-in page', async () => {
+      await samlLogin(person('lena'), {}, SIGNED, signingIdp, signedId);
+      await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${signedId}/disable`).expect(200);
+      try {
+        expect((await logoutByRedirect(signingIdp.logoutRequestUrl(mail('lena')))).headers.location).toBe('/login');
+      } finally {
+        await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${signedId}/enable`).expect(200);
+      }
+      expect((await logoutByRedirect(`/auth/saml/${randomUUID()}/logout?SAMLRequest=abc`)).headers.location).toBe('/login');
+      expect(await idpLogouts((await userByEmail(t, mail('lena'))).id)).toEqual([]);
+    });
+  });
+
+  describe('single logout started here (SP-initiated)', () => {
+    /** Signs in through the provider and returns the browser, the user and the sign-in's SessionIndex. */
+    async function signedIn(name: string, groups: string[] = [], providerName = CORP, provider = idp, providerId = corpId) {
+      const sessionIndex = `_idp-session-${randomUUID()}`;
+      const attempt = await samlLogin(person(name, groups), { fields: { sessionIndex } }, providerName, provider, providerId);
+      expect(attempt.location).toBe('/');
+      return { browser: browserOf(attempt), user: await userByEmail(t, mail(name)), sessionIndex };
+    }
+
+    const logoutEvents = (userId: string) =>
+      t.dataSource.query(`SELECT event, user_id, family_id, provider_id, provider_name, details FROM audit_logs WHERE user_id = $1 AND event LIKE 'logout%' ORDER BY created_at`, [
+        userId,
+      ]);
+
+    it('signs out at the IdP too: the logout URL carries a LogoutRequest naming the sign-in, remembered for the answer, audited as logout_idp', async () => {
+      const { browser, user, sessionIndex } = await signedIn('olga');
+      const res = await as(t.server, browser, 'post', '/auth/logout').expect(200);
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+
+      // The IdP parses it (schema-valid) and finds who and which of its sessions to end.
+      const url = new URL(res.body.logout_url);
+      expect(url.searchParams.get('Signature')).toBeNull();
+      const parsed = await idp.parseLogoutRequest(url.toString());
+      expect(parsed.extract).toMatchObject({
+        issuer: `${APP_ORIGIN}/auth/saml/${corpId}`,
+        nameID: mail('olga'),
+        sessionIndex,
+        request: { id: parsed.id, destination: idp.sloUrl },
+      });
+      expect(parsed.xml).toContain(`Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"`);
+      const [issued] = await t.dataSource.query(`SELECT * FROM saml_requests WHERE id = $1`, [parsed.id]);
+      expect(issued).toMatchObject({ provider_id: corpId, purpose: 'logout', user_id: user.id, browser_hash: null, consumed_at: null });
+      expect(await logoutEvents(user.id)).toEqual([
+        { event: 'logout_idp', user_id: user.id, family_id: user.family_id, provider_id: corpId, provider_name: CORP, details: {} },
+      ]);
+    });
+
+    it('signs the LogoutRequest with the SP key when request signing is on (the IdP verifies it)', async () => {
+      const { browser, sessionIndex } = await signedIn('pia', [], SIGNED, signingIdp, signedId);
+      const url = new URL((await as(t.server, browser, 'post', '/auth/logout').expect(200)).body.logout_url);
+      expect(url.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+      expect((await signingIdp.parseLogoutRequest(url.toString())).extract).toMatchObject({ nameID: mail('pia'), sessionIndex });
+      // A tampered request no longer verifies at the IdP.
+      url.searchParams.set('RelayState', 'x');
+      await expect(signingIdp.parseLogoutRequest(url.toString())).rejects.toThrow();
+    });
+
+    it('still signs out at the IdP when the session has gone idle (the admin app signs such a session out)', async () => {
+      const { browser, user } = await signedIn('quinn');
+      await t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE user_id = $1`, [user.id]);
+      await request(t.server).get('/api/v1/me').set('Cookie', browser.cookie).expect(401);
+      const res = await as(t.server, browser, 'post', '/auth/logout').expect(200);
+      expect((await idp.parseLogoutRequest(res.body.logout_url)).extract).toMatchObject({ nameID: mail('quinn') });
+      expect((await t.dataSource.query(`SELECT revoked_at FROM sessions WHERE user_id = $1`, [user.id]))[0].revoked_at).not.toBeNull();
+      expect((await logoutEvents(user.id)).map((e: { event: string }) => e.event)).toEqual(['logout_idp']);
+      // Ended: no second LogoutRequest.
+      await as(t.server, browser, 'post', '/auth/logout').expect(401);
+    });
+
+    it('signs out here only without a single logout URL, or while the provider is disabled', async () => {
+      const local = await signedIn('rosa');
+      await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${corpId}`).send({ slo_url: '' }).expect(200);
+      try {
+        expect((await as(t.server, local.browser, 'post', '/auth/logout').expect(200)).body).toEqual({ logout_url: null });
+      } finally {
+        await as(t.server, admin, 'patch', `/api/v1/admin/sso_providers/${corpId}`).send({ slo_url: idp.sloUrl }).expect(200);
+      }
+      await request(t.server).get('/api/v1/me').set('Cookie', local.browser.cookie).expect(401);
+      expect((await logoutEvents(local.user.id)).map((e: { event: string }) => e.event)).toEqual(['logout']);
+
+      // A super admin who came in through the provider keeps their session when switching it off (the others end).
+      const root = await signedIn('sven', ['root']);
+      await as(t.server, root.browser, 'post', `/api/v1/admin/sso_providers/${corpId}/disable`).expect(200);
+      try {
+        expect((await as(t.server, root.browser, 'post', '/auth/logout').expect(200)).body).toEqual({ logout_url: null });
+      } finally {
+        await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${corpId}/enable`).expect(200);
+      }
+      expect((await logoutEvents(root.user.id)).map((e: { event: string }) => e.event)).toEqual(['logout']);
+      expect(await countRows(t, `saml_requests WHERE purpose = 'logout' AND user_id IN ('${local.user.id}', '${root.user.id}')`)).toBe(0);
+    });
+
+    /** A user signed in and out again: the ID of the LogoutRequest the IdP now answers. */
+    async function loggedOut(name: string) {
+      const { browser, user } = await signedIn(name);
+      const res = await as(t.server, browser, 'post', '/auth/logout').expect(200);
+      return { user, requestId: (await idp.parseLogoutRequest(res.body.logout_url)).id };
+    }
+
+    const answerByRedirect = (path: string) => request(t.server).get(path).expect(302);
+    const answerByPost = (SAMLResponse: string) => request(t.server).post(`/auth/saml/${corpId}/logout`).type('form').send({ SAMLResponse }).expect(302);
+    const consumed = async (requestId: string) => (await t.dataSource.query(`SELECT consumed_at FROM saml_requests WHERE id = $1`, [requestId]))[0].consumed_at !== null;
+    const lastLogoutAudit = async () =>
+      (await t.dataSource.query(`SELECT user_id, details FROM audit_logs WHERE event = 'logout_idp' AND provider_id = $1 ORDER BY created_at DESC LIMIT 1`, [corpId]))[0];
+
+    it('takes the IdP’s signed LogoutResponse by HTTP-Redirect or HTTP-POST to the sign-in page, once, with nothing more to audit', async () => {
+      const byRedirect = await loggedOut('tara');
+      const answer = idp.logoutResponseUrl(byRedirect.requestId);
+      expect(answer.startsWith(`/auth/saml/${corpId}/logout?SAMLResponse=`)).toBe(true);
+      expect((await answerByRedirect(answer)).headers.location).toBe('/login');
+      expect(await consumed(byRedirect.requestId)).toBe(true);
+      expect((await logoutEvents(byRedirect.user.id)).map((e: { event: string }) => e.event)).toEqual(['logout_idp']);
+
+      const byPost = await loggedOut('tara');
+      const audited = await countRows(t, 'audit_logs');
+      expect((await answerByPost(idp.logoutResponsePost(byPost.requestId))).headers.location).toBe('/login');
+      expect(await consumed(byPost.requestId)).toBe(true);
+      expect(await countRows(t, 'audit_logs')).toBe(audited);
+
+      // Captured and replayed: refused, and said so.
+      expect((await answerByRedirect(answer)).headers.location).toBe('/login');
+      expect(await lastLogoutAudit()).toEqual({ user_id: null, details: { initiated_by: 'sp', result: 'response_refused', reason: 'in_response_to_invalid' } });
+    });
+
+    it('audits a failure status from the IdP against the user who signed out (the IdP session may still be open)', async () => {
+      const { user, requestId } = await loggedOut('ulla');
+      const responder = 'urn:oasis:names:tc:SAML:2.0:status:Responder';
+      expect((await answerByRedirect(idp.logoutResponseUrl(requestId, { fields: { statusCode: responder } }))).headers.location).toBe('/login');
+      expect(await lastLogoutAudit()).toEqual({ user_id: user.id, details: { initiated_by: 'sp', result: 'idp_failed', detail: `top-level status ${responder}` } });
+      expect(await consumed(requestId)).toBe(true);
+    });
+
+    describe('refuses a LogoutResponse, still to the sign-in page and never with a 500, and audits why', () => {
+      async function refused(answer: (requestId: string) => Promise<request.Response>, reason: string) {
+        const { requestId } = await loggedOut('vera');
+        expect((await answer(requestId)).headers.location).toBe('/login');
+        const audit = await lastLogoutAudit();
+        expect(audit).toMatchObject({ user_id: null, details: { initiated_by: 'sp', result: 'response_refused', reason } });
+        // Never the message itself.
+        expect(JSON.stringify(audit)).not.toMatch(/[A-Za-z0-9+/%]{60,}/);
+        return requestId;
+      }
+
+      it('unsigned, or signed by another key', async () => {
+        await refused((id) => answerByRedirect(idp.logoutResponseUrl(id, { signed: false })), 'signature_invalid');
+        await refused((id) => answerByPost(idp.logoutResponsePost(id, { signed: false })), 'signature_invalid');
+        const impostor = idp.impostor(attackerKeys);
+        await refused((id) => answerByRedirect(impostor.logoutResponseUrl(id)), 'signature_invalid');
+        await refused((id) => answerByPost(impostor.logoutResponsePost(id)), 'signature_invalid');
+      });
+
+      it('changed after signing, or signed with SHA-1', async () => {
+        const tampered = await refused((id) => {
+          const other = new URLSearchParams(idp.logoutResponseUrl(id, { fields: { statusCode: 'urn:oasis:names:tc:SAML:2.0:status:Responder' }, signed: false }).split('?')[1]);
+          const signed = idp.logoutResponseUrl(id).replace(/SAMLResponse=[^&]+/, `SAMLResponse=${encodeURIComponent(other.get('SAMLResponse')!)}`);
+          return answerByRedirect(signed);
+        }, 'signature_invalid');
+        // Refused answers spend the request: the genuine one that may follow is not taken either.
+        expect(await consumed(tampered)).toBe(true);
+        await refused((id) => answerByRedirect(idp.logoutResponseUrl(id, { signatureAlgorithm: SHA1 })), 'weak_signature_algorithm');
+        await refused((id) => answerByPost(idp.logoutResponsePost(id, { signatureAlgorithm: SHA1 })), 'weak_signature_algorithm');
+      });
+
+      it('meant for another address, or from another issuer', async () => {
+        await refused((id) => answerByRedirect(idp.logoutResponseUrl(id, { fields: { destination: `${APP_ORIGIN}/auth/saml/${signedId}/logout` } })), 'destination_mismatch');
+        await refused((id) => answerByPost(idp.logoutResponsePost(id, { fields: { issuer: 'https://other-idp.test/' } })), 'issuer_mismatch');
+      });
+
+      it('answering no LogoutRequest of ours: none, an unknown one, an AuthnRequest, or another provider’s', async () => {
+        await refused(() => answerByRedirect(idp.logoutResponseUrl(null)), 'in_response_to_invalid');
+        await refused(() => answerByPost(idp.logoutResponsePost(`_${randomUUID()}`)), 'in_response_to_invalid');
+        const signIn = await begin();
+        await refused(() => answerByRedirect(idp.logoutResponseUrl(signIn.requestId)), 'in_response_to_invalid');
+        // The AuthnRequest was not spent by the mix-up: its own answer still signs in.
+        expect((await postAndReturn(t.server, corpId, await idp.response(signIn.requestId, person('wim')), signIn.cookie)).headers.location).toBe('/');
+        const elsewhere = await signedIn('xena', [], SIGNED, signingIdp, signedId);
+        const { id } = await signingIdp.parseLogoutRequest((await as(t.server, elsewhere.browser, 'post', '/auth/logout').expect(200)).body.logout_url);
+        await refused(() => answerByPost(idp.logoutResponsePost(id)), 'in_response_to_invalid');
+        expect(await consumed(id)).toBe(false);
+      });
+
+      it('malformed: not base64, not DEFLATE, a parameter twice, too large inflated, or not a LogoutResponse', async () => {
+        const base = `/auth/saml/${corpId}/logout`;
+        await refused(() => answerByRedirect(`${base}?SAMLResponse=%25%25%25`), 'response_malformed');
+        await refused(() => answerByRedirect(`${base}?SAMLResponse=${encodeURIComponent(encode('<not-deflated/>'))}`), 'response_malformed');
+        await refused((id) => {
+          const answer = idp.logoutResponseUrl(id);
+          return answerByRedirect(`${answer}&${answer.split('?')[1].split('&')[0]}`);
+        }, 'response_malformed');
+        const bomb = deflateRawSync(Buffer.alloc(4 * 1024 * 1024, 0x20)).toString('base64');
+        await refused(() => answerByRedirect(`${base}?SAMLResponse=${encodeURIComponent(bomb)}`), 'response_too_large');
+        await refused(() => answerByPost(idp.logoutRequest(mail('vera'))), 'response_malformed');
+      });
+    });
+
+    it('keeps sending a GET without a SAMLResponse, and answers for an unknown provider, to the sign-in page without a record', async () => {
+      const audited = await countRows(t, 'audit_logs');
+      expect((await request(t.server).get(`/auth/saml/${corpId}/logout`).expect(302)).headers.location).toBe('/login');
+      expect((await request(t.server).get(`/auth/saml/${randomUUID()}/logout?SAMLResponse=abc`).expect(302)).headers.location).toBe('/login');
+      expect((await request(t.server).post(`/auth/saml/not-a-uuid/logout`).type('form').send({ SAMLResponse: 'abc' }).expect(302)).headers.location).toBe('/login');
+      expect(await countRows(t, 'audit_logs')).toBe(audited);
     });
   });
 
@@ -349,7 +652,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
       ).id;
       const trialIdp = new SamlIdp(idpKeys, { entityId: idp.entityId });
       trialIdp.trust((await metadataOf(t.server, trialId)).body);
-      const before = await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)));
+      const before = await countsOf(t, ['sessions', 'users', 'sso_identities']);
 
       const started = await as(t.server, admin, 'post', `/api/v1/admin/sso_providers/${trialId}/test_login`).expect(201);
       const cookie = `${admin.cookie}; ${cookiesOf(started.headers['set-cookie'] as unknown as string[])}`;
@@ -370,7 +673,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
         role_mapping: { configured: true, role: 'super_admin' },
         account: { identity_user_id: null, email_user_id: null },
       });
-      expect(await Promise.all(['sessions', 'users', 'sso_identities'].map((table) => countRows(t, table)))).toEqual(before);
+      expect(await countsOf(t, ['sessions', 'users', 'sso_identities'])).toEqual(before);
       const audit = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'provider_test_login' AND provider_id = $1 ORDER BY created_at`, [trialId]);
       expect(audit.map((a: { details: { stage: string } }) => a.details.stage)).toEqual(['started', 'completed']);
 
@@ -527,23 +830,22 @@ describe('SAML sign-in with AUTH_JIT_MODE=link_only', () => {
   beforeAll(async () => {
     const keys = makeKeyPair('Hearth link-only IdP');
     idp = new SamlIdp(keys);
-    t = await startFreshTestApp({ ...SSO_ENV, AUTH_JIT_MODE: 'link_only' });
-    const h = await t.newHousehold({ role: 'super_admin' });
-    const admin = await signIn(t.server, h.email);
-    providerId = (await createProvider(t.server, admin, { name, strategy: 'saml', sso_url: idp.ssoUrl, idp_certificate: keys.cert, enabled: true })).id;
+    const app = await startSsoApp({ AUTH_JIT_MODE: 'link_only' });
+    t = app.t;
+    providerId = (await createProvider(t.server, app.admin, { name, strategy: 'saml', sso_url: idp.ssoUrl, idp_certificate: keys.cert, enabled: true })).id;
     idp.trust((await metadataOf(t.server, providerId)).body);
   });
   afterAll(() => t?.close());
 
   it('creates no account, session or identity, and audits jit_disabled', async () => {
-    const before = await Promise.all(['users', 'sessions', 'sso_identities', 'families'].map((table) => countRows(t, table)));
+    const before = await countsOf(t, ['users', 'sessions', 'sso_identities', 'families']);
     const started = await startSso(t.server, name);
     const { SAMLResponse } = await idp.respond(started.authorizationUrl, { nameId: `new-${run}@example.org`, attributes: { email: `new-${run}@example.org` } });
     const res = await postAndReturn(t.server, providerId, SAMLResponse, started.cookie);
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/login?error=sso_account_creation_disabled');
     expect(((res.headers['set-cookie'] as unknown as string[] | undefined) ?? []).some((c) => c.startsWith('hearth_session='))).toBe(false);
-    expect(await Promise.all(['users', 'sessions', 'sso_identities', 'families'].map((table) => countRows(t, table)))).toEqual(before);
+    expect(await countsOf(t, ['users', 'sessions', 'sso_identities', 'families'])).toEqual(before);
     expect((await lastFailure(t, name)).reason).toBe('jit_disabled');
   });
 });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { as, Browser, cookiesOf, signIn } from './support/sessions';
-import { OidcIdp, startOidcIdp } from './support/oidc-idp';
-import { APP_ORIGIN, countRows, createProvider, SSO_ENV } from './support/sso';
-import { startFreshTestApp } from './support/fresh-database';
+import type { OidcIdp } from './support/oidc-idp';
+import { callbackUrl, countsOf, oidcProviderFields, SsoSuite, startSsoSuite } from './support/sso';
 import type { TestApp } from './support/test-app';
 
 const run = randomUUID().slice(0, 8);
@@ -19,42 +18,33 @@ describe('provider test login before enabling (SPEC.md 5.2) through a real oidc-
   let providerId: string;
   let existingEmail: string;
   let existingUserId: string;
+  let suite: SsoSuite;
 
   beforeAll(async () => {
-    t = await startFreshTestApp(SSO_ENV);
-    const h = await t.newHousehold({ role: 'super_admin' });
-    adminId = h.userId;
-    admin = await signIn(t.server, h.email);
+    suite = await startSsoSuite({
+      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [callbackUrl(NAME)] }],
+      accounts: { alice: { email: mail('alice'), email_verified: true, given_name: 'Alice', family_name: 'Liddell', groups: ['finance-admins', 'staff'] } },
+      // Not enabled: the test login is how an administrator tries a provider before turning it on.
+      providers: (idp) => [
+        oidcProviderFields(idp, NAME, SECRET, {
+          label: 'Trial SSO',
+          scopes: 'openid email profile groups',
+          default_role: 'member',
+          role_mapping: { groupMappings: [{ group: 'finance-admins', role: 'admin' }] },
+        }),
+      ],
+    });
+    ({ t, idp, admin, adminId } = suite);
+    providerId = suite.providers[0].id;
     const member = await t.newHousehold({ role: 'admin' });
     existingEmail = member.email;
     existingUserId = member.userId;
-    idp = await startOidcIdp({
-      clients: [{ client_id: 'hearth', client_secret: SECRET, redirect_uris: [`${APP_ORIGIN}/auth/${NAME}/callback`] }],
-      accounts: {
-        alice: { email: mail('alice'), email_verified: true, given_name: 'Alice', family_name: 'Liddell', groups: ['finance-admins', 'staff'] },
-        bob: { email: existingEmail, email_verified: true, groups: ['staff'] },
-      },
-    });
-    providerId = (
-      await createProvider(t.server, admin, {
-        name: NAME,
-        label: 'Trial SSO',
-        strategy: 'openid_connect',
-        issuer: idp.issuer,
-        client_id: 'hearth',
-        client_secret: SECRET,
-        scopes: 'openid email profile groups',
-        default_role: 'member',
-        role_mapping: { groupMappings: [{ group: 'finance-admins', role: 'admin' }] },
-      })
-    ).id;
+    // bob's e-mail at the IdP is that of an existing account.
+    idp.accounts.bob = { email: existingEmail, email_verified: true, groups: ['staff'] };
   });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.close();
-  });
+  afterAll(() => suite?.close());
 
-  const counts = () => Promise.all(['users', 'sessions', 'sso_identities', 'families'].map((table) => countRows(t, table)));
+  const counts = () => countsOf(t, ['users', 'sessions', 'sso_identities', 'families']);
   const roles = async () => t.dataSource.query(`SELECT id, role FROM users ORDER BY id`);
   const result = (browser: Browser = admin) => as(t.server, browser, 'get', `/api/v1/admin/sso_providers/${providerId}/test_login/result`);
 

@@ -1,10 +1,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
 import { requestOrigin } from '../audit/audit.service';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { SsoProvider } from '../sso/sso.entities';
+import { SsoRepository } from '../sso/sso.repository';
 import { UsersService } from '../users/users.service';
 import { Public, RateLimit } from './auth.decorators';
 import { AuthConfigDto, MessageDto, SignInProviderDto, PasswordResetCompleteDto, PasswordResetRequestDto, SetupDto, SignedInDto } from './auth.dto';
@@ -24,7 +23,7 @@ export class AuthConfigController {
     private readonly sessions: SessionsService,
     private readonly passwordResets: PasswordResetsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly providers: SsoRepository,
   ) {}
 
   @Get('config')
@@ -44,11 +43,8 @@ export class AuthConfigController {
   }
 
   /** The enabled providers, for the sign-in page's buttons and the security page's "connect": public, so no more than a button needs. */
-  private signInProviders(): Promise<SignInProviderDto[]> {
-    return this.dataSource
-      .getRepository(SsoProvider)
-      .find({ select: { name: true, label: true, strategy: true }, where: { enabled: true }, order: { label: 'ASC', name: 'ASC' } })
-      .then((providers) => providers.map(({ name, label, strategy }) => ({ name, label, strategy })));
+  private async signInProviders(): Promise<SignInProviderDto[]> {
+    return (await this.providers.listSignInProviders()).map(({ name, label, strategy }) => ({ name, label, strategy }));
   }
 
   /** First run only: creates the first user as super_admin with a new family, and signs them in. */

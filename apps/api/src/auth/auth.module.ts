@@ -4,6 +4,7 @@ import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import type { Logger } from 'pino';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { SsoDataModule } from '../sso/sso-data.module';
 import { UsersModule } from '../users/users.module';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -19,7 +20,7 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 
 @Module({
-  imports: [UsersModule],
+  imports: [SsoDataModule, UsersModule],
   controllers: [SessionsController, MeController, AuthConfigController, ApiKeysController],
   providers: [
     ApiKeysRepository,

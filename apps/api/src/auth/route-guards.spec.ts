@@ -3,6 +3,7 @@ import { MODULE_METADATA, PATH_METADATA, METHOD_METADATA } from '@nestjs/common/
 import { RequestMethod, Type } from '@nestjs/common';
 import { FEATURE_MODULES } from '../app.module';
 import { HealthController } from '../health/health.controller';
+import { RESERVED_PROVIDER_NAMES } from '../sso/provider-fields';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE, REQUIRED_SESSION } from './auth.decorators';
 
 /** Every controller reachable from the application's modules (the health controller is wired in AppModule). */
@@ -70,5 +71,18 @@ describe('every route declares how it authenticates', () => {
   it('takes a session gone idle only on the sign-out routes', () => {
     const signOut = routes.filter((r) => (declared(REQUIRED_SESSION, r) as { signOut?: boolean } | undefined)?.signOut);
     expect(signOut.map((r) => `${r.controller.name}.${r.name}`).sort()).toEqual(['SessionsController.destroy', 'SsoController.logout']);
+  });
+});
+
+describe('routes under /auth', () => {
+  // A provider's sign-in address is /auth/<name>: a route of ours there would shadow it.
+  it('reserve their first path segment as a provider name', () => {
+    const segments = routes
+      .map((r) => `${Reflect.getMetadata(PATH_METADATA, r.controller) as string}/${Reflect.getMetadata(PATH_METADATA, r.handler) as string}`)
+      .filter((path) => path.startsWith('auth/'))
+      .map((path) => path.split('/').filter(Boolean)[1])
+      .filter((segment) => !segment.startsWith(':'));
+    expect(segments.length).toBeGreaterThan(0);
+    for (const segment of new Set(segments)) expect([segment, RESERVED_PROVIDER_NAMES.has(segment)]).toEqual([segment, true]);
   });
 });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Configuration, IDToken } from 'openid-client';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { openIdClient } from './openid-client';
+import type { SamlSessionRef } from './saml-profile';
 import { SecretBox } from './secret-box';
 import type { SsoProvider } from './sso.entities';
 
@@ -23,6 +24,8 @@ export interface ProviderClaims {
   issuer: string;
   claims: Record<string, unknown>;
   idToken: string | null;
+  /** SAML only: the NameID and SessionIndex a LogoutRequest for this sign-in names. */
+  samlSession: SamlSessionRef | null;
 }
 
 /** Why a provider exchange failed, as audited; library messages are never shown to the user. */
@@ -128,7 +131,7 @@ export class OidcGateway {
     const uid = typeof rawUid === 'number' && Number.isSafeInteger(rawUid) ? String(rawUid) : rawUid;
     if (typeof uid !== 'string' || uid === '' || uid.length > 500) throw new ProviderExchangeError('invalid_id_token', 'no usable subject');
     const issuer = idTokenClaims?.iss ?? configuration.serverMetadata().issuer;
-    return { uid, issuer, claims, idToken: tokens.id_token ?? null };
+    return { uid, issuer, claims, idToken: tokens.id_token ?? null, samlSession: null };
   }
 
   /** The provider's RP-initiated logout URL, or null when it has none (or cannot be reached now). */

@@ -1,8 +1,8 @@
-import { X509Certificate } from 'node:crypto';
 import { ROLES } from '@hearth/contracts';
 import { validateRoleMappingConfig } from '@hearth/domain/role-mapping';
 import type { RoleMappingConfig } from '@hearth/domain/role-mapping';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
+import { parseCertificates } from './saml-profile';
 import { SecretBox } from './secret-box';
 import { TOKEN_AUTH_METHODS } from './sso-providers.dto';
 import type { CreateProviderDto, UpdateProviderDto } from './sso-providers.dto';
@@ -13,8 +13,11 @@ import { SsoProvider } from './sso.entities';
 
 export const SP_PRIVATE_KEY_PURPOSE = 'sso_providers.sp_private_key';
 
-/** Path segments under /auth that are routes of their own, so no provider may take them as its name. */
-const RESERVED_NAMES = new Set(['saml', 'link', 'logout', 'session', 'providers']);
+/**
+ * Path segments under /auth that are routes of their own, so no provider may take them as its name: its sign-in
+ * address /auth/<name> would be answered by that route instead (a test checks every such route is listed).
+ */
+export const RESERVED_PROVIDER_NAMES: ReadonlySet<string> = new Set(['config', 'link', 'logout', 'password_reset', 'providers', 'saml', 'session', 'setup']);
 
 /** Provider fields as the admin API and config/auth.yml spell them. */
 export type ProviderFields = Partial<CreateProviderDto & UpdateProviderDto>;
@@ -31,6 +34,7 @@ const PLAIN_FIELDS = {
   userinfo_url: 'userinfoUrl',
   token_auth_method: 'tokenAuthMethod',
   sso_url: 'ssoUrl',
+  slo_url: 'sloUrl',
   idp_entity_id: 'idpEntityId',
   idp_certificate: 'idpCertificate',
   sign_requests: 'signRequests',
@@ -73,22 +77,10 @@ export function applyProviderFields(provider: SsoProvider, input: ProviderFields
   return changed;
 }
 
-/** Whether `text` is one or more X.509 certificates: PEM blocks, or one base64 body without the PEM lines. */
-function isCertificate(text: string): boolean {
-  const pem = [...text.matchAll(/-----BEGIN CERTIFICATE-----([^-]*)-----END CERTIFICATE-----/g)].map((m) => m[1]);
-  const bodies = text.includes('-----BEGIN') ? pem : [text];
-  try {
-    for (const body of bodies) new X509Certificate(Buffer.from(body.replace(/\s+/g, ''), 'base64'));
-    return bodies.length > 0;
-  } catch {
-    return false;
-  }
-}
-
 /** What is wrong with a provider as it would be saved (field names as the API spells them); empty when fine. */
 export function providerProblems(provider: SsoProvider, changed: string[], creating: boolean, allowInsecureHttp: boolean): string[] {
   const errors: string[] = [];
-  if ((creating || changed.includes('name')) && RESERVED_NAMES.has(provider.name)) errors.push(`name "${provider.name}" is reserved`);
+  if ((creating || changed.includes('name')) && RESERVED_PROVIDER_NAMES.has(provider.name)) errors.push(`name "${provider.name}" is reserved`);
   if (!provider.label?.trim()) errors.push('label must not be empty');
   // Blank input becomes null (applyProviderFields), which these NOT NULL columns cannot hold.
   if (!provider.scopes) errors.push('scopes must not be empty');
@@ -100,7 +92,7 @@ export function providerProblems(provider: SsoProvider, changed: string[], creat
   }
   // Refused here, not at the first sign-in: PEM blocks, or the bare base64 body IdP metadata prints.
   const certificate = (value: string | null, field: string) => {
-    if (value && !isCertificate(value)) errors.push(`${field} must be an X.509 certificate (PEM, or its base64 body)`);
+    if (value && !parseCertificates(value)) errors.push(`${field} must be an X.509 certificate (PEM, or its base64 body)`);
   };
   const required = (value: unknown, field: string) => {
     if (value === null || value === undefined || value === '') errors.push(`${field} is required for ${provider.strategy} providers`);
@@ -134,6 +126,7 @@ export function providerProblems(provider: SsoProvider, changed: string[], creat
     required(provider.idpCertificate, 'idp_certificate');
     certificate(provider.idpCertificate, 'idp_certificate');
     url(provider.ssoUrl, 'sso_url');
+    url(provider.sloUrl, 'slo_url');
     if (provider.signRequests) {
       required(provider.spPrivateKeyEncrypted, 'sp_private_key');
       required(provider.spCertificate, 'sp_certificate');

@@ -37,6 +37,53 @@ production:
     expect(parseProvidersYaml(text, 'test', {}).providers.map((p) => p.name)).toEqual(['fallback']);
   });
 
+  it("reads Sure's SAML settings idp_sso_url and idp_slo_url as sso_url and slo_url; our own name wins when both are given", () => {
+    const text = `
+providers:
+  - id: sure-saml
+    strategy: saml
+    settings:
+      idp_sso_url: https://idp.example.com/sso
+      idp_slo_url: https://idp.example.com/slo
+      idp_certificate: PEM
+  - id: both
+    strategy: saml
+    sso_url: https://idp.example.com/ours
+    settings:
+      idp_sso_url: https://idp.example.com/theirs
+`;
+    const parsed = parseProvidersYaml(text, 'production', {});
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.providers).toEqual([
+      { name: 'sure-saml', strategy: 'saml', sso_url: 'https://idp.example.com/sso', slo_url: 'https://idp.example.com/slo', idp_certificate: 'PEM', enabled: true },
+      { name: 'both', strategy: 'saml', sso_url: 'https://idp.example.com/ours', enabled: true },
+    ]);
+  });
+
+  it("reads Sure's role_mapping, { role: [groups] }, as groupMappings; a shape it is not (guest: no such role) is left to validation", () => {
+    const text = `
+providers:
+  - id: corp
+    strategy: openid_connect
+    settings:
+      role_mapping: { super_admin: [Owners], admin: [Admins, IT], member: ['*'] }
+  - id: guests
+    strategy: openid_connect
+    settings:
+      role_mapping: { guest: [Visitors] }
+`;
+    const [corp, guests] = parseProvidersYaml(text, 'production', {}).providers;
+    expect(corp.role_mapping).toEqual({
+      groupMappings: [
+        { group: 'Owners', role: 'super_admin' },
+        { group: 'Admins', role: 'admin' },
+        { group: 'IT', role: 'admin' },
+        { group: '*', role: 'member' },
+      ],
+    });
+    expect(guests.role_mapping).toEqual({ guest: ['Visitors'] });
+  });
+
   it('skips entries with a bad name, an unknown strategy or a missing variable, naming why', () => {
     const text = `
 providers:

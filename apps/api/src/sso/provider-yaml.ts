@@ -1,12 +1,14 @@
 import { parse } from 'yaml';
 import { SSO_STRATEGIES } from '@hearth/contracts';
+import { isRole } from '@hearth/domain/role-mapping';
 import { ConfigError } from '../config/config';
 import type { ProviderFields } from './provider-fields';
 
 // config/auth.yml: the providers list, either at the top level or under an environment section
 // (`<NODE_ENV>:` falling back to `default:`), as in Sure. Values may name environment variables as ${NAME}, so
 // secrets can stay out of the file. Each entry: id/name, strategy, label, issuer, client_id, client_secret, scopes,
-// ... (the admin API's field names); Sure's nested `settings:` keys are accepted too.
+// ... (the admin API's field names); Sure's nested `settings:` keys are accepted too, with its SAML names
+// idp_sso_url and idp_slo_url.
 
 export interface ProviderSpec extends ProviderFields {
   name: string;
@@ -21,6 +23,9 @@ export interface ParsedProviders {
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,99}$/;
 
+/** Sure's names of SAML settings -> ours, so its auth.yml configures the same IdP here. */
+const SURE_KEYS: Record<string, string> = { idp_sso_url: 'sso_url', idp_slo_url: 'slo_url' };
+
 function interpolate(value: unknown, env: Record<string, string | undefined>, missing: Set<string>): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Z0-9_]+)\}/g, (_, name: string) => {
@@ -33,6 +38,19 @@ function interpolate(value: unknown, env: Record<string, string | undefined>, mi
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolate(item, env, missing)]));
   }
   return value;
+}
+
+/**
+ * Sure's role_mapping, `{ super_admin: [groups], admin: [...], member: [...] }`, as our groupMappings (the highest
+ * role wins either way). Anything else, including Sure's `guest`, which has no role here, is left for validation to
+ * name.
+ */
+function fromSureRoleMapping(mapping: unknown): unknown {
+  if (!mapping || typeof mapping !== 'object' || Array.isArray(mapping)) return mapping;
+  const entries = Object.entries(mapping as Record<string, unknown>);
+  const sure = entries.length > 0 && entries.every(([role, groups]) => isRole(role) && Array.isArray(groups) && groups.every((g) => typeof g === 'string'));
+  if (!sure) return mapping;
+  return { groupMappings: entries.flatMap(([role, groups]) => (groups as string[]).map((group) => ({ group, role }))) };
 }
 
 export function parseProvidersYaml(text: string, nodeEnv: string, env: Record<string, string | undefined> = process.env): ParsedProviders {
@@ -49,6 +67,11 @@ export function parseProvidersYaml(text: string, nodeEnv: string, env: Record<st
     const { settings, id, ...fields } = interpolate(entry, env, missing) as Record<string, unknown>;
     const spec = { ...(settings && typeof settings === 'object' ? settings : {}), ...fields } as Record<string, unknown>;
     spec.name = spec.name ?? id;
+    for (const [sure, ours] of Object.entries(SURE_KEYS)) {
+      if (spec[ours] === undefined && spec[sure] !== undefined) spec[ours] = spec[sure];
+      delete spec[sure];
+    }
+    spec.role_mapping = fromSureRoleMapping(spec.role_mapping);
     if (typeof spec.name !== 'string' || !NAME.test(spec.name)) return problems.push(`providers[${index}]: name must be lower-case letters, digits, _ or -`);
     if (!SSO_STRATEGIES.includes(spec.strategy as ProviderSpec['strategy'])) {
       return problems.push(`${spec.name}: strategy must be one of ${SSO_STRATEGIES.join(', ')}`);

@@ -1,4 +1,16 @@
-import { bearerConfirmationExpiry, destinationProblem, MAX_RESPONSE_BYTES, NAMEID_EMAIL, samlClaims, SamlRejection, screenSamlResponse, XmlJs } from './saml-profile';
+import { deflateRawSync } from 'node:zlib';
+import {
+  bearerConfirmationExpiry,
+  destinationProblem,
+  MAX_RESPONSE_BYTES,
+  NAMEID_EMAIL,
+  redirectMessage,
+  samlClaims,
+  SamlRejection,
+  screenRedirectResponse,
+  screenSamlResponse,
+  XmlJs,
+} from './saml-profile';
 
 const ACS = 'https://hearth.example/auth/saml/p1/callback';
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
@@ -31,6 +43,60 @@ describe('screenSamlResponse', () => {
     ['more than the size cap', 'A'.repeat(Math.ceil(MAX_RESPONSE_BYTES / 3) * 4 + 4), 'response_too_large'],
   ])('refuses %s', (_label, input, reason) => {
     expect(reasonOf(() => screenSamlResponse(input))).toBe(reason);
+  });
+});
+
+describe('screenRedirectResponse', () => {
+  const deflated = (text: string | Buffer) => deflateRawSync(text).toString('base64');
+
+  it('returns the XML of base64 raw DEFLATE', () => {
+    expect(screenRedirectResponse(deflated('<samlp:LogoutResponse/>'))).toBe('<samlp:LogoutResponse/>');
+  });
+
+  it.each([
+    ['nothing', undefined, 'response_missing'],
+    ['base64 that is not DEFLATE', b64('<samlp:LogoutResponse/>'), 'response_malformed'],
+    ['a DOCTYPE inside', deflated('<!DOCTYPE r [<!ENTITY x "y">]><r>&x;</r>'), 'response_malformed'],
+    ['a comment inside', deflated('<r><!-- x --></r>'), 'response_malformed'],
+    ['a small message that inflates beyond the size cap', deflated(Buffer.alloc(MAX_RESPONSE_BYTES + 1, 0x20)), 'response_too_large'],
+  ])('refuses %s', (_label, input, reason) => {
+    expect(reasonOf(() => screenRedirectResponse(input))).toBe(reason);
+  });
+});
+
+describe('redirectMessage', () => {
+  it('decodes the parameters and keeps the signed ones as sent, in the order of SAML Bindings 3.4.4.1', () => {
+    const message = redirectMessage('Signature=c2ln%2B&SigAlg=http%3A%2F%2Fx%23rsa-sha256&other=1&SAMLResponse=YWJj%2B%3D&RelayState=r%20s', 'SAMLResponse');
+    expect(message).toEqual({
+      message: 'YWJj+=',
+      RelayState: 'r s',
+      SigAlg: 'http://x#rsa-sha256',
+      Signature: 'c2ln+',
+      signedOctets: 'SAMLResponse=YWJj%2B%3D&RelayState=r%20s&SigAlg=http%3A%2F%2Fx%23rsa-sha256',
+    });
+  });
+
+  it('takes an unsigned message (the caller refuses it)', () => {
+    expect(redirectMessage('SAMLResponse=YWJj', 'SAMLResponse')).toEqual({ message: 'YWJj', RelayState: null, SigAlg: null, Signature: null, signedOctets: 'SAMLResponse=YWJj' });
+  });
+
+  it('reads a SAMLRequest the same way, leaving any SAMLResponse out of what is signed', () => {
+    expect(redirectMessage('SAMLRequest=cmVx&SAMLResponse=YWJj&SigAlg=a&Signature=b', 'SAMLRequest')).toEqual({
+      message: 'cmVx',
+      RelayState: null,
+      SigAlg: 'a',
+      Signature: 'b',
+      signedOctets: 'SAMLRequest=cmVx&SigAlg=a',
+    });
+  });
+
+  it.each([
+    ['no SAMLResponse', 'SigAlg=a&Signature=b', 'response_missing'],
+    ['only a SAMLRequest', 'SAMLRequest=YWJj', 'response_missing'],
+    ['a parameter given twice', 'SAMLResponse=YWJj&SigAlg=a&SigAlg=b', 'response_malformed'],
+    ['a broken escape', 'SAMLResponse=%E0%A4%A', 'response_malformed'],
+  ])('refuses %s', (_label, query, reason) => {
+    expect(reasonOf(() => redirectMessage(query, 'SAMLResponse'))).toBe(reason);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
-import type { SamlRepository, SamlRequestContext } from './saml.repository';
+import type { SamlRepository, SamlRequestContext, SamlRequestKind } from './saml.repository';
 
 /** What a request being issued is for; absent when the cache only answers responses. */
 export interface IssuingContext extends SamlRequestContext {
@@ -7,10 +7,10 @@ export interface IssuingContext extends SamlRequestContext {
 }
 
 /**
- * node-saml's InResponseTo cache backed by the saml_requests table, scoped to one provider (a request ID minted for
- * another provider is unknown here). One instance per request: it remembers which request IDs this response itself
- * consumed, because node-saml ignores the result of removeAsync and two concurrent responses to one request would
- * otherwise both pass its getAsync check.
+ * node-saml's InResponseTo cache backed by the saml_requests table, scoped to one provider and one kind of request (a
+ * request ID minted for another provider, or a LogoutRequest's ID in a sign-in Response, is unknown here). One
+ * instance per request: it remembers which request IDs this response itself consumed, because node-saml ignores the
+ * result of removeAsync and two concurrent responses to one request would otherwise both pass its getAsync check.
  */
 export class SamlRequestCache implements CacheProvider {
   private readonly consumed = new Map<string, SamlRequestContext>();
@@ -18,6 +18,7 @@ export class SamlRequestCache implements CacheProvider {
   constructor(
     private readonly repository: SamlRepository,
     private readonly providerId: string,
+    private readonly kind: SamlRequestKind,
     private readonly issuing: IssuingContext | null = null,
   ) {}
 
@@ -30,13 +31,13 @@ export class SamlRequestCache implements CacheProvider {
   }
 
   getAsync(key: string): Promise<string | null> {
-    return this.repository.openRequestInstant(key, this.providerId, new Date());
+    return this.repository.openRequestInstant(key, this.providerId, this.kind, new Date());
   }
 
   /** Consumes the request (single use); node-saml calls this on success and on every failure after reading the ID. */
   async removeAsync(key: string | null): Promise<string | null> {
     if (!key) return null;
-    const context = await this.repository.consumeRequest(key, this.providerId, new Date());
+    const context = await this.repository.consumeRequest(key, this.providerId, this.kind, new Date());
     if (!context) return null;
     this.consumed.set(key, context);
     return key;

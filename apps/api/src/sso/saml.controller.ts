@@ -60,17 +60,40 @@ export class SamlController {
     this.finish(result, req, res);
   }
 
+  /** The SingleLogoutService by HTTP-POST: the IdP's LogoutRequest, or its LogoutResponse to ours. */
   @Post('logout')
   @Public()
   @RateLimit('login')
   async logout(@Param('id') id: string, @Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
-    res.redirect(302, await this.saml.logout(id, body ?? {}, publicOrigin(req, this.config), requestOrigin(req)));
+    const origin = publicOrigin(req, this.config);
+    const target =
+      body?.SAMLResponse !== undefined
+        ? await this.saml.logoutAnswered(id, { binding: 'post', SAMLResponse: body.SAMLResponse }, origin, requestOrigin(req))
+        : await this.saml.logoutRequested(id, { binding: 'post', SAMLRequest: body?.SAMLRequest, RelayState: body?.RelayState }, origin, requestOrigin(req));
+    res.redirect(302, target);
   }
 
+  /**
+   * The SingleLogoutService by HTTP-Redirect, the binding most IdPs use in the browser: their LogoutRequest, or their
+   * LogoutResponse to ours. Anything else goes to the sign-in page. The signature covers the query as sent, so the
+   * raw query is passed on.
+   */
   @Get('logout')
   @Public()
-  logoutGet(@Res() res: Response): void {
-    res.redirect(302, '/login');
+  @RateLimit('login')
+  async logoutGet(
+    @Param('id') id: string,
+    @Query('SAMLRequest') samlRequest: unknown,
+    @Query('SAMLResponse') samlResponse: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1);
+    const origin = publicOrigin(req, this.config);
+    let target = '/login';
+    if (samlResponse !== undefined) target = await this.saml.logoutAnswered(id, { binding: 'redirect', query }, origin, requestOrigin(req));
+    else if (samlRequest !== undefined) target = await this.saml.logoutRequested(id, { binding: 'redirect', query }, origin, requestOrigin(req));
+    res.redirect(302, target);
   }
 
   private finish(result: CallbackResult, req: Request, res: Response): void {

@@ -3,10 +3,13 @@ import { DataSource } from 'typeorm';
 import { SamlRequest } from './saml.entities';
 import { SsoLoginState } from './sso.entities';
 
-/** What the sign-in that issued an AuthnRequest needs back when the response arrives. */
+/** What the sign-in or sign-out that issued a request needs back when the IdP answers it. */
 export type SamlRequestContext = Pick<SamlRequest, 'browserHash' | 'purpose' | 'userId'>;
 
-/** SQL for issued AuthnRequest IDs, seen assertion IDs, and SAML identities parked between the ACS and the browser. */
+/** AuthnRequests are answered by sign-in Responses, LogoutRequests by LogoutResponses: never one for the other. */
+export type SamlRequestKind = 'sign_in' | 'logout';
+
+/** SQL for issued request IDs, seen assertion IDs, and SAML identities parked between the ACS and the browser. */
 @Injectable()
 export class SamlRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -15,28 +18,31 @@ export class SamlRepository {
     await this.dataSource.getRepository(SamlRequest).insert(values);
   }
 
-  /** The IssueInstant of an unanswered, unexpired request of this provider. */
-  async openRequestInstant(id: string, providerId: string, now: Date): Promise<string | null> {
+  /** The IssueInstant of an unanswered, unexpired request of this provider and kind. */
+  async openRequestInstant(id: string, providerId: string, kind: SamlRequestKind, now: Date): Promise<string | null> {
     const rows: { issue_instant: string }[] = await this.dataSource.query(
-      `SELECT issue_instant FROM saml_requests WHERE id = $1 AND provider_id = $2 AND consumed_at IS NULL AND expires_at > $3`,
-      [id, providerId, now],
+      `SELECT issue_instant FROM saml_requests
+        WHERE id = $1 AND provider_id = $2 AND (purpose = 'logout') = $4 AND consumed_at IS NULL AND expires_at > $3`,
+      [id, providerId, now, kind === 'logout'],
     );
     return rows[0]?.issue_instant ?? null;
   }
 
   /**
    * Marks the request answered, in one statement, and returns its context; null when it was unknown, expired, of
-   * another provider or already used, so of two concurrent responses to one request only one gets through.
+   * another provider or kind, or already used, so of two concurrent responses to one request only one gets through.
    */
-  async consumeRequest(id: string, providerId: string, now: Date): Promise<SamlRequestContext | null> {
+  async consumeRequest(id: string, providerId: string, kind: SamlRequestKind, now: Date): Promise<SamlRequestContext | null> {
     const [rows]: [Record<string, unknown>[], number] = await this.dataSource.query(
       `UPDATE saml_requests SET consumed_at = $3
-        WHERE id = $1 AND provider_id = $2 AND consumed_at IS NULL AND expires_at > $3
+        WHERE id = $1 AND provider_id = $2 AND (purpose = 'logout') = $4 AND consumed_at IS NULL AND expires_at > $3
         RETURNING browser_hash, purpose, user_id`,
-      [id, providerId, now],
+      [id, providerId, now, kind === 'logout'],
     );
     const row = rows?.[0];
-    return row ? { browserHash: row.browser_hash as string, purpose: row.purpose as string, userId: (row.user_id as string | null) ?? null } : null;
+    return row
+      ? { browserHash: (row.browser_hash as string | null) ?? null, purpose: row.purpose as string, userId: (row.user_id as string | null) ?? null }
+      : null;
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { ProviderSource } from './provider-source';
-import { SamlGateway } from './saml-gateway';
+import { LogoutRequestMessage, LogoutResponseMessage, SamlGateway, VerifiedLogoutResponse } from './saml-gateway';
 import { SamlRejection } from './saml-profile';
 import { SamlRepository } from './saml.repository';
 import type { SsoProvider } from './sso.entities';
@@ -32,16 +32,16 @@ export class SamlService {
   }
 
   /**
-   * The SingleLogoutService. A signed LogoutRequest from the IdP ends the sessions that the named identity opened
-   * through this provider (audited as logout_idp) and is answered with a LogoutResponse; anything else (including
-   * the IdP's answer to a logout, or a refused request) just goes to the sign-in page.
+   * The SingleLogoutService, asked by the IdP (IdP-initiated logout, by HTTP-POST or HTTP-Redirect). A signed
+   * LogoutRequest ends the sessions that the named identity opened through this provider (audited as logout_idp) and
+   * is answered with a LogoutResponse; anything else (a refused request) just goes to the sign-in page.
    */
-  async logout(providerId: string, body: Record<string, unknown>, origin: string, requestOrigin: RequestOrigin): Promise<string> {
+  async logoutRequested(providerId: string, message: LogoutRequestMessage, origin: string, requestOrigin: RequestOrigin): Promise<string> {
     const provider = await this.samlProvider(providerId);
-    if (!provider || !this.source.isActive(provider) || typeof body.SAMLRequest !== 'string') return '/login';
+    if (!provider || !this.source.isActive(provider)) return '/login';
     let verified: { nameId: string; responseUrl: string };
     try {
-      verified = await this.gateway.verifyLogoutRequest(provider, origin, body.SAMLRequest);
+      verified = await this.gateway.verifyLogoutRequest(provider, origin, message);
     } catch (error) {
       if (error instanceof SamlRejection) return '/login';
       throw error;
@@ -58,6 +58,31 @@ export class SamlService {
       });
     }
     return verified.responseUrl;
+  }
+
+  /**
+   * The SingleLogoutService, answered by the IdP (SP-initiated logout: the session ended when the LogoutRequest was
+   * sent). The browser goes to the sign-in page whatever the answer; one that is refused, or that reports a failure,
+   * is audited as logout_idp with its result, since the user's IdP session may still be open.
+   */
+  async logoutAnswered(providerId: string, message: LogoutResponseMessage, origin: string, requestOrigin: RequestOrigin): Promise<string> {
+    const provider = await this.samlProvider(providerId);
+    if (!provider || !this.source.isActive(provider)) return '/login';
+    let answer: VerifiedLogoutResponse;
+    try {
+      answer = await this.gateway.verifyLogoutResponse(provider, origin, message);
+    } catch (error) {
+      if (!(error instanceof SamlRejection)) throw error;
+      // Not known to be the IdP's: it names nobody.
+      await this.auditUnfinishedLogout(provider, null, requestOrigin, { result: 'response_refused', reason: error.reason, ...(error.detail ? { detail: error.detail } : {}) });
+      return '/login';
+    }
+    if (answer.failure) await this.auditUnfinishedLogout(provider, answer.userId, requestOrigin, { result: 'idp_failed', detail: answer.failure });
+    return '/login';
+  }
+
+  private auditUnfinishedLogout(provider: SsoProvider, userId: string | null, origin: RequestOrigin, details: Record<string, unknown>): Promise<void> {
+    return this.audit.record('logout_idp', { userId, providerId: provider.id, providerName: provider.name, origin, details: { initiated_by: 'sp', ...details } });
   }
 
   private async samlProvider(id: string): Promise<SsoProvider | null> {

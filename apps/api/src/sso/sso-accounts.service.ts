@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ROLE_RANK } from '@hearth/contracts';
 import type { Role } from '@hearth/contracts';
-import { canChangeRole, resolveRole } from '@hearth/domain/role-mapping';
+import { resolveRole } from '@hearth/domain/role-mapping';
 import type { ProviderAttributes, RoleMappingConfig } from '@hearth/domain/role-mapping';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
@@ -12,6 +12,7 @@ import { Family } from '../finance/entities/family.entity';
 import type { AdminUserRow } from '../users/admin-users.repository';
 import { AdminUsersService } from '../users/admin-users.service';
 import { IdentityBlocksRepository } from '../users/identity-blocks.repository';
+import { MappingDecision, RoleChangesService } from '../users/role-changes.service';
 import { User } from '../users/user.entity';
 import { domainAllowed, parseEmailAddress } from './email-address';
 import type { ProviderClaims } from './oidc-gateway';
@@ -43,12 +44,21 @@ export const REMOVED_IDENTITY = 'removed_identity';
 const removedIdentity = () =>
   new ApiError(403, REMOVED_IDENTITY, 'This single sign-on account was removed by an administrator and cannot be used to sign in.');
 
+/** Whether `error` is the refusal of a removed identity, found under its lock after the callback's first check. */
+export const isRemovedIdentity = (error: unknown): boolean => error instanceof ApiError && error.code === REMOVED_IDENTITY;
+
 /** The role a sync gives, and the sentence saying why; `mapped` when the provider's mapping decided it. */
 interface RoleDecision {
   role: Role;
   rule: string;
   mapped: boolean;
 }
+
+const mappingOf = (provider: SsoProvider, decision: Pick<RoleDecision, 'rule'>): MappingDecision => ({
+  providerId: provider.id,
+  providerName: provider.name,
+  rule: decision.rule,
+});
 
 /** What "sync roles" did: the user before and after, and what it was applied to. */
 export interface StoredGroupsSync {
@@ -76,6 +86,7 @@ export class SsoAccountsService {
     private readonly audit: AuditService,
     private readonly adminUsers: AdminUsersService,
     private readonly blocks: IdentityBlocksRepository,
+    private readonly roleChanges: RoleChangesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -122,25 +133,18 @@ export class SsoAccountsService {
 
   /**
    * The role sync of a sign-in (SPEC.md 5.5), with the groups and attributes the provider sent this time: see
-   * `decide` for the rule. A change, or a change refused to protect the last super admin, is audited as role_changed.
+   * `decide` for the rule, and RoleChangesService for the guards (a change refused to protect the last super admin is
+   * audited, and the sign-in goes on).
    */
   async syncRole(provider: SsoProvider, identity: ProviderClaims, user: User, origin: RequestOrigin): Promise<User> {
     return this.dataSource.transaction(async (tx) => {
       const stored = await this.repository.findIdentity(provider.id, identity.uid, tx);
       const current = await tx.getRepository(User).findOneByOrFail({ id: user.id });
       if (!stored) return current;
-      const decision = await this.decide(provider, groupsOf(identity.claims, provider.groupAttribute), identity.claims, stored, current, tx);
-      if (decision && decision.role !== current.role) {
-        const superAdmins: { id: string }[] = await tx.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
-        const allowed = canChangeRole({ currentRole: current.role, newRole: decision.role, superAdminCount: superAdmins.length });
-        const base = { userId: current.id, familyId: current.familyId, providerId: provider.id, providerName: provider.name, origin };
-        if (!allowed.allowed) {
-          await this.audit.record('role_changed', { ...base, details: { from: current.role, to: current.role, refused: decision.role, reason: allowed.reason, source: 'sso_role_mapping' } }, tx);
-        } else {
-          await tx.getRepository(User).update({ id: current.id }, { role: decision.role });
-          await this.audit.record('role_changed', { ...base, details: { from: current.role, to: decision.role, source: 'sso_role_mapping', rule: decision.rule } }, tx);
-          current.role = decision.role;
-        }
+      const decision = this.decide(provider, groupsOf(identity.claims, provider.groupAttribute), identity.claims, stored, current);
+      if (decision) {
+        const change = await this.roleChanges.apply(current, decision.role, { source: 'sso_role_mapping', mapping: mappingOf(provider, decision) }, origin, tx);
+        current.role = change.role;
       }
       await this.repository.setMappedRole(stored.id, decision?.mapped ? current.role : null, tx);
       return current;
@@ -166,28 +170,15 @@ export class SsoAccountsService {
       if (((provider.roleMapping as RoleMappingConfig).conditions ?? []).some((condition) => condition.attribute)) {
         throw new ApiError(422, 'sign_in_needed', `The role mapping of ${provider.name} has conditions on provider attributes, which only a sign-in provides.`);
       }
-      const user = await tx.getRepository(User).findOneByOrFail({ id: target.id });
-      const decision = await this.decide(provider, identity.groups, {}, identity, user, tx);
-      const role = decision?.role ?? user.role;
-      await this.adminUsers.assertMayGrant(actor, target, role, tx);
-      if (role !== user.role) await tx.getRepository(User).update({ id: user.id }, { role });
-      await this.repository.setMappedRole(identity.id, decision?.mapped ? role : null, tx);
-      const rule = decision?.rule ?? `${provider.name} has no role mapping and did not decide this role, so it stays`;
-      // Audited even when nothing changed: the administrator's action is what the record is about.
-      await this.audit.record(
-        'role_changed',
-        {
-          userId: user.id,
-          familyId: user.familyId,
-          providerId: provider.id,
-          providerName: provider.name,
-          origin,
-          details: { from: user.role, to: role, source: 'admin_role_sync', actor_user_id: actor.userId, rule },
-        },
-        tx,
-      );
-      const after = await this.adminUsers.get(actor, user.id, tx);
-      return { user: after, roleBefore: user.role, roleAfter: role, provider: provider.name, groups: identity.groups, groupsReceivedAt: identity.groupsReceivedAt, rule };
+      const decision = this.decide(provider, identity.groups, {}, identity, target) ?? {
+        role: null,
+        rule: `${provider.name} has no role mapping and did not decide this role, so it stays`,
+        mapped: false,
+      };
+      const change = await this.roleChanges.apply(target, decision.role, { source: 'admin_role_sync', actor, mapping: mappingOf(provider, decision) }, origin, tx);
+      await this.repository.setMappedRole(identity.id, decision.mapped ? change.role : null, tx);
+      const after = await this.adminUsers.get(actor, target.id, tx);
+      return { user: after, roleBefore: target.role, roleAfter: change.role, provider: provider.name, groups: identity.groups, groupsReceivedAt: identity.groupsReceivedAt, rule: change.rule };
     });
   }
 
@@ -198,31 +189,19 @@ export class SsoAccountsService {
    *   still has that role: the provider's default role. The mapping that granted the role is gone, so is the role;
    *   this happens once (the identity then forgets the mapped role).
    * - Otherwise (the mapping never decided this user's role, or an administrator changed it since): unchanged.
-   * Whatever the rule, a user alone in their family stays at least its admin (SPEC 5.4 rule 2).
+   * Applying it keeps a user alone in their family its admin (RoleChangesService).
    */
-  private async decide(
-    provider: SsoProvider,
-    groups: readonly string[],
-    attributes: ProviderAttributes,
-    identity: SsoIdentity,
-    user: User,
-    tx: EntityManager,
-  ): Promise<RoleDecision | null> {
+  private decide(provider: SsoProvider, groups: readonly string[], attributes: ProviderAttributes, identity: SsoIdentity, user: Pick<User, 'role'>): RoleDecision | null {
     const config = provider.roleMapping as RoleMappingConfig;
-    let decision: RoleDecision;
     if (mappingConfigured(config)) {
       const resolution = resolveRole({ groups, attributes, config, defaultRole: provider.defaultRole });
-      decision = { role: resolution.role, rule: resolution.explanation, mapped: true };
-    } else if (identity.mappedRole !== null && identity.mappedRole === user.role) {
+      return { role: resolution.role, rule: resolution.explanation, mapped: true };
+    }
+    if (identity.mappedRole !== null && identity.mappedRole === user.role) {
       const rule = `the role mapping of ${provider.name} no longer grants ${identity.mappedRole}, so the default role ${provider.defaultRole} applies`;
-      decision = { role: provider.defaultRole, rule, mapped: false };
-    } else {
-      return null;
+      return { role: provider.defaultRole, rule, mapped: false };
     }
-    if (ROLE_RANK[decision.role] < ROLE_RANK.admin && (await tx.getRepository(User).countBy({ familyId: user.familyId })) === 1) {
-      decision = { ...decision, role: 'admin', rule: `${decision.rule}; alone in the family, the user stays its admin` };
-    }
-    return decision;
+    return null;
   }
 
   private async signInExisting(
@@ -257,7 +236,7 @@ export class SsoAccountsService {
       const created = await this.dataSource.transaction((tx) => this.link(provider, identity, user, origin, tx));
       return { kind: 'connected', user, identity: created };
     } catch (error) {
-      if (error instanceof ApiError && error.code === REMOVED_IDENTITY) return { kind: 'refused', reason: REMOVED_IDENTITY, userId };
+      if (isRemovedIdentity(error)) return { kind: 'refused', reason: REMOVED_IDENTITY, userId };
       throw error;
     }
   }
@@ -292,7 +271,7 @@ export class SsoAccountsService {
         return { kind: 'signed_in', user, identity: created, created: true } as const;
       });
     } catch (error) {
-      if (error instanceof ApiError && error.code === REMOVED_IDENTITY) return { kind: 'refused', reason: REMOVED_IDENTITY };
+      if (isRemovedIdentity(error)) return { kind: 'refused', reason: REMOVED_IDENTITY };
       // Two first sign-ins racing for one e-mail or subject: the loser is refused, nothing half-written remains.
       if ((error as { code?: string }).code === '23505') return { kind: 'refused', reason: 'account_exists' };
       throw error;

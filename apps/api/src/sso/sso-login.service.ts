@@ -12,18 +12,19 @@ import { User } from '../users/user.entity';
 import { OidcGateway, ProviderClaims, ProviderExchangeError } from './oidc-gateway';
 import { ProviderSource } from './provider-source';
 import { SamlGateway } from './saml-gateway';
-import { SamlRejection } from './saml-profile';
+import { SamlNameId, SamlRejection, SamlSessionRef } from './saml-profile';
 import { SamlRepository } from './saml.repository';
 import { SecretBox } from './secret-box';
-import { REMOVED_IDENTITY, SsoAccountsService } from './sso-accounts.service';
+import { isRemovedIdentity, REMOVED_IDENTITY, SsoAccountsService } from './sso-accounts.service';
 import { callbackUrl } from './sso-urls';
-import type { SsoLoginState, SsoProvider } from './sso.entities';
+import type { SsoLoginState, SsoProvider, SsoSession } from './sso.entities';
 import { SsoRepository } from './sso.repository';
 
 /** Time between the redirect to the provider and its callback, and between callback and the link password. */
 export const TRANSACTION_TTL_MS = 10 * 60_000;
 export const CODE_VERIFIER_PURPOSE = 'sso_login_states.code_verifier';
 const ID_TOKEN_PURPOSE = 'sso_sessions.id_token';
+const SAML_NAME_ID_PURPOSE = 'sso_sessions.saml_name_id';
 
 /** Between the IdP's POST to the ACS and the browser's return with its cookie (an immediate redirect). */
 const SAML_COMPLETION_TTL_MS = 5 * 60_000;
@@ -206,7 +207,7 @@ export class SsoLoginService {
       codeVerifierEncrypted: '',
       nonce: '',
       redirectUri: '',
-      pendingLink: { uid: identity.uid, issuer: identity.issuer, claims: identity.claims },
+      pendingLink: { uid: identity.uid, issuer: identity.issuer, claims: identity.claims, saml_session: identity.samlSession },
       expiresAt: new Date(Date.now() + SAML_COMPLETION_TTL_MS),
     });
     return { kind: 'saml_verified', state };
@@ -231,6 +232,7 @@ export class SsoLoginService {
       issuer: String(parked.pendingLink.issuer),
       claims: (parked.pendingLink.claims as Record<string, unknown>) ?? {},
       idToken: null,
+      samlSession: (parked.pendingLink.saml_session as SamlSessionRef | undefined) ?? null,
     };
     if (parked.purpose === SAML_TEST) return { kind: 'test_login', provider, identity, userId: parked.userId! };
     if (!this.usable(provider)) return this.fail(provider, 'provider_disabled', requestOrigin);
@@ -267,6 +269,7 @@ export class SsoLoginService {
             email: outcome.email,
             claims: identity.claims,
             id_token: identity.idToken ? this.box.seal(identity.idToken, ID_TOKEN_PURPOSE) : null,
+            saml_session: identity.samlSession,
           },
           expiresAt: new Date(Date.now() + TRANSACTION_TTL_MS),
         });
@@ -311,6 +314,7 @@ export class SsoLoginService {
       issuer: String(link.issuer),
       claims: (link.claims as Record<string, unknown>) ?? {},
       idToken: typeof link.id_token === 'string' ? this.box.open(link.id_token, ID_TOKEN_PURPOSE) : null,
+      samlSession: (link.saml_session as SamlSessionRef | undefined) ?? null,
     };
     try {
       await this.dataSource.transaction(async (tx) => {
@@ -322,7 +326,7 @@ export class SsoLoginService {
       });
     } catch (error) {
       // The identity's user was removed between the callback and this password.
-      if (error instanceof ApiError && error.code === REMOVED_IDENTITY) await this.fail(provider, REMOVED_IDENTITY, requestOrigin);
+      if (isRemovedIdentity(error)) await this.fail(provider, REMOVED_IDENTITY, requestOrigin);
       throw error;
     }
     const synced = await this.accounts.syncRole(provider, identity, user, requestOrigin);
@@ -330,13 +334,13 @@ export class SsoLoginService {
   }
 
   /**
-   * Ends the session. When it came from an OIDC provider with an end-session endpoint, returns that URL (audited as
-   * logout_idp) so the browser also leaves the provider; otherwise a local logout.
+   * Ends the session. When it came from a provider the browser can sign out at too (an OIDC end-session endpoint, or
+   * the single logout URL of a SAML provider still enabled), returns that URL, audited as logout_idp; otherwise a
+   * local logout.
    */
-  async logout(principal: SessionPrincipal, postLogoutRedirectUri: string, requestOrigin: RequestOrigin): Promise<string | null> {
+  async logout(principal: SessionPrincipal, origin: string, requestOrigin: RequestOrigin): Promise<string | null> {
     const ssoSession = await this.repository.findSsoSession(principal.sessionId);
-    const idToken = ssoSession?.idTokenEncrypted ? this.box.open(ssoSession.idTokenEncrypted, ID_TOKEN_PURPOSE) : null;
-    const url = ssoSession?.provider && idToken ? await this.oidc.endSessionUrl(ssoSession.provider, idToken, postLogoutRedirectUri) : null;
+    const url = ssoSession?.provider ? await this.providerLogoutUrl(ssoSession, ssoSession.provider, origin, principal.userId) : null;
     if (!url || !ssoSession?.provider) {
       await this.sessions.signOut(principal, requestOrigin);
       return null;
@@ -352,13 +356,31 @@ export class SsoLoginService {
     return url;
   }
 
+  /** OIDC's end-session URL (back to /login), or the SAML IdP's single logout URL with a LogoutRequest; else null. */
+  private async providerLogoutUrl(ssoSession: SsoSession, provider: SsoProvider, origin: string, userId: string): Promise<string | null> {
+    try {
+      if (provider.strategy !== 'saml') {
+        const idToken = ssoSession.idTokenEncrypted ? this.box.open(ssoSession.idTokenEncrypted, ID_TOKEN_PURPOSE) : null;
+        return idToken ? await this.oidc.endSessionUrl(provider, idToken, `${origin}/login`) : null;
+      }
+      if (!provider.sloUrl || !ssoSession.samlNameIdEncrypted || !this.usable(provider)) return null;
+      const nameId = JSON.parse(this.box.open(ssoSession.samlNameIdEncrypted, SAML_NAME_ID_PURPOSE)) as SamlNameId;
+      return await this.saml.logoutUrl(provider, origin, { nameId, sessionIndex: ssoSession.samlSessionIndex }, userId);
+    } catch {
+      // Signing out of Hearth never fails on the IdP's account: an ID token or NameID sealed under keys since rotated,
+      // or a request that cannot be signed, leaves a local logout (as an unreachable OIDC provider does).
+      return null;
+    }
+  }
+
   private async openSession(provider: SsoProvider, user: User, identity: ProviderClaims, origin: RequestOrigin, created: boolean): Promise<SignedIn> {
     const signedIn = await this.sessions.openSession(user, origin, { method: 'sso', strategy: provider.strategy, ...(created ? { jit: true } : {}) }, provider.name);
-    await this.repository.recordSsoSession(
-      hashToken(signedIn.token),
-      provider.id,
-      identity.idToken ? this.box.seal(identity.idToken, ID_TOKEN_PURPOSE) : null,
-    );
+    const saml = identity.samlSession;
+    await this.repository.recordSsoSession(hashToken(signedIn.token), provider.id, {
+      idTokenEncrypted: identity.idToken ? this.box.seal(identity.idToken, ID_TOKEN_PURPOSE) : null,
+      samlNameIdEncrypted: saml ? this.box.seal(JSON.stringify(saml.nameId), SAML_NAME_ID_PURPOSE) : null,
+      samlSessionIndex: saml?.sessionIndex ?? null,
+    });
     return signedIn;
   }
 

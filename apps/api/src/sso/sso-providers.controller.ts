@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentSession, RateLimit, RequireSession } from '../auth/auth.decorators';
 import { readCookie } from '../auth/session-token';
 import type { SessionPrincipal } from '../auth/principal';
+import { ListQuery, NO_QUERY_PARAMS, NoQueryParams } from '../common/list-query';
 import { recordIdPipe } from '../common/record-id';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { CreateProviderDto, ProviderDto, ProviderListDto, UpdateProviderDto } from './sso-providers.dto';
@@ -32,6 +33,7 @@ export function toProviderDto(provider: SsoProvider, origin: string): ProviderDt
     userinfo_url: provider.userinfoUrl,
     token_auth_method: provider.tokenAuthMethod,
     sso_url: provider.ssoUrl,
+    slo_url: provider.sloUrl,
     idp_entity_id: provider.idpEntityId,
     idp_certificate: provider.idpCertificate,
     sign_requests: provider.signRequests,
@@ -64,7 +66,8 @@ export class SsoProvidersController {
 
   @Get()
   @ApiOkResponse({ type: ProviderListDto })
-  async list(@Req() req: Request): Promise<ProviderListDto> {
+  @ApiResponse(NO_QUERY_PARAMS)
+  async list(@Req() req: Request, @ListQuery() _query: NoQueryParams): Promise<ProviderListDto> {
     const origin = publicOrigin(req, this.config);
     return { sso_providers: (await this.providers.list()).map((p) => toProviderDto(p, origin)), source: this.providers.sourceKind };
   }

@@ -34,6 +34,11 @@ export class ProviderFieldsDto {
   @IsIn(TOKEN_AUTH_METHODS)
   token_auth_method?: TokenAuthMethod;
   @ApiPropertyOptional({ description: 'SAML SSO URL' }) @IsOptional() @IsString() @MaxLength(500) sso_url?: string;
+  @ApiPropertyOptional({ description: "SAML IdP single logout URL (HTTP-Redirect): signing out of Hearth signs out there too; empty for local sign-out only" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  slo_url?: string;
   @ApiPropertyOptional({ description: 'SAML IdP entity ID' }) @IsOptional() @IsString() @MaxLength(500) idp_entity_id?: string;
   @ApiPropertyOptional({ description: 'SAML IdP X.509 certificate (PEM)' }) @IsOptional() @IsString() @MaxLength(20000) idp_certificate?: string;
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() sign_requests?: boolean;
@@ -91,6 +96,7 @@ export class ProviderDto {
   @ApiProperty({ nullable: true, type: String }) userinfo_url: string | null;
   @ApiProperty({ enum: TOKEN_AUTH_METHODS }) token_auth_method: string;
   @ApiProperty({ nullable: true, type: String }) sso_url: string | null;
+  @ApiProperty({ nullable: true, type: String }) slo_url: string | null;
   @ApiProperty({ nullable: true, type: String }) idp_entity_id: string | null;
   @ApiProperty({ nullable: true, type: String }) idp_certificate: string | null;
   @ApiProperty() sign_requests: boolean;

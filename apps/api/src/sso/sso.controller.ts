@@ -36,7 +36,7 @@ export class PendingLinkDto {
 }
 
 export class LogoutDto {
-  @ApiProperty({ nullable: true, type: String, description: "The provider's end-session URL to send the browser to, if any" })
+  @ApiProperty({ nullable: true, type: String, description: "The provider's end-session (OIDC) or single logout (SAML) URL to send the browser to, if any" })
   logout_url: string | null;
 }
 
@@ -74,13 +74,16 @@ export class SsoController {
     return { user: toMeDto(signedIn.user, user?.family?.name ?? '', signedIn.csrfToken, this.config.auth), expires_at: signedIn.expiresAt.toISOString() };
   }
 
-  /** Signs out; for a session from an OIDC provider with an end-session endpoint, also returns where to log out there. */
+  /**
+   * Signs out; for a session from an OIDC provider with an end-session endpoint, or a SAML provider with a single
+   * logout URL, also returns where to log out there.
+   */
   @Post('logout')
   @RequireSession({ signOut: true })
   @HttpCode(200)
   @ApiOkResponse({ type: LogoutDto })
   async logout(@CurrentSession() session: SessionPrincipal, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<LogoutDto> {
-    const url = await this.login.logout(session, `${publicOrigin(req, this.config)}/login`, requestOrigin(req));
+    const url = await this.login.logout(session, publicOrigin(req, this.config), requestOrigin(req));
     clearSessionCookies(req, res);
     return { logout_url: url };
   }

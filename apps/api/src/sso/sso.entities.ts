@@ -23,6 +23,8 @@ export class SsoProvider {
   @Column({ type: 'varchar', length: 500, nullable: true }) userinfoUrl: string | null;
   @Column({ type: 'varchar', length: 30, default: 'client_secret_post' }) tokenAuthMethod: string;
   @Column({ type: 'varchar', length: 500, nullable: true }) ssoUrl: string | null;
+  /** The IdP's SingleLogoutService (HTTP-Redirect); without it, signing out of Hearth leaves the IdP session open. */
+  @Column({ type: 'varchar', length: 500, nullable: true }) sloUrl: string | null;
   @Column({ type: 'varchar', length: 500, nullable: true }) idpEntityId: string | null;
   @Column({ type: 'text', nullable: true }) idpCertificate: string | null;
   @Column({ type: 'varchar', length: 100, default: 'groups' }) groupAttribute: string;
@@ -91,7 +93,10 @@ export class SsoLoginState {
   @CreatedAt() createdAt: Date;
 }
 
-/** The provider session behind a browser session, for RP-initiated logout (the ID token is the id_token_hint). */
+/**
+ * The provider session behind a browser session, for RP-initiated logout: the OIDC ID token (the id_token_hint), or
+ * the SAML NameID and SessionIndex a LogoutRequest names.
+ */
 @Entity('sso_sessions')
 export class SsoSession {
   @PrimaryColumn({ type: 'uuid' }) sessionId: string;
@@ -99,6 +104,9 @@ export class SsoSession {
   @Column({ type: 'uuid' }) providerId: string;
   @ManyToOne(() => SsoProvider, { onDelete: 'CASCADE' }) @JoinColumn() provider?: SsoProvider;
   @Column({ type: 'text', nullable: true }) idTokenEncrypted: string | null;
+  /** The assertion's NameID (SamlNameId as JSON), encrypted: personal data, and often the user's e-mail address. */
+  @Column({ type: 'text', nullable: true }) samlNameIdEncrypted: string | null;
+  @Column({ type: 'text', nullable: true }) samlSessionIndex: string | null;
   @CreatedAt() createdAt: Date;
 }
 

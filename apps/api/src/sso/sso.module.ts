@@ -17,12 +17,12 @@ import { SsoRoleSyncController } from './sso-role-sync.controller';
 import { SsoTestLoginRepository } from './sso-test-login.repository';
 import { SsoTestLoginService } from './sso-test-login.service';
 import { SsoController } from './sso.controller';
-import { SsoRepository } from './sso.repository';
+import { SsoDataModule } from './sso-data.module';
 
 /** Identity providers (OIDC, OAuth2, SAML 2.0), SSO sign-in, JIT provisioning and connected identities. */
 @Module({
-  imports: [AuthModule, UsersModule],
+  imports: [AuthModule, SsoDataModule, UsersModule],
   controllers: [SamlController, SsoController, SsoProvidersController, SsoIdentitiesController, SsoRoleSyncController],
-  providers: [SsoRepository, ProviderSource, OidcGateway, SsoProvidersService, SsoAccountsService, SsoLoginService, SsoIdentitiesService, SamlRepository, SamlGateway, SamlService, SsoTestLoginRepository, SsoTestLoginService],
+  providers: [ProviderSource, OidcGateway, SsoProvidersService, SsoAccountsService, SsoLoginService, SsoIdentitiesService, SamlRepository, SamlGateway, SamlService, SsoTestLoginRepository, SsoTestLoginService],
 })
 export class SsoModule {}

@@ -22,6 +22,13 @@ export class SsoRepository {
     return this.dataSource.getRepository(SsoProvider).find({ order: { name: 'ASC' } });
   }
 
+  /** The enabled providers, by label, with no more than a sign-in button needs (never a secret column). */
+  listSignInProviders(): Promise<Pick<SsoProvider, 'name' | 'label' | 'strategy'>[]> {
+    return this.dataSource
+      .getRepository(SsoProvider)
+      .find({ select: { name: true, label: true, strategy: true }, where: { enabled: true }, order: { label: 'ASC', name: 'ASC' } });
+  }
+
   findProvider(id: string, manager: EntityManager = this.dataSource.manager): Promise<SsoProvider | null> {
     return manager.getRepository(SsoProvider).findOneBy({ id });
   }
@@ -148,14 +155,19 @@ export class SsoRepository {
     await this.dataSource.query(`DELETE FROM sso_login_states WHERE expires_at < $1`, [new Date(now.getTime() - 86_400_000)]);
   }
 
-  async recordSsoSession(sessionTokenHash: string, providerId: string, idTokenEncrypted: string | null): Promise<void> {
+  /** Marks the session as opened through the provider, with what signing out there needs (sealed by the caller). */
+  async recordSsoSession(
+    sessionTokenHash: string,
+    providerId: string,
+    logout: Partial<Pick<SsoSession, 'idTokenEncrypted' | 'samlNameIdEncrypted' | 'samlSessionIndex'>> = {},
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       // TypeORM answers an UPDATE with [rows, count].
       const [rows]: [{ id: string }[], number] = await tx.query(`UPDATE sessions SET sso_provider_id = $2 WHERE token_hash = $1 RETURNING id`, [
         sessionTokenHash,
         providerId,
       ]);
-      if (rows[0]) await tx.getRepository(SsoSession).insert({ sessionId: rows[0].id, providerId, idTokenEncrypted });
+      if (rows[0]) await tx.getRepository(SsoSession).insert({ sessionId: rows[0].id, providerId, ...logout });
     });
   }
 

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,8 @@ export interface ResponseFields {
   notBefore: string;
   notOnOrAfter: string;
   audience: string | null;
+  /** The AuthnStatement's SessionIndex (the IdP session a LogoutRequest names). */
+  sessionIndex: string;
 }
 
 export type Signing = 'assertion' | 'both' | 'response' | 'none';
@@ -89,33 +92,98 @@ function responseXml(f: ResponseFields, user: SamlUser): string {
     `<saml:Conditions NotBefore="${f.notBefore}" NotOnOrAfter="${f.notOnOrAfter}">` +
     (f.audience === null ? '' : `<saml:AudienceRestriction><saml:Audience>${escape(f.audience)}</saml:Audience></saml:AudienceRestriction>`) +
     `</saml:Conditions>` +
-    `<saml:AuthnStatement AuthnInstant="${f.issueInstant}" SessionIndex="_session-${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    `<saml:AuthnStatement AuthnInstant="${f.issueInstant}" SessionIndex="${escape(f.sessionIndex)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     (attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '') +
     `</saml:Assertion></samlp:Response>`
   );
 }
 
+/** Every value of a LogoutResponse a test may override; `null` leaves the attribute out. */
+export interface LogoutResponseFields {
+  id: string;
+  issueInstant: string;
+  destination: string | null;
+  inResponseTo: string | null;
+  issuer: string;
+  statusCode: string;
+}
+
+export interface LogoutResponseOptions {
+  fields?: Partial<LogoutResponseFields>;
+  /** Signed (the default) in the query (HTTP-Redirect) or the XML (HTTP-POST); false sends it unsigned. */
+  signed?: boolean;
+  signatureAlgorithm?: string;
+}
+
+function logoutResponseXml(f: LogoutResponseFields): string {
+  return (
+    `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${f.id}" Version="2.0" IssueInstant="${f.issueInstant}"${attr('Destination', f.destination)}${attr('InResponseTo', f.inResponseTo)}>` +
+    `<saml:Issuer>${escape(f.issuer)}</saml:Issuer><samlp:Status><samlp:StatusCode Value="${escape(f.statusCode)}"/></samlp:Status></samlp:LogoutResponse>`
+  );
+}
+
+/** Every value of an IdP-initiated LogoutRequest a test may override; `null` leaves the attribute out. */
+export interface LogoutRequestFields {
+  id: string;
+  issueInstant: string;
+  destination: string | null;
+  issuer: string;
+}
+
+export interface LogoutRequestOptions {
+  fields?: Partial<LogoutRequestFields>;
+  /** Signed (the default) in the query; false sends it unsigned. */
+  signed?: boolean;
+  signatureAlgorithm?: string;
+  relayState?: string;
+}
+
+function logoutRequestXml(f: LogoutRequestFields, nameId: string): string {
+  return (
+    `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${f.id}" Version="2.0" IssueInstant="${f.issueInstant}"${attr('Destination', f.destination)}>` +
+    `<saml:Issuer>${escape(f.issuer)}</saml:Issuer><saml:NameID Format="${EMAIL_FORMAT}">${escape(nameId)}</saml:NameID></samlp:LogoutRequest>`
+  );
+}
+
+/**
+ * The signed octet string of an HTTP-Redirect message: its parameters as sent, in this order (SAML Bindings 3.4.4.1).
+ * Read from the address as given (URL would re-encode some characters of its query).
+ */
+const octetString = (address: string) =>
+  address
+    .slice(address.indexOf('?') + 1)
+    .split('#')[0]
+    .split('&')
+    .filter((part) => /^(SAMLRequest|SAMLResponse|RelayState|SigAlg)=/.test(part))
+    .join('&');
+
 export class SamlIdp {
   readonly entityId: string;
   readonly ssoUrl: string;
+  readonly sloUrl: string;
   private readonly idp: IdentityProviderInstance;
   private sp: { metadata: string; entityId: string; acs: string } | null = null;
 
   constructor(
     readonly keys: KeyPair,
-    options: { entityId?: string; wantAuthnRequestsSigned?: boolean; signatureAlgorithm?: string } = {},
+    /** `baseUrl`: where the IdP's pages are, for a browser (no server behind the default address). */
+    options: { entityId?: string; wantAuthnRequestsSigned?: boolean; signatureAlgorithm?: string; baseUrl?: string } = {},
   ) {
-    this.entityId = options.entityId ?? `https://idp.test/${randomUUID()}`;
-    this.ssoUrl = 'https://idp.test/sso';
+    const base = options.baseUrl ?? 'https://idp.test';
+    this.entityId = options.entityId ?? `${base}/${randomUUID()}`;
+    this.ssoUrl = `${base}/sso`;
+    this.sloUrl = `${base}/slo`;
     this.idp = IdentityProvider({
       entityID: this.entityId,
       privateKey: keys.key,
       signingCert: keys.cert,
       wantAuthnRequestsSigned: options.wantAuthnRequestsSigned ?? false,
+      wantLogoutRequestSigned: options.wantAuthnRequestsSigned ?? false,
+      wantLogoutResponseSigned: options.wantAuthnRequestsSigned ?? false,
       requestSignatureAlgorithm: options.signatureAlgorithm ?? SHA256,
       nameIDFormat: [EMAIL_FORMAT],
       singleSignOnService: [{ Binding: Constants.namespace.binding.redirect, Location: this.ssoUrl }],
-      singleLogoutService: [{ Binding: Constants.namespace.binding.redirect, Location: 'https://idp.test/slo' }],
+      singleLogoutService: [{ Binding: Constants.namespace.binding.redirect, Location: this.sloUrl }],
     });
   }
 
@@ -136,14 +204,71 @@ export class SamlIdp {
   async parseRequest(authorizationUrl: string): Promise<{ id: string; extract: Record<string, unknown> }> {
     const url = new URL(authorizationUrl);
     if (`${url.origin}${url.pathname}` !== this.ssoUrl) throw new Error(`AuthnRequest sent to ${url.origin}${url.pathname}, not ${this.ssoUrl}`);
-    // The signed octet string is the query as sent: SAMLRequest, RelayState, SigAlg in that order.
-    const octetString = url.search
-      .slice(1)
-      .split('&')
-      .filter((part) => /^(SAMLRequest|RelayState|SigAlg)=/.test(part))
-      .join('&');
-    const result = await this.idp.parseLoginRequest(this.serviceProvider(), 'redirect', { query: Object.fromEntries(url.searchParams), octetString });
+    const result = await this.idp.parseLoginRequest(this.serviceProvider(), 'redirect', { query: Object.fromEntries(url.searchParams), octetString: octetString(authorizationUrl) });
     return { id: (result.extract.request as { id: string }).id, extract: result.extract as Record<string, unknown> };
+  }
+
+  /** Parses the LogoutRequest of our logout URL (schema-validated; signature checked if this IdP wants signed requests). */
+  async parseLogoutRequest(logoutUrl: string): Promise<{ id: string; xml: string; extract: Record<string, unknown> }> {
+    const url = new URL(logoutUrl);
+    if (`${url.origin}${url.pathname}` !== this.sloUrl) throw new Error(`LogoutRequest sent to ${url.origin}${url.pathname}, not ${this.sloUrl}`);
+    const result = await this.idp.parseLogoutRequest(this.serviceProvider(), 'redirect', { query: Object.fromEntries(url.searchParams), octetString: octetString(logoutUrl) });
+    return { id: (result.extract.request as { id: string }).id, xml: result.samlContent, extract: result.extract as Record<string, unknown> };
+  }
+
+  /** The fields of a successful answer to our LogoutRequest `requestId`. */
+  logoutDefaults(requestId: string | null): LogoutResponseFields {
+    return {
+      id: `_${randomUUID()}`,
+      issueInstant: new Date().toISOString(),
+      destination: this.spLogoutUrl(),
+      inResponseTo: requestId,
+      issuer: this.entityId,
+      statusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+    };
+  }
+
+  /** The IdP's LogoutResponse by HTTP-Redirect: the address on our side it sends the browser to (path and query). */
+  logoutResponseUrl(requestId: string | null, options: LogoutResponseOptions = {}): string {
+    return this.redirectTo('SAMLResponse', logoutResponseXml({ ...this.logoutDefaults(requestId), ...options.fields }), options);
+  }
+
+  /** The fields of a LogoutRequest to our logout address, issued now. */
+  logoutRequestDefaults(): LogoutRequestFields {
+    return { id: `_${randomUUID()}`, issueInstant: new Date().toISOString(), destination: this.spLogoutUrl(), issuer: this.entityId };
+  }
+
+  /** An IdP-initiated LogoutRequest for `nameId` by HTTP-Redirect: the address on our side it sends the browser to. */
+  logoutRequestUrl(nameId: string, options: LogoutRequestOptions = {}): string {
+    return this.redirectTo('SAMLRequest', logoutRequestXml({ ...this.logoutRequestDefaults(), ...options.fields }, nameId), options);
+  }
+
+  /** Parses our LogoutResponse by HTTP-Redirect (its signature checked if this IdP wants signed requests; Success only). */
+  async parseLogoutResponse(responseUrl: string): Promise<{ xml: string; extract: Record<string, unknown> }> {
+    const url = new URL(responseUrl);
+    if (`${url.origin}${url.pathname}` !== this.sloUrl) throw new Error(`LogoutResponse sent to ${url.origin}${url.pathname}, not ${this.sloUrl}`);
+    const result = await this.idp.parseLogoutResponse(this.serviceProvider(), 'redirect', { query: Object.fromEntries(url.searchParams), octetString: octetString(responseUrl) });
+    return { xml: result.samlContent, extract: result.extract as Record<string, unknown> };
+  }
+
+  /** An HTTP-Redirect message to our logout address (path and query), its query signed unless `signed` is false. */
+  private redirectTo(parameter: 'SAMLRequest' | 'SAMLResponse', xml: string, options: { signed?: boolean; signatureAlgorithm?: string; relayState?: string }): string {
+    const algorithm = options.signatureAlgorithm ?? SHA256;
+    let query = `${parameter}=${encodeURIComponent(deflateRawSync(xml).toString('base64'))}`;
+    // Escaped beyond encodeURIComponent, as a browser would otherwise re-encode ' after signing.
+    if (options.relayState !== undefined) query += `&RelayState=${encodeURIComponent(options.relayState).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+    if (options.signed !== false) {
+      query += `&SigAlg=${encodeURIComponent(algorithm)}`;
+      query += `&Signature=${encodeURIComponent(SamlLib.constructMessageSignature(query, this.keys.key, undefined, true, algorithm) as string)}`;
+    }
+    return `${new URL(this.spLogoutUrl()).pathname}?${query}`;
+  }
+
+  /** The IdP's LogoutResponse by HTTP-POST: the base64 SAMLResponse of its auto-submitted form. */
+  logoutResponsePost(requestId: string | null, options: LogoutResponseOptions = {}): string {
+    const xml = logoutResponseXml({ ...this.logoutDefaults(requestId), ...options.fields });
+    if (options.signed === false) return Buffer.from(xml).toString('base64');
+    return this.signMessage(xml, 'LogoutResponse', options.signatureAlgorithm);
   }
 
   /** The fields of a correct answer to request `requestId` (valid five minutes). */
@@ -164,6 +289,7 @@ export class SamlIdp {
       notBefore: now.toISOString(),
       notOnOrAfter: later,
       audience: sp.entityId,
+      sessionIndex: `_session-${randomUUID()}`,
     };
   }
 
@@ -188,10 +314,12 @@ export class SamlIdp {
 
   /** A signed IdP-initiated LogoutRequest (HTTP-POST binding) for `nameId`, base64; to our logout URL unless `destination`. */
   logoutRequest(nameId: string, issueInstant = new Date(), signatureAlgorithm = SHA256, destination?: string): string {
-    const sp = this.requireSp();
-    const xml =
-      `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomUUID()}" Version="2.0" IssueInstant="${issueInstant.toISOString()}" Destination="${escape(destination ?? sp.acs.replace(/callback$/, 'logout'))}">` +
-      `<saml:Issuer>${escape(this.entityId)}</saml:Issuer><saml:NameID Format="${EMAIL_FORMAT}">${escape(nameId)}</saml:NameID></samlp:LogoutRequest>`;
+    const fields = { ...this.logoutRequestDefaults(), issueInstant: issueInstant.toISOString(), ...(destination ? { destination } : {}) };
+    return this.signMessage(logoutRequestXml(fields, nameId), 'LogoutRequest', signatureAlgorithm);
+  }
+
+  /** A protocol message signed in its XML (enveloped, after the Issuer), base64. */
+  private signMessage(xml: string, root: 'LogoutRequest' | 'LogoutResponse', signatureAlgorithm = SHA256): string {
     return SamlLib.constructSAMLSignature({
       rawSamlMessage: xml,
       privateKey: this.keys.key,
@@ -199,8 +327,13 @@ export class SamlIdp {
       signatureAlgorithm,
       isMessageSigned: true,
       isBase64Output: true,
-      signatureConfig: { prefix: 'ds', location: { reference: "/*[local-name(.)='LogoutRequest']/*[local-name(.)='Issuer']", action: 'after' } },
+      signatureConfig: { prefix: 'ds', location: { reference: `/*[local-name(.)='${root}']/*[local-name(.)='Issuer']`, action: 'after' } },
     }) as string;
+  }
+
+  /** Our SingleLogoutService, beside the ACS. */
+  private spLogoutUrl(): string {
+    return this.requireSp().acs.replace(/callback$/, 'logout');
   }
 
   /** samlify's view of our SP; `response` signs the Response only, `both` the Response and the assertion. */

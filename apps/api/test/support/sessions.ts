@@ -37,7 +37,7 @@ export async function ssoSession(t: TestApp, userId: string): Promise<Browser> {
   const user = await t.dataSource.getRepository(User).findOneByOrFail({ id: userId });
   const provider = await t.dataSource.getRepository(SsoProvider).save(newProvider('openid_connect', `corp-${userId.slice(0, 8)}`));
   const signedIn = await t.app.get(SessionsService).openSession(user, { ip: null, userAgent: null }, { method: 'sso' }, provider.name);
-  await t.app.get(SsoRepository).recordSsoSession(hashToken(signedIn.token), provider.id, null);
+  await t.app.get(SsoRepository).recordSsoSession(hashToken(signedIn.token), provider.id);
   return { cookie: `${SESSION_COOKIE}=${signedIn.token}; ${CSRF_COOKIE}=${signedIn.csrfToken}`, csrf: signedIn.csrfToken, setCookies: [] };
 }
 

@@ -1,4 +1,4 @@
-export { MATCH_ALL_GROUPS, validateRoleMappingConfig } from './role-mapping-config';
+export { isRole, MATCH_ALL_GROUPS, validateRoleMappingConfig } from './role-mapping-config';
 export type { GroupRoleMapping, RoleCondition, RoleMappingConfig } from './role-mapping-config';
 export { effectiveRoles } from './role-hierarchy';
 export { resolveRole } from './resolve-role';

@@ -22,6 +22,14 @@ describe('validateRoleMappingConfig', () => {
     expect(validateRoleMappingConfig({})).toEqual([]);
   });
 
+  it('refuses a setting it does not have, which would otherwise be kept and never read', () => {
+    const config = { admin: ['Admins'], groupMapping: [] } as unknown as RoleMappingConfig;
+    expect(validateRoleMappingConfig(config)).toEqual([
+      'role_mapping has no setting admin; it takes groupMappings, attributeMappings, conditions, roleHierarchy (a role\'s groups are written groupMappings: [{ group, role: admin }])',
+      'role_mapping has no setting groupMapping; it takes groupMappings, attributeMappings, conditions, roleHierarchy',
+    ]);
+  });
+
   it('reports empty groups and unknown roles', () => {
     const config = { groupMappings: [{ group: ' ', role: 'guest' }] } as unknown as RoleMappingConfig;
     expect(validateRoleMappingConfig(config)).toEqual([

@@ -33,6 +33,9 @@ export interface RoleMappingConfig {
 
 export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
 
+/** The settings of a RoleMappingConfig, as an administrator spells them. */
+const SETTINGS = ['groupMappings', 'attributeMappings', 'conditions', 'roleHierarchy'] as const satisfies readonly (keyof RoleMappingConfig)[];
+
 const roleError = (path: string, value: unknown) =>
   `${path} must be one of ${ROLES.join(', ')}, got ${JSON.stringify(value)}`;
 
@@ -82,7 +85,10 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 function shapeErrors(config: unknown): string[] {
   if (!isObject(config)) return ['role_mapping must be an object'];
   const { groupMappings, conditions, attributeMappings, roleHierarchy } = config;
-  const errors: string[] = [];
+  // A key of another shape would be kept and never read: every user would get the default role, unannounced.
+  const errors: string[] = Object.keys(config)
+    .filter((key) => !(SETTINGS as readonly string[]).includes(key))
+    .map((key) => `role_mapping has no setting ${key}; it takes ${SETTINGS.join(', ')}${isRole(key) ? ` (a role's groups are written groupMappings: [{ group, role: ${key} }])` : ''}`);
   if (groupMappings !== undefined && !Array.isArray(groupMappings)) errors.push('groupMappings must be a list of {group, role}');
   if (Array.isArray(groupMappings)) {
     groupMappings.forEach((mapping: unknown, index) => {

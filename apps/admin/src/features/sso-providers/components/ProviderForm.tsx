@@ -35,6 +35,7 @@ const STRATEGY_FIELDS: Record<SsoStrategy, FieldSpec[]> = {
   ],
   saml: [
     { key: 'sso_url', label: 'SSO URL' },
+    { key: 'slo_url', label: 'Single logout URL', hint: 'Optional. Signing out of Hearth then signs out at the IdP too.' },
     { key: 'idp_entity_id', label: 'IdP entity ID' },
     { key: 'idp_certificate', label: 'IdP certificate (PEM)', kind: 'textarea' },
     { key: 'sign_requests', label: 'Sign requests', kind: 'checkbox' },
