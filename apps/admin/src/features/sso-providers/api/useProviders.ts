@@ -14,9 +14,10 @@ function useProviderMutation<T>(fn: (args: T) => Promise<unknown>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
+    // The form closes once the list shows what was saved: an Edit clicked at once must not open the old values.
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: providerKeys.all });
       void client.invalidateQueries({ queryKey: ['auth', 'config'] });
+      return client.invalidateQueries({ queryKey: providerKeys.all });
     },
   });
 }
