@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Page } from 'playwright-core';
 import { LogMailer, MAILER } from '../../api/src/auth/mailer';
 import { hashToken } from '../../api/src/auth/session-token';
-import { freePort, PASSWORD, screenshot, signIn, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
+import { freePort, PASSWORD, screenshot, signIn, signInAs, startBrowserApp, submitSignIn, type BrowserApp } from './support/browser-app';
 
 jest.setTimeout(120_000);
 
@@ -86,9 +86,9 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
   });
 
   it.each([
-    ['revoked', 'revoked_at = now()', ''],
-    ['left unused past SESSION_IDLE_MINUTES', "last_seen_at = now() - interval '121 minutes'", '&error=session_idle'],
-  ])('sends a user whose session ended (%s) back to sign-in, to the page they were on', async (_, ending, reason) => {
+    ['revoked', 'revoked_at = now()', false],
+    ['left unused past SESSION_IDLE_MINUTES', "last_seen_at = now() - interval '121 minutes'", true],
+  ])('sends a user whose session ended (%s) to sign-in, and back to the page they were on once signed in again', async (_, ending, idle) => {
     const admin = await app.newUser({ role: 'admin' });
     await signIn(page, admin.email);
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -101,18 +101,79 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
 
     await page.getByLabel('Name').fill('after expiry');
     await page.getByRole('button', { name: 'Create key' }).click();
-    await page.waitForURL(new RegExp(`/sign-in\\?next=%2Fsettings%2Fapi_keys${reason}$`));
+    // An idle session's page is kept for its user alone, not in the address (where it would send whoever signs in).
+    await page.waitForURL(idle ? /\/sign-in\?error=session_idle$/ : /\/sign-in\?next=%2Fsettings%2Fapi_keys$/);
     await expectVisible(page.getByRole('heading', { name: 'Sign in to Hearth' }));
     // The app signed the session out once: an idle one is ended (no provider here, so sign-in with the reason); a
     // revoked one answers 401 and there is nothing to say but sign in.
     await quiet(page);
-    expect(logouts).toEqual([reason ? 200 : 401]);
+    expect(logouts).toEqual([idle ? 200 : 401]);
     const alert = page.getByRole('alert');
-    if (reason) expect(await alert.textContent()).toBe('Your session ended after a period of inactivity. Sign in again to continue.');
+    if (idle) expect(await alert.textContent()).toBe('Your session ended after a period of inactivity. Sign in again to continue.');
     else expect(await alert.count()).toBe(0);
     const [row] = await app.t.dataSource.query(`SELECT revoked_at FROM sessions WHERE user_id = $1`, [admin.id]);
     expect(row.revoked_at).not.toBeNull();
-    if (reason) await screenshot(page, 'sign-in-after-idle');
+    if (idle) await screenshot(page, 'sign-in-after-idle');
+
+    await submitSignIn(page, admin.email);
+    await page.waitForURL(/\/settings\/api_keys$/);
+    await page.getByRole('heading', { name: 'Your keys' }).waitFor();
+  });
+
+  it('brings a user whose session went idle back to the page and query they were on, after a reload of it too', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    await signInAs(page, admin.email, '/budgets?month=2024-03');
+    await page.getByRole('button', { name: 'Start this month’s budget' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await app.t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE user_id = $1`, [admin.id]);
+    const logouts: number[] = [];
+    page.on('response', (res) => void (res.url().endsWith('/auth/logout') && logouts.push(res.status())));
+
+    // A reload: the page starts with /me, which answers 401; the app signs the idle session out all the same.
+    await page.reload();
+    await page.waitForURL(/\/sign-in\?error=session_idle$/);
+    await expectVisible(page.getByRole('alert'));
+    expect(logouts).toEqual([200]);
+    await submitSignIn(page, admin.email);
+    await page.waitForURL(/\/budgets\?month=2024-03$/);
+    await page.getByRole('button', { name: 'Start this month’s budget' }).waitFor();
+  });
+
+  it("sends someone else who signs in on that browser after an idle sign-out home, not to the previous user's page", async () => {
+    const first = await app.newUser({ role: 'admin' });
+    const second = await app.newUser({ role: 'admin' });
+    await signInAs(page, first.email, '/budgets?month=2024-03');
+    const start = page.getByRole('button', { name: 'Start this month’s budget' });
+    await start.waitFor();
+    await page.waitForLoadState('networkidle');
+    await app.t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE user_id = $1`, [first.id]);
+
+    await start.click();
+    await page.waitForURL(/\/sign-in\?error=session_idle$/);
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => void (frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname)));
+    await submitSignIn(page, second.email);
+    await page.waitForURL(/\/imports$/);
+    await expectVisible(page.getByText(second.email));
+    // Not even on the way: the second user never passes through the first one's page.
+    expect(visited).not.toContain('/budgets');
+  });
+
+  it.each(['//example.com/', '/\\example.com/', '/\t/example.com/', 'https://example.com/'])('sends a sign-in whose next leaves the app (%j) home', async (next) => {
+    const admin = await app.newUser({ role: 'admin' });
+    await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
+    await submitSignIn(page, admin.email);
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/imports$/);
+  });
+
+  it('lands a user who signed out with the button on sign-in, and at home once signed in again', async () => {
+    const admin = await app.newUser({ role: 'admin' });
+    await signInAs(page, admin.email, '/budgets?month=2024-03');
+    await page.getByRole('button', { name: 'Start this month’s budget' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await submitSignIn(page, admin.email);
+    await page.waitForURL(/\/imports$/);
   });
 
   it('tries an idle session\'s sign-out once: a failed one is not retried, the user still lands on sign-in', async () => {

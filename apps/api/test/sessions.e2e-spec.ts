@@ -209,7 +209,7 @@ describe('local sign-in and sessions', () => {
       expect(await lastUse(browser)).toEqual(first);
     });
 
-    it('still signs out a session gone idle, as a live one is: CSRF token required, row revoked, logout audited', async () => {
+    it('still signs out a session gone idle, as a live one is: with its CSRF token, row revoked, logout audited', async () => {
       const h = await t.newHousehold();
       const browser = await signIn(t.server, h.email);
       await setLastUse(browser, 121);
@@ -235,6 +235,42 @@ describe('local sign-in and sessions', () => {
       expect(await audits(h.userId, 'logout')).toHaveLength(2);
     });
 
+    it("ends an idle session without the CSRF token when a page of this instance asks (its Origin), as a page that lost the token after a reload does; a live session still needs the token", async () => {
+      const h = await t.newHousehold();
+      // The page's own request: the Origin a browser sends with every POST, naming the host it was sent to.
+      const fromPage = (browser: { cookie: string }, method: 'post' | 'delete', path: string, origin = 'http://hearth.test') =>
+        request(t.server)[method](path).set('Host', 'hearth.test').set('Origin', origin).set('Cookie', browser.cookie);
+
+      const live = await signIn(t.server, h.email);
+      const refused = await fromPage(live, 'post', '/auth/logout').expect(403);
+      expect(refused.body.error).toBe('csrf_failed');
+      await fromPage(live, 'delete', '/sessions').expect(403);
+      await request(t.server).get('/api/v1/me').set('Cookie', live.cookie).expect(200);
+
+      const idle = await signIn(t.server, h.email);
+      await setLastUse(idle, 121);
+      // Not from a page of this instance: another origin, a cross-site fetch, or no Origin at all still needs the token.
+      await fromPage(idle, 'post', '/auth/logout', 'https://evil.example').expect(403);
+      await fromPage(idle, 'post', '/auth/logout').set('Sec-Fetch-Site', 'cross-site').expect(403);
+      await request(t.server).post('/auth/logout').set('Cookie', idle.cookie).expect(403);
+      expect(await audits(h.userId, 'logout')).toEqual([]);
+
+      const res = await fromPage(idle, 'post', '/auth/logout').expect(200);
+      expect(res.body).toEqual({ logout_url: null });
+      expect((res.headers['set-cookie'] as unknown as string[]).join()).toMatch(/hearth_session=;.*Expires=Thu, 01 Jan 1970/);
+      const [row] = await t.dataSource.query(`SELECT revoked_at FROM sessions WHERE token_hash = $1`, [hashToken(tokenOf(idle.cookie))]);
+      expect(row.revoked_at).not.toBeNull();
+      expect(await audits(h.userId, 'logout')).toHaveLength(1);
+      // Ended: the same request again finds no session, and the live one is untouched.
+      expect((await fromPage(idle, 'post', '/auth/logout').expect(401)).body.error).toBe('unauthorized');
+      await request(t.server).get('/api/v1/me').set('Cookie', live.cookie).expect(200);
+
+      const other = await signIn(t.server, h.email);
+      await setLastUse(other, 121);
+      await fromPage(other, 'delete', '/sessions').expect(204);
+      expect(await audits(h.userId, 'logout')).toHaveLength(2);
+    });
+
     it('refuses sign-out with a revoked, expired or unknown session, idle or not, as before', async () => {
       const h = await t.newHousehold();
       const revoked = await signIn(t.server, h.email);
@@ -248,6 +284,9 @@ describe('local sign-in and sessions', () => {
         const res = await as(t.server, browser, 'post', '/auth/logout').expect(401);
         expect(res.body.error).toBe('unauthorized');
         await as(t.server, browser, 'delete', '/sessions').expect(401);
+        // Without the token, from a page of this instance: the same answer, nothing more.
+        const tokenless = await request(t.server).post('/auth/logout').set('Host', 'hearth.test').set('Origin', 'http://hearth.test').set('Cookie', browser.cookie);
+        expect([tokenless.status, tokenless.body]).toEqual([401, res.body]);
       }
       expect(await audits(h.userId, 'logout')).toEqual([]);
     });

@@ -79,10 +79,15 @@ export async function startBrowserApp(env: Record<string, string> = {}, port = 0
 /** Signs in through the form and waits for the app shell. */
 export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.goto('/sign-in');
+  await submitSignIn(page, email, password);
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** Fills and sends the form of the sign-in page the browser is on. */
+export async function submitSignIn(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 
 /** Signs in with a POST /sessions from the page's own cookie jar (the form is covered by sign-in.spec.ts), then opens `path`. */

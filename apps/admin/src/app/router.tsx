@@ -9,7 +9,15 @@ import { providerRoutes } from '../features/sso-providers/routes';
 import { userRoutes } from '../features/users/routes';
 import { Loading } from '../components/Loading';
 import { RequireSession } from './auth/RequireSession';
+import { returnPlaceFor } from './auth/return-place';
+import { useSession } from './auth/useSession';
 import { AppShell } from './layout/AppShell';
+
+/** Where a signed-in user lands (the provider sign-in returns here): back where an idle sign-out left them, else imports. */
+function Home() {
+  const { data: me } = useSession();
+  return <Navigate to={(me && returnPlaceFor(me.id)) ?? '/imports'} replace />;
+}
 
 function NotFound() {
   return (
@@ -31,7 +39,7 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     children: [
-      { index: true, element: <Navigate to="/imports" replace /> },
+      { index: true, element: <Home /> },
       ...importRoutes,
       ...budgetRoutes,
       ...apiKeyRoutes,

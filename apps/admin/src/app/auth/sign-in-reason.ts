@@ -4,7 +4,10 @@
  */
 const KEY = 'hearth_sign_in_reason';
 
-export type SignInReason = 'session_idle';
+const REASONS = ['session_idle', 'signed_out'] as const;
+
+/** session_idle: the app signed out a session left unused too long; signed_out: the user pressed Sign out. */
+export type SignInReason = (typeof REASONS)[number];
 
 export function leaveSignInReason(reason: SignInReason): void {
   try {
@@ -19,7 +22,7 @@ export function takeSignInReason(): SignInReason | null {
   try {
     const reason = sessionStorage.getItem(KEY);
     sessionStorage.removeItem(KEY);
-    return reason === 'session_idle' ? reason : null;
+    return REASONS.find((known) => known === reason) ?? null;
   } catch {
     return null;
   }

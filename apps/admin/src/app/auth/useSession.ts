@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, ApiError, currentCsrfToken, rememberCsrfToken, unwrap } from '../../lib/api/client';
+import { api, API_ON_OTHER_ORIGIN, ApiError, currentCsrfToken, rememberCsrfToken, unwrap } from '../../lib/api/client';
 import type { components } from '../../lib/api/schema';
+import { forgetPlace, keepPlaceForReturn } from './return-place';
 import { leaveSignInReason } from './sign-in-reason';
 
 export type Me = components['schemas']['MeDto'];
@@ -25,9 +26,19 @@ export const meQuery = queryOptions({
 
 export const useSession = () => useQuery(meQuery);
 
-/** The CSRF token of the last session this page tried to sign out: each session gets one try, whatever the answer. */
+/** A sign-out sent without a CSRF token (see sessionToEnd). */
+const WITHOUT_TOKEN = 'without-token';
+
+/** The last session this page tried to sign out: each session gets one try, whatever the answer. */
 let triedToEnd: string | null = null;
 let ending: Promise<void> | null = null;
+
+/**
+ * The session a sign-out would end, named by its CSRF token. None known: with the API on this origin, there is no
+ * session (the readable CSRF cookie comes and goes with it); on another origin, the page cannot read that cookie and a
+ * reload lost the token read from /me, so it tries once without one: the API then ends only a session gone idle.
+ */
+const sessionToEnd = (): string | null => currentCsrfToken() ?? (API_ON_OTHER_ORIGIN ? WITHOUT_TOKEN : null);
 
 /** Forgets the session here: its CSRF token, the user, and everything read with it. */
 function forgetSession(client: QueryClient): void {
@@ -36,13 +47,27 @@ function forgetSession(client: QueryClient): void {
   client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
 }
 
-/** Signs out here and, for a provider session, returns the provider's end-session URL to visit next. */
+/** The page is leaving for a provider's end-session page: hold it as it is (no sign-in page in between). */
+function leaveFor(url: string): Promise<never> {
+  window.location.assign(url);
+  return new Promise<never>(() => undefined);
+}
+
+/**
+ * Signs out with the button: next comes the provider's end-session page for a provider session (it returns to
+ * /login), else sign-in, where forgetting the session sends the app (RequireSession), with no page to come back to.
+ * Done here, before the session is forgotten: that unmounts the shell, and callbacks given to mutate() by an unmounted
+ * component are skipped.
+ */
 export function useSignOut() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      triedToEnd = currentCsrfToken(); // a 401 answer is not followed by a second sign-out (endLapsedSession)
-      return (await unwrap(api.POST('/auth/logout'))).logout_url;
+      triedToEnd = sessionToEnd(); // a 401 answer is not followed by a second sign-out (endLapsedSession)
+      forgetPlace();
+      leaveSignInReason('signed_out');
+      const { logout_url: logoutUrl } = await unwrap(api.POST('/auth/logout'));
+      if (logoutUrl) await leaveFor(logoutUrl);
     },
     onSettled: () => forgetSession(client),
   });
@@ -64,21 +89,19 @@ export function endLapsedSession(client: QueryClient): Promise<void> {
 
 async function signOutLapsed(client: QueryClient): Promise<void> {
   // Read before anything is forgotten: without the cookie (an API on another origin) the token is only in memory.
-  const csrfToken = currentCsrfToken();
-  if (!csrfToken || csrfToken === triedToEnd) {
+  const session = sessionToEnd();
+  if (!session || session === triedToEnd) {
     client.setQueryData(meQuery.queryKey, null);
     return;
   }
-  triedToEnd = csrfToken;
+  triedToEnd = session;
   try {
     const { logout_url: logoutUrl } = await unwrap(api.POST('/auth/logout'));
-    // Signed out only now: the session had gone idle (a revoked or expired one is refused).
+    // Signed out only now: the session had gone idle (a revoked or expired one is refused). Its user, signing in
+    // again, comes back to the page they were on.
     leaveSignInReason('session_idle');
-    if (logoutUrl) {
-      window.location.assign(logoutUrl);
-      // The page is leaving: hold it as it is (no sign-in page in between), and every other 401 with it.
-      return new Promise<void>(() => undefined);
-    }
+    keepPlaceForReturn();
+    if (logoutUrl) return leaveFor(logoutUrl); // every other 401 waits with it
   } catch {
     // 401: already over. Any other failure is not retried (see triedToEnd): the user signs in again either way.
   }

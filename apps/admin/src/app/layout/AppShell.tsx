@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { roleAtLeast, type Role } from '@hearth/contracts';
+import { notePlace } from '../auth/return-place';
 import { useSession, useSignOut } from '../auth/useSession';
 
 interface NavItem {
@@ -19,17 +20,24 @@ const NAV: NavItem[] = [
   { to: '/admin/sso_audit_logs', label: 'Audit log', minRole: 'super_admin' },
 ];
 
-/** Header with role-aware navigation; moves focus to the page heading on every navigation. */
+/**
+ * Header with role-aware navigation; on every navigation moves focus to the page heading and notes the page, to come
+ * back to after an idle sign-out (return-place.ts).
+ */
 export function AppShell() {
   const { data: me } = useSession();
   const signOut = useSignOut();
-  const navigate = useNavigate();
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
 
   useEffect(() => {
     main.current?.querySelector<HTMLElement>('h1')?.focus();
   }, [location.pathname]);
+
+  const userId = me?.id;
+  useEffect(() => {
+    if (userId) notePlace(userId, location.pathname + location.search);
+  }, [userId, location.pathname, location.search]);
 
   if (!me) return null;
   return (
@@ -52,17 +60,7 @@ export function AppShell() {
           <span>
             {me.email} <span className="muted">({me.role.replace('_', ' ')}, {me.family_name})</span>
           </span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={signOut.isPending}
-            onClick={() =>
-              signOut.mutate(undefined, {
-                onSuccess: (logoutUrl) => (logoutUrl ? window.location.assign(logoutUrl) : void navigate('/sign-in')),
-                onError: () => void navigate('/sign-in'),
-              })
-            }
-          >
+          <button type="button" className="secondary" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
             Sign out
           </button>
         </div>

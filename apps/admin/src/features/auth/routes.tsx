@@ -3,13 +3,20 @@ import { takeSignInReason } from '../../app/auth/sign-in-reason';
 
 const signIn = () => import('./pages/SignInPage').then((m) => ({ Component: m.SignInPage }));
 
-/** A reason the app left for sign-in (the session ended while idle) becomes the page's `?error=`, shown like the others. */
+/**
+ * What the app left for sign-in when it sent the user there itself. The page they were on leaves the address: after a
+ * sign-out with the button there is none to come back to, and after an idle one it is kept for that user alone
+ * (return-place.ts), where `?next=` would send whoever signs in next. An idle sign-out's reason becomes the page's
+ * `?error=`, shown like the others.
+ */
 function signInReason({ request }: LoaderFunctionArgs) {
   const reason = takeSignInReason();
+  if (!reason) return null;
   const url = new URL(request.url);
-  if (!reason || url.searchParams.has('error')) return null;
-  url.searchParams.set('error', reason);
-  return redirect(url.pathname + url.search);
+  const asked = url.search;
+  url.searchParams.delete('next');
+  if (reason === 'session_idle' && !url.searchParams.has('error')) url.searchParams.set('error', reason);
+  return url.search === asked ? null : redirect(url.pathname + url.search);
 }
 
 /**

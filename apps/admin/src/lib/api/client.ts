@@ -4,6 +4,9 @@ import type { paths } from './schema';
 /** Base of the API: same origin when the API serves the SPA, or VITE_API_BASE when the SPA is deployed on its own. */
 export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
 
+/** Whether the API is on another origin than this page: the CSRF cookie it sets is then unreadable here. */
+export const API_ON_OTHER_ORIGIN = new URL(API_BASE || '/', window.location.href).origin !== window.location.origin;
+
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CSRF_COOKIE = 'hearth_csrf';
 

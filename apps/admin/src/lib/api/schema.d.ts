@@ -939,6 +939,11 @@ export interface components {
             family_id: string;
             family_name: string;
             /**
+             * @description While suspended, the role of who suspended the user (null when active, or for a suspension recorded before this field). A super admin's suspension is lifted only by a super admin (else 403 suspended_by_super_admin).
+             * @enum {string|null}
+             */
+            suspended_by_role: "member" | "admin" | "super_admin" | null;
+            /**
              * @description `password` and/or SSO provider names
              * @example [
              *       "password",
@@ -1253,7 +1258,7 @@ export interface components {
             password: string;
         };
         LogoutDto: {
-            /** @description The provider's end-session URL to send the browser to, if any */
+            /** @description The provider's end-session (OIDC) or single logout (SAML) URL to send the browser to, if any */
             logout_url: string | null;
         };
         ProviderDto: {
@@ -1275,6 +1280,7 @@ export interface components {
             /** @enum {string} */
             token_auth_method: "client_secret_post" | "client_secret_basic";
             sso_url: string | null;
+            slo_url: string | null;
             idp_entity_id: string | null;
             idp_certificate: string | null;
             sign_requests: boolean;
@@ -1328,6 +1334,8 @@ export interface components {
             token_auth_method: "client_secret_post" | "client_secret_basic";
             /** @description SAML SSO URL */
             sso_url?: string;
+            /** @description SAML IdP single logout URL (HTTP-Redirect): signing out of Hearth signs out there too; empty for local sign-out only */
+            slo_url?: string;
             /** @description SAML IdP entity ID */
             idp_entity_id?: string;
             /** @description SAML IdP X.509 certificate (PEM) */
@@ -1387,6 +1395,8 @@ export interface components {
             token_auth_method: "client_secret_post" | "client_secret_basic";
             /** @description SAML SSO URL */
             sso_url?: string;
+            /** @description SAML IdP single logout URL (HTTP-Redirect): signing out of Hearth signs out there too; empty for local sign-out only */
+            slo_url?: string;
             /** @description SAML IdP entity ID */
             idp_entity_id?: string;
             /** @description SAML IdP X.509 certificate (PEM) */
@@ -1997,6 +2007,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description validation_failed: a filter, page or per_page out of range, from not before to, or a parameter the list does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
@@ -2309,6 +2328,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description validation_failed: a query parameter (the list takes none) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     ApiKeysController_create: {
@@ -2433,6 +2461,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description validation_failed: a filter, page or per_page out of range, or a parameter the list does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
@@ -2522,7 +2559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Role below admin, or CSRF token/Origin check failed */
+            /** @description Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2670,7 +2707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Role below admin, or CSRF token/Origin check failed */
+            /** @description Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2727,6 +2764,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description validation_failed: a query parameter (the list takes none) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Rate limit exceeded; see Retry-After */
             429: {
                 headers: {
@@ -2766,6 +2812,15 @@ export interface operations {
             };
             /** @description Role below super_admin, or CSRF token/Origin check failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a query parameter (the list takes none) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2965,7 +3020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed: page, per_page, status or type out of range */
+            /** @description validation_failed: page, per_page, status or type out of range, or a parameter the list does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3244,7 +3299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed: page or per_page out of range, or errors other than only */
+            /** @description validation_failed: page or per_page out of range, errors other than only, or a parameter the list does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3507,6 +3562,15 @@ export interface operations {
             };
             /** @description Role below super_admin, or CSRF token/Origin check failed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a query parameter (the list takes none) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3948,6 +4012,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description validation_failed: a query parameter (the list takes none) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     SsoIdentitiesController_disconnect: {
@@ -4093,7 +4166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed: a date filter is not an ISO 8601 date */
+            /** @description validation_failed: a date filter is not an ISO 8601 date, locale is not a language tag, or a parameter the list does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4341,7 +4414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed: a date filter is not an ISO 8601 date, or an id filter not a UUID */
+            /** @description validation_failed: a date filter is not an ISO 8601 date, an id filter not a UUID, locale not a language tag, or a parameter the list does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4523,7 +4596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag */
+            /** @description validation_failed: include_disabled is not true/false/1/0, locale is not a language tag, or a parameter the list does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4665,7 +4738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed naming the parameter: an id that is no UUID, a date not YYYY-MM-DD, an amount that is no decimal, a type other than income/expense, a filter given twice, or a bad locale */
+            /** @description validation_failed naming the parameter: an id that is no UUID, a date not YYYY-MM-DD, an amount that is no decimal, a type other than income/expense, a filter given twice, a bad locale, or a parameter the list does not take */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4761,6 +4834,15 @@ export interface operations {
             };
             /** @description Key lacks the 'read' scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a query parameter (the list takes none) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

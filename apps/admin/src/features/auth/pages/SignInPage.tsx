@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
+import { returnPlaceFor, safeAppPath } from '../../../app/auth/return-place';
 import { useSession } from '../../../app/auth/useSession';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
@@ -26,12 +27,9 @@ const SIGN_IN_ERRORS: Record<string, string> = {
   sso_failed: 'Sign-in with the provider failed. Try again.',
 };
 
-/** Only same-site paths may be a post-sign-in target. */
-const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') ? next : '/imports');
-
 export function SignInPage() {
   const [params] = useSearchParams();
-  const next = safeNext(params.get('next'));
+  const next = safeAppPath(params.get('next'));
   const ssoError = params.get('error');
   const session = useSession();
   const config = useAuthConfig();
@@ -39,7 +37,8 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
 
-  if (session.data) return <Navigate to={next} replace />;
+  // Signed in: to the page asked for, else back where an idle sign-out left this user, else home.
+  if (session.data) return <Navigate to={next ?? returnPlaceFor(session.data.id) ?? '/imports'} replace />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
