@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, API_ON_OTHER_ORIGIN, ApiError, currentCsrfToken, rememberCsrfToken, unwrap } from '../../lib/api/client';
+import { api, ApiError, currentCsrfToken, rememberCsrfToken, unwrap } from '../../lib/api/client';
 import type { components } from '../../lib/api/schema';
 import { forgetPlace, keepPlaceForReturn } from './return-place';
 import { leaveSignInReason } from './sign-in-reason';
@@ -26,19 +26,9 @@ export const meQuery = queryOptions({
 
 export const useSession = () => useQuery(meQuery);
 
-/** A sign-out sent without a CSRF token (see sessionToEnd). */
-const WITHOUT_TOKEN = 'without-token';
-
 /** The last session this page tried to sign out: each session gets one try, whatever the answer. */
 let triedToEnd: string | null = null;
 let ending: Promise<void> | null = null;
-
-/**
- * The session a sign-out would end, named by its CSRF token. None known: with the API on this origin, there is no
- * session (the readable CSRF cookie comes and goes with it); on another origin, the page cannot read that cookie and a
- * reload lost the token read from /me, so it tries once without one: the API then ends only a session gone idle.
- */
-const sessionToEnd = (): string | null => currentCsrfToken() ?? (API_ON_OTHER_ORIGIN ? WITHOUT_TOKEN : null);
 
 /** Forgets the session here: its CSRF token, the user, and everything read with it. */
 function forgetSession(client: QueryClient): void {
@@ -63,7 +53,7 @@ export function useSignOut() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      triedToEnd = sessionToEnd(); // a 401 answer is not followed by a second sign-out (endLapsedSession)
+      triedToEnd = currentCsrfToken(); // a 401 answer is not followed by a second sign-out (endLapsedSession)
       forgetPlace();
       leaveSignInReason('signed_out');
       const { logout_url: logoutUrl } = await unwrap(api.POST('/auth/logout'));
@@ -88,8 +78,8 @@ export function endLapsedSession(client: QueryClient): Promise<void> {
 }
 
 async function signOutLapsed(client: QueryClient): Promise<void> {
-  // Read before anything is forgotten: without the cookie (an API on another origin) the token is only in memory.
-  const session = sessionToEnd();
+  // Read before anything is forgotten: the session is named by its token.
+  const session = currentCsrfToken();
   if (!session || session === triedToEnd) {
     client.setQueryData(meQuery.queryKey, null);
     return;

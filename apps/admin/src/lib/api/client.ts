@@ -1,16 +1,10 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
 
-/** Base of the API: same origin when the API serves the SPA, or VITE_API_BASE when the SPA is deployed on its own. */
-export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
-
-/** Whether the API is on another origin than this page: the CSRF cookie it sets is then unreadable here. */
-export const API_ON_OTHER_ORIGIN = new URL(API_BASE || '/', window.location.href).origin !== window.location.origin;
-
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CSRF_COOKIE = 'hearth_csrf';
 
-/** The session's CSRF token: from the last sign-in / me answer, else the readable cookie (same-origin deployments). */
+/** The session's CSRF token: from the last sign-in / me answer, else the readable cookie. */
 let csrfToken: string | null = null;
 export const rememberCsrfToken = (token: string | null): void => {
   csrfToken = token;
@@ -29,8 +23,11 @@ const csrf: Middleware = {
   },
 };
 
-/** The typed client (paths generated from apps/api/openapi.json); cookies go with every request. */
-export const api = createClient<paths>({ baseUrl: API_BASE, credentials: 'include' });
+/**
+ * The typed client (paths generated from apps/api/openapi.json). The API is on this page's origin: it serves the app,
+ * or a reverse proxy serves both (it sends no CORS headers); its cookies go with every request.
+ */
+export const api = createClient<paths>({ credentials: 'same-origin' });
 api.use(csrf);
 
 /** An API refusal, normalised from the ErrorResponse body (SPEC.md 2.8). */

@@ -5,7 +5,6 @@ import { useSession } from '../../../app/auth/useSession';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
-import { API_BASE } from '../../../lib/api/client';
 import { useAuthConfig, useSignIn } from '../api/useAuth';
 import { SetupForm } from '../components/SetupForm';
 
@@ -85,7 +84,7 @@ export function SignInPage() {
               <ul className="providers" aria-label="Sign in with a provider">
                 {config.data.providers.map((provider) => (
                   <li key={provider.name}>
-                    <a className="button secondary" href={`${API_BASE}/auth/${encodeURIComponent(provider.name)}`}>
+                    <a className="button secondary" href={`/auth/${encodeURIComponent(provider.name)}`}>
                       Sign in with {provider.label || provider.name}
                     </a>
                   </li>

@@ -1,7 +1,6 @@
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
-import { API_BASE } from '../../../lib/api/client';
 import { formatDateTime } from '../../../lib/format';
 import { useAuthConfig } from '../../auth/api/useAuth';
 import { useDisconnectIdentity, useIdentities } from '../api/useIdentities';
@@ -55,7 +54,7 @@ export function SecurityPage() {
           <ul className="providers">
             {connectable.map((p) => (
               <li key={p.name}>
-                <a className="button secondary" href={`${API_BASE}/auth/${encodeURIComponent(p.name)}?intent=connect`}>
+                <a className="button secondary" href={`/auth/${encodeURIComponent(p.name)}?intent=connect`}>
                   Connect {p.label || p.name}
                 </a>
               </li>

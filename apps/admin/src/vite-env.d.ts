@@ -1,6 +1,0 @@
-interface ImportMetaEnv {
-  readonly VITE_API_BASE?: string;
-}
-interface ImportMeta {
-  readonly env: ImportMetaEnv;
-}
