@@ -60,6 +60,34 @@ providers:
     ]);
   });
 
+  it("skips an entry that leans on Sure's idp_metadata_url or idp_cert_fingerprint, saying what to set instead; given that setting too, they are ignored", () => {
+    const text = `
+providers:
+  - id: by-metadata
+    strategy: saml
+    settings:
+      idp_metadata_url: https://idp.example.com/metadata
+  - id: by-fingerprint
+    strategy: saml
+    settings:
+      idp_sso_url: https://idp.example.com/sso
+      idp_cert_fingerprint: "AB:CD"
+  - id: both
+    strategy: saml
+    settings:
+      idp_metadata_url: https://idp.example.com/metadata
+      idp_sso_url: https://idp.example.com/sso
+      idp_cert_fingerprint: "AB:CD"
+      idp_certificate: PEM
+`;
+    const parsed = parseProvidersYaml(text, 'production', {});
+    expect(parsed.problems).toEqual([
+      "by-metadata: idp_metadata_url is not read (Sure's sign-in ignores it too): copy the IdP's SSO URL, entity ID and signing certificate from its metadata into sso_url, idp_entity_id and idp_certificate",
+      "by-fingerprint: idp_cert_fingerprint is not accepted: set idp_certificate to the IdP's signing certificate (PEM), which responses are verified against",
+    ]);
+    expect(parsed.providers).toEqual([{ name: 'both', strategy: 'saml', sso_url: 'https://idp.example.com/sso', idp_certificate: 'PEM', enabled: true }]);
+  });
+
   it("reads Sure's role_mapping, { role: [groups] }, as groupMappings; a shape it is not (guest: no such role) is left to validation", () => {
     const text = `
 providers:

@@ -26,6 +26,23 @@ const NAME = /^[a-z0-9][a-z0-9_-]{0,99}$/;
 /** Sure's names of SAML settings -> ours, so its auth.yml configures the same IdP here. */
 const SURE_KEYS: Record<string, string> = { idp_sso_url: 'sso_url', idp_slo_url: 'slo_url' };
 
+/**
+ * Sure's SAML settings with no counterpart here, and what to write instead: an entry that leans on one (without the
+ * setting it stands for) is skipped with that advice, rather than for a missing setting the file never named.
+ */
+const SURE_SETTINGS_NOT_READ: { key: string; instead: string; advice: string }[] = [
+  {
+    key: 'idp_metadata_url',
+    instead: 'sso_url',
+    advice: "idp_metadata_url is not read (Sure's sign-in ignores it too): copy the IdP's SSO URL, entity ID and signing certificate from its metadata into sso_url, idp_entity_id and idp_certificate",
+  },
+  {
+    key: 'idp_cert_fingerprint',
+    instead: 'idp_certificate',
+    advice: "idp_cert_fingerprint is not accepted: set idp_certificate to the IdP's signing certificate (PEM), which responses are verified against",
+  },
+];
+
 function interpolate(value: unknown, env: Record<string, string | undefined>, missing: Set<string>): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Z0-9_]+)\}/g, (_, name: string) => {
@@ -73,6 +90,9 @@ export function parseProvidersYaml(text: string, nodeEnv: string, env: Record<st
     }
     spec.role_mapping = fromSureRoleMapping(spec.role_mapping);
     if (typeof spec.name !== 'string' || !NAME.test(spec.name)) return problems.push(`providers[${index}]: name must be lower-case letters, digits, _ or -`);
+    const leanedOn = SURE_SETTINGS_NOT_READ.find(({ key, instead }) => spec[key] !== undefined && spec[instead] === undefined);
+    if (leanedOn) return problems.push(`${spec.name}: ${leanedOn.advice}`);
+    for (const { key } of SURE_SETTINGS_NOT_READ) delete spec[key];
     if (!SSO_STRATEGIES.includes(spec.strategy as ProviderSpec['strategy'])) {
       return problems.push(`${spec.name}: strategy must be one of ${SSO_STRATEGIES.join(', ')}`);
     }
