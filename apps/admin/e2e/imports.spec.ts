@@ -286,6 +286,16 @@ describe('browser: /imports', () => {
     await publish.click();
     await page.getByText(/Published: 1 rows are in your accounts/).waitFor({ timeout: 60_000 });
 
+    // The same export again: its row matches the transaction already there, and says so, instead of adding another.
+    await page.goto(`${app.baseUrl}/imports/new`);
+    await dropFile(page, 'bank.csv', ['Date,Amount,Description', '2024-01-15,-45.99,Grocer'].join('\n'));
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('row', { name: /Grocer/ }).getByText('OK', { exact: true }).waitFor();
+    await publish.click();
+    await page.getByRole('row', { name: /Grocer/ }).getByText('OK, matched an existing record').waitFor({ timeout: 60_000 });
+
     // A QIF file has fixed columns and names no account: the page says to pick one, and saving it makes it publishable.
     await page.goto(`${app.baseUrl}/imports/new`);
     await page.getByLabel('Import type').selectOption('QifImport');

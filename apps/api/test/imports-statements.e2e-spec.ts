@@ -69,6 +69,49 @@ describe('imports: QIF', () => {
     expect(await ledger()).toEqual([]);
   });
 
+  it('re-imports a split made otherwise without adding to it: each row names what it matched, the left-out parts their split transaction', async () => {
+    const first = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: QIF, account_id: accountId });
+    // The same purchase, its 40.00 now split in two: the transaction already has its parts, so those two add nothing.
+    const resplit = QIF.replace('SHousehold\n$-40.00\n', 'SHousehold\n$-25.00\nSGifts\n$-15.00\n');
+    expect(resplit).not.toBe(QIF);
+    const again = await publishAndWait(t, h, { type: 'QifImport', raw_file_content: resplit, account_id: accountId });
+    expect([first.status, again.status]).toEqual(['complete', 'complete']);
+    expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
+    const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1`, [again.id]);
+    expect(count).toBe(0);
+
+    const costco = async () => {
+      const [parent] = await t.dataSource.query(`SELECT id FROM entries WHERE family_id = $1 AND name = 'Costco' AND parent_entry_id IS NULL`, [h.familyId]);
+      const [part] = await t.dataSource.query(`SELECT id FROM entries WHERE parent_entry_id = $1 AND amount_minor = 6000`, [parent.id]);
+      return { parent: parent.id as string, part: part.id as string };
+    };
+    const { parent, part } = await costco();
+    const rows = (await request(t.server).get(`/api/v1/imports/${again.id}/rows?per_page=100`).set('X-Api-Key', h.apiKey).expect(200)).body.data;
+    const costcoRows = rows
+      .filter((r: { fields: { name?: string } }) => r.fields.name === 'Costco')
+      .map((r: { fields: { amount: string }; duplicate_of: string | null }) => ({ amount: r.fields.amount, duplicate_of: r.duplicate_of }));
+    expect(costcoRows).toEqual([
+      { amount: '100.00', duplicate_of: parent },
+      { amount: '60.00', duplicate_of: part },
+      { amount: '25.00', duplicate_of: parent },
+      { amount: '15.00', duplicate_of: parent },
+    ]);
+    const rent = rows.find((r: { fields: { name?: string } }) => r.fields.name === 'Rent Co');
+    const [{ id: rentId }] = await t.dataSource.query(`SELECT id FROM entries WHERE family_id = $1 AND name = 'Rent Co'`, [h.familyId]);
+    expect(rent.duplicate_of).toBe(rentId);
+    // Before publishing, and after a revert, no row has matched anything.
+    const created = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: resplit, account_id: accountId }).expect(201);
+    const unpublished = (await request(t.server).get(`/api/v1/imports/${created.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200)).body.data;
+    expect(unpublished.map((r: { duplicate_of: string | null }) => r.duplicate_of)).toEqual(unpublished.map(() => null));
+
+    expect((await revertAndWait(t, h, again.id)).status).toBe('pending');
+    const reverted = (await request(t.server).get(`/api/v1/imports/${again.id}/rows?per_page=100`).set('X-Api-Key', h.apiKey).expect(200)).body.data;
+    expect(reverted.filter((r: { duplicate_of: string | null }) => r.duplicate_of !== null)).toEqual([]);
+    expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
+    expect((await revertAndWait(t, h, first.id)).status).toBe('pending');
+    expect(await ledger()).toEqual([]);
+  });
+
   it("lets a bank line of a QIF split's total claim its parent, either way round, never a part", async () => {
     const bank = (amount: string) => ({ raw_file_content: `date,amount,name\n2024-01-25,${amount},Costco`, account_id: accountId, date_col_label: 'date', amount_col_label: 'amount' });
     const claims = () =>

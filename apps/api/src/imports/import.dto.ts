@@ -282,6 +282,15 @@ export class ImportRowDto {
     description: 'Parsed values: ISO dates, decimal strings (positive = money leaving the account), lists for tags, null when empty',
   })
   fields: Record<string, unknown>;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      'Once published: the existing record (transaction, trade, category, merchant, rule, ...) the row matched and added to instead of ' +
+      'creating another, or, for a part of a split whose transaction was already split otherwise, that transaction. Null otherwise',
+  })
+  duplicate_of: string | null;
 }
 
 export class ImportRowListDto {

@@ -29,6 +29,9 @@ const ROW_INSERT_BATCH = 10_000;
 const INSERT_ROWS = `INSERT INTO import_rows (import_id, source_row_number, "values", errors)
   SELECT $1, r.n, r.v::jsonb, COALESCE($4::jsonb -> r.n::text, '[]') FROM unnest($2::int[], string_to_array($3, E'\\n')) AS r(n, v)`;
 
+/** A stored row and, once published, the existing record it matched instead of creating one. */
+export type PublishedRow = ParsedRow & { duplicateOf: string | null };
+
 const rowParams = (importId: string, batch: ParsedRow[]): unknown[] => [
   importId,
   batch.map((r) => r.sourceRowNumber),
@@ -144,11 +147,11 @@ export class ImportsRepository {
   }
 
   /** A page of the import's rows in file order; `onlyErrors`: of its rows with errors, read through their partial index. */
-  async rowsPage(importId: string, page: number, perPage: number, { onlyErrors = false } = {}): Promise<{ rows: ParsedRow[]; total: number }> {
+  async rowsPage(importId: string, page: number, perPage: number, { onlyErrors = false } = {}): Promise<{ rows: PublishedRow[]; total: number }> {
     const where = `import_id = $1${onlyErrors ? ` AND ${WITH_ERRORS}` : ''}`;
     const [rows, [{ total }]] = await Promise.all([
       this.dataSource.query(
-        `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
+        `SELECT source_row_number AS "sourceRowNumber", "values", errors, duplicate_of AS "duplicateOf" FROM import_rows
           WHERE ${where} ORDER BY source_row_number LIMIT $2 OFFSET $3`,
         [importId, perPage, (page - 1) * perPage],
       ),

@@ -183,7 +183,13 @@ export class ImportsService {
     const perPage = query.per_page ?? 25;
     const { rows, total } = await this.imports.rowsPage(imp.id, page, perPage, { onlyErrors });
     return {
-      data: rows.map((row) => ({ row_number: row.sourceRowNumber, valid: row.errors.length === 0, errors: row.errors, fields: row.values })),
+      data: rows.map((row) => ({
+        row_number: row.sourceRowNumber,
+        valid: row.errors.length === 0,
+        errors: row.errors,
+        fields: row.values,
+        duplicate_of: row.duplicateOf,
+      })),
       meta: pageMeta(page, perPage, total),
     };
   }

@@ -1200,6 +1200,11 @@ export interface components {
             fields: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: uuid
+             * @description Once published: the existing record (transaction, trade, category, merchant, rule, ...) the row matched and added to instead of creating another, or, for a part of a split whose transaction was already split otherwise, that transaction. Null otherwise
+             */
+            duplicate_of: string | null;
         };
         ImportRowListDto: {
             data: components["schemas"]["ImportRowDto"][];

@@ -100,7 +100,8 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
                 ))}
                 <td>
                   {row.valid ? (
-                    <span className="muted">OK</span>
+                    // Published: the row added to a record already there instead of creating another.
+                    <span className="muted">{row.duplicate_of ? 'OK, matched an existing record' : 'OK'}</span>
                   ) : (
                     <ul className="row-errors">
                       {row.errors.map((e) => (
