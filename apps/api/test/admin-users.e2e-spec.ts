@@ -226,7 +226,7 @@ describe('user management API (/api/v1/admin/users)', () => {
     const target = await member('member');
     const service = t.app.get(AdminUsersService);
     // The principal the guard loaded just before another super admin demoted, then suspended, `root`.
-    const actor = { userId: root.userId, familyId: root.familyId, role: 'super_admin' as const, email: root.email, sessionId: 'x', token: 'x', idle: false };
+    const actor = { userId: root.userId, familyId: root.familyId, role: 'super_admin' as const, email: root.email, sessionId: 'x', token: 'x' };
     const origin = { ip: null, userAgent: null };
     await t.dataSource.getRepository(User).update({ id: root.userId }, { role: 'member' });
     await expect(service.changeRole(actor, target.userId, 'super_admin', origin)).rejects.toMatchObject({ status: 403, code: 'forbidden' });

@@ -13,10 +13,7 @@ export const RATE_LIMITS = 'hearth:rate-limits';
 export interface SessionRequirement {
   /** Lowest role allowed; super_admin > admin > member. */
   minRole: Role;
-  /**
-   * A sign-out route: a session idle past SESSION_IDLE_MINUTES is still taken, to be ended (not revoked or expired
-   * ones), and from a page of this instance (its Origin header) without the CSRF token.
-   */
+  /** A sign-out route: a session idle past SESSION_IDLE_MINUTES is still taken, to be ended (not revoked or expired ones). */
   signOut: boolean;
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { PUBLIC_ROUTE, REQUIRED_SCOPE, REQUIRED_SESSION, SessionRequirement } from './auth.decorators';
 import { ApiKeysService, unauthorized } from './api-keys.service';
-import { assertCsrfToken, assertSameOrigin, fromOwnPage, isUnsafeMethod } from './csrf';
+import { assertCsrfToken, assertSameOrigin, isUnsafeMethod } from './csrf';
 import type { Principal, SessionPrincipal } from './principal';
 import { readCookie, SESSION_COOKIE } from './session-token';
 import { SessionsService } from './sessions.service';
@@ -24,7 +24,7 @@ function assertRole(role: Role, minRole: Role): void {
  * (@RequireScope), or asks for a browser session (@RequireSession). A route with both takes the key when X-Api-Key is
  * sent, the session cookie otherwise, and holds either to the session's minimum role. Authentication comes before the
  * scope/role check, so bad credentials are 401 whatever the route asks for; a session's unsafe request must then pass
- * the Origin and CSRF-token checks (the sign-out of an idle session, from a page of this instance: the Origin alone).
+ * the Origin and CSRF-token checks.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -55,13 +55,11 @@ export class AuthGuard implements CanActivate {
     // Neither credential: an API client learns where its key goes, not only that a session is missing.
     if (scope && cookie === undefined) throw unauthorized(KEY_OR_SESSION);
 
+    // CSRF below holds for a sign-out of an idle session too: its token is bound to the session token, not its freshness.
     const principal = await this.sessions.authenticate(cookie, new Date(), session.signOut);
     if (isUnsafeMethod(req.method)) {
       assertSameOrigin(req, this.config.appUrl);
-      // A session gone idle can no longer act, so a forged sign-out of it gains nothing: from a page of this instance
-      // it needs no token, which the page may not have (an API on another origin: the CSRF cookie is unreadable there,
-      // and the token it read from /me went with a reload). A live session's sign-out still needs its token.
-      if (!(principal.idle && fromOwnPage(req, this.config.appUrl))) assertCsrfToken(req, this.sessions.csrfToken(principal.token));
+      assertCsrfToken(req, this.sessions.csrfToken(principal.token));
     }
     assertRole(principal.role, session.minRole);
     req.sessionPrincipal = principal;

@@ -18,6 +18,4 @@ export interface SessionPrincipal {
   sessionId: string;
   /** The cookie's token, to derive the CSRF token; never logged or returned. */
   token: string;
-  /** Unused past SESSION_IDLE_MINUTES: only a sign-out route takes such a session, and only to end it. */
-  idle: boolean;
 }

@@ -134,10 +134,9 @@ export class SessionsService implements OnModuleInit {
     if (!isWellFormedToken(token)) throw new ApiError(401, 'unauthorized', NO_SESSION);
     const session = await this.sessions.findByTokenHash(hashToken(token));
     const idleMinutes = this.config.auth.sessionIdleMinutes;
-    if (!session) throw new ApiError(401, 'unauthorized', NO_SESSION);
     // Idle too long is expired: same answer, and the session is never touched again, so it stays ended.
-    const usable = sessionUsable(session, now, idleMinutes);
-    if (!usable && !(toSignOut && sessionEndable(session, now))) throw new ApiError(401, 'unauthorized', NO_SESSION);
+    const accepted = session && (toSignOut ? sessionEndable(session, now) : sessionUsable(session, now, idleMinutes));
+    if (!accepted) throw new ApiError(401, 'unauthorized', NO_SESSION);
     if (session.status !== 'active') {
       await this.sessions.revoke(session.id, now);
       throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
@@ -151,7 +150,7 @@ export class SessionsService implements OnModuleInit {
     if (lastUseOutdated(session.lastSeenAt, now)) {
       await this.sessions.touch(session.id, now, new Date(now.getTime() - LAST_USE_RESOLUTION_MS), idleCutoff(now, idleMinutes));
     }
-    return { userId: session.userId, familyId: session.familyId, role: session.role, email: session.email, sessionId: session.id, token, idle: !usable };
+    return { userId: session.userId, familyId: session.familyId, role: session.role, email: session.email, sessionId: session.id, token };
   }
 
   async signOut(principal: SessionPrincipal, origin: RequestOrigin): Promise<void> {
