@@ -175,8 +175,8 @@ const tagIds = (ctx: PublishContext, tags: unknown): string[] =>
  * SQL from the stored rows. Ids come from Node, time-ordered, so the inserts append to their indexes. A split whose
  * total claimed a transaction splits it (excluded, its parts under it), as the file does; one already split (the
  * same split re-imported, or split otherwise) keeps its parts, and the file's parts not found among them add nothing,
- * as they would count the purchase twice: their rows name that transaction (duplicate_of, as GET .../rows shows).
- * Revert of this import counts a transaction it split again (UNSPLIT_PASSED).
+ * as they would count the purchase twice (markPartsOfSplitTransactions). Revert of this import counts a transaction it
+ * split again (UNSPLIT_PASSED).
  */
 async function insertTransactions(tx: EntityManager, ctx: PublishContext, params: unknown[], size: number, duplicates: DuplicateRow[]): Promise<void> {
   await tx.query(
@@ -186,11 +186,6 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
             SELECT * FROM claimed f
              WHERE f.claimed_parent IS NULL OR NOT EXISTS (SELECT 1 FROM entries k WHERE k.parent_entry_id = f.claimed_parent)),
           split_up AS (UPDATE entries e SET excluded = true, updated_at = now() WHERE e.id IN (SELECT claimed_parent FROM fresh) AND NOT e.excluded),
-          -- A part left out (its transaction already split otherwise) records that transaction, as a duplicate does.
-          covered AS (
-            UPDATE import_rows r SET duplicate_of = c.claimed_parent
-              FROM claimed c
-             WHERE r.import_id = $1 AND r.source_row_number = c.rn AND c.claimed_parent IS NOT NULL AND c.rn NOT IN (SELECT rn FROM fresh)),
           -- The new ids by row number, for a part to find its total's: one lookup each, not a join of fresh with itself,
           -- which statistics of earlier imports (a new import's rows unknown to them, one row estimated) made a nested
           -- loop over every pair of the chunk's rows (1.9 s instead of 0.1 s per 5,000-row chunk).
@@ -216,6 +211,23 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
       json(ctx.tags),
       json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId]))),
     ],
+  );
+}
+
+/**
+ * A split's parts that insertTransactions will leave out, as their total claimed a transaction already split, name
+ * that transaction (duplicate_of), as a duplicate does: GET .../rows then says what each row matched. Run before the
+ * insert, while the transaction's parts are only those it had. Only a QIF split's total can claim a transaction (an
+ * Actual export is not matched against existing ones), and only a chunk with claims can have such parts.
+ */
+async function markPartsOfSplitTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[]): Promise<void> {
+  if (ctx.imp.type !== 'QifImport' || !duplicates.length) return;
+  // The chunk's rows alone, each looking its total up in the claims: no join a planner could turn into a loop over pairs.
+  await tx.query(
+    `UPDATE import_rows r SET duplicate_of = ($5::jsonb ->> (r."values"->>'split_of'))::uuid
+      WHERE ${IN_CHUNK} AND $5::jsonb ? (r."values"->>'split_of') AND NOT $5::jsonb ? r.source_row_number::text
+        AND EXISTS (SELECT 1 FROM entries k WHERE k.parent_entry_id = ($5::jsonb ->> (r."values"->>'split_of'))::uuid)`,
+    [...chunkBounds(ctx, chunk, rowKind), json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId])))],
   );
 }
 
@@ -283,6 +295,7 @@ export async function publishTransactionRows(tx: EntityManager, chunk: ImportChu
   const params = chunkParams(ctx, chunk, rowKind);
   const accounts = await chunkAccounts(tx, ctx, params);
   const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, chunk, params, accounts) : [];
+  await markPartsOfSplitTransactions(tx, ctx, chunk, rowKind, duplicates);
   // A re-imported chunk is often all duplicates: nothing left to insert.
   if (duplicates.length < chunk.size) await insertTransactions(tx, ctx, params, chunk.size, duplicates);
   await updateDuplicates(tx, ctx, duplicates);
