@@ -376,19 +376,21 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       await as(t.server, browser, 'post', '/auth/logout').expect(401);
     });
 
-    it('ends an idle provider session for a page of the app on another origin (APP_URL) that lost the CSRF token, and returns the end-session URL; a live one still needs the token', async () => {
-      // The admin app at APP_URL, the API at another origin: the page cannot read the CSRF cookie, and after a reload
-      // it has no token at all. Its POST carries the app's Origin and the API's (SameSite=Lax, same-site) cookie.
-      const fromApp = (browser: Browser) => request(t.server).post('/auth/logout').set('Origin', APP_ORIGIN).set('Cookie', browser.cookie);
+    it('ends an idle provider session with its CSRF token and returns the end-session URL; without the token it is refused, idle or not', async () => {
+      // A page of the app (its Origin, the API's cookie) that sends no token: refused whether the session is live or idle.
+      const tokenless = (browser: Browser) => request(t.server).post('/auth/logout').set('Origin', APP_ORIGIN).set('Cookie', browser.cookie);
       const live = browserOf(await ssoLogin(t.server, idp, CORP, 'alice'));
-      expect((await fromApp(live).expect(403)).body.error).toBe('csrf_failed');
+      expect((await tokenless(live).expect(403)).body.error).toBe('csrf_failed');
       await request(t.server).get('/api/v1/me').set('Cookie', live.cookie).expect(200);
 
       const idle = browserOf(await ssoLogin(t.server, idp, CORP, 'alice'));
       const me = await userByEmail(t, mail('alice'));
       const [session] = await t.dataSource.query(`SELECT id FROM sessions WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
       await t.dataSource.query(`UPDATE sessions SET last_seen_at = now() - interval '121 minutes' WHERE id = $1`, [session.id]);
-      const res = await fromApp(idle).expect(200);
+      expect((await tokenless(idle).expect(403)).body.error).toBe('csrf_failed');
+      expect(await t.dataSource.query(`SELECT revoked_at IS NOT NULL AS ended FROM sessions WHERE id = $1`, [session.id])).toEqual([{ ended: false }]);
+
+      const res = await as(t.server, idle, 'post', '/auth/logout').set('Origin', APP_ORIGIN).expect(200);
       const url = new URL(res.body.logout_url);
       expect(`${url.origin}${url.pathname}`).toBe(`${idp.issuer}/session/end`);
       expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${APP_ORIGIN}/login`);
@@ -396,7 +398,7 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       const [event] = await t.dataSource.query(`SELECT event, provider_name FROM audit_logs WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [me.id]);
       expect(event).toEqual({ event: 'logout_idp', provider_name: CORP });
       // Ended once: the end-session URL and its ID token are not handed out again, and the live session is untouched.
-      const again = await fromApp(idle).expect(401);
+      const again = await as(t.server, idle, 'post', '/auth/logout').expect(401);
       expect(again.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
       await request(t.server).get('/api/v1/me').set('Cookie', live.cookie).expect(200);
     });
