@@ -178,7 +178,7 @@ const tagIds = (ctx: PublishContext, tags: unknown): string[] =>
  * as they would count the purchase twice (markPartsOfSplitTransactions). Revert of this import counts a transaction it
  * split again (UNSPLIT_PASSED).
  */
-async function insertTransactions(tx: EntityManager, ctx: PublishContext, params: unknown[], size: number, duplicates: DuplicateRow[]): Promise<void> {
+async function insertTransactions(tx: EntityManager, ctx: PublishContext, params: unknown[], size: number, duplicates: DuplicateRow[], claims: string): Promise<void> {
   await tx.query(
     `WITH chunk AS MATERIALIZED (${CHUNK_TRANSACTIONS}),
           claimed AS (SELECT ($11::uuid[])[ordinal] AS id, c.*, ($14::jsonb ->> c.split_of::text)::uuid AS claimed_parent FROM chunk c WHERE c.rn <> ALL($12::int[])),
@@ -209,7 +209,7 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
       Array.from({ length: size }, () => timeOrderedId()),
       duplicates.map((d) => d.rowNumber),
       json(ctx.tags),
-      json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId]))),
+      claims,
     ],
   );
 }
@@ -220,14 +220,14 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
  * insert, while the transaction's parts are only those it had. Only a QIF split's total can claim a transaction (an
  * Actual export is not matched against existing ones), and only a chunk with claims can have such parts.
  */
-async function markPartsOfSplitTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[]): Promise<void> {
+async function markPartsOfSplitTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[], claims: string): Promise<void> {
   if (ctx.imp.type !== 'QifImport' || !duplicates.length) return;
   // The chunk's rows alone, each looking its total up in the claims: no join a planner could turn into a loop over pairs.
   await tx.query(
     `UPDATE import_rows r SET duplicate_of = ($5::jsonb ->> (r."values"->>'split_of'))::uuid
       WHERE ${IN_CHUNK} AND $5::jsonb ? (r."values"->>'split_of') AND NOT $5::jsonb ? r.source_row_number::text
         AND EXISTS (SELECT 1 FROM entries k WHERE k.parent_entry_id = ($5::jsonb ->> (r."values"->>'split_of'))::uuid)`,
-    [...chunkBounds(ctx, chunk, rowKind), json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId])))],
+    [...chunkBounds(ctx, chunk, rowKind), claims],
   );
 }
 
@@ -295,9 +295,11 @@ export async function publishTransactionRows(tx: EntityManager, chunk: ImportChu
   const params = chunkParams(ctx, chunk, rowKind);
   const accounts = await chunkAccounts(tx, ctx, params);
   const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, chunk, params, accounts) : [];
-  await markPartsOfSplitTransactions(tx, ctx, chunk, rowKind, duplicates);
+  // The entry each duplicate row claimed, by row number, for SQL to look up.
+  const claims = json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId])));
+  await markPartsOfSplitTransactions(tx, ctx, chunk, rowKind, duplicates, claims);
   // A re-imported chunk is often all duplicates: nothing left to insert.
-  if (duplicates.length < chunk.size) await insertTransactions(tx, ctx, params, chunk.size, duplicates);
+  if (duplicates.length < chunk.size) await insertTransactions(tx, ctx, params, chunk.size, duplicates, claims);
   await updateDuplicates(tx, ctx, duplicates);
 }
 
