@@ -78,7 +78,7 @@ export function endLapsedSession(client: QueryClient): Promise<void> {
 }
 
 async function signOutLapsed(client: QueryClient): Promise<void> {
-  // Read before anything is forgotten: the session is named by its token.
+  // Read before anything is forgotten: forgetting drops the token this page held.
   const session = currentCsrfToken();
   if (!session || session === triedToEnd) {
     client.setQueryData(meQuery.queryKey, null);

@@ -4,7 +4,11 @@ import type { paths } from './schema';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CSRF_COOKIE = 'hearth_csrf';
 
-/** The session's CSRF token: from the last sign-in / me answer, else the readable cookie. */
+/**
+ * The CSRF token of the session this page knows, from the last sign-in / me answer, else the readable cookie. Held
+ * here, not only read from the cookie: after a sign-in in another tab (a new session, maybe another user's), a write
+ * from this page is refused (csrf_failed) instead of made as that session, and the page reads /me again.
+ */
 let csrfToken: string | null = null;
 export const rememberCsrfToken = (token: string | null): void => {
   csrfToken = token;
