@@ -14,8 +14,13 @@ const HISTORY_LIMIT = 200;
 
 const lastSuperAdmin = () =>
   new ApiError(409, 'last_super_admin', 'The last active super admin cannot be suspended, removed or demoted.');
-const suspendedBySuperAdmin = (action: 'reactivate' | 'remove') =>
-  new ApiError(403, 'suspended_by_super_admin', `A super admin suspended this user; only a super admin can ${action} them.`);
+/** A super admin's suspension is theirs to lift or to carry further (removal would end it too): 403 to anyone else. */
+function assertMayEndSuspension(actor: SessionPrincipal, target: AdminUserRow, action: 'reactivate' | 'remove'): void {
+  if (target.suspendedByRole === 'super_admin' && actor.role !== 'super_admin') {
+    throw new ApiError(403, 'suspended_by_super_admin', `A super admin suspended this user; only a super admin can ${action} them.`);
+  }
+}
+
 const ownAccount = () =>
   new ApiError(403, 'own_account', 'You cannot change your own role or status, or remove yourself, from user management.');
 
@@ -76,7 +81,7 @@ export class AdminUsersService {
     return this.dataSource.transaction(async (tx) => {
       const { actor, target } = await this.manageable(principal, id, tx);
       if (target.status === 'active') return target;
-      if (target.suspendedByRole === 'super_admin' && actor.role !== 'super_admin') throw suspendedBySuperAdmin('reactivate');
+      assertMayEndSuspension(actor, target, 'reactivate');
       await this.users.reactivate(target.id, tx);
       await this.record('user_reactivated', actor, target, origin, tx);
       return (await this.users.find(target.id, tx))!;
@@ -88,11 +93,10 @@ export class AdminUsersService {
    * a super admin); audited in the same transaction. The user's
    * SSO identities are blocked in it too, so the same person cannot come straight back through their IdP (JIT).
    */
-  async remove(actor: SessionPrincipal, id: string, confirmationEmail: string, origin: RequestOrigin): Promise<void> {
+  async remove(principal: SessionPrincipal, id: string, confirmationEmail: string, origin: RequestOrigin): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const { actor: current, target } = await this.manageable(actor, id, tx);
-      // A super admin's suspension is theirs to lift or to carry further: removing the user would end it for them.
-      if (target.suspendedByRole === 'super_admin' && current.role !== 'super_admin') throw suspendedBySuperAdmin('remove');
+      const { actor, target } = await this.manageable(principal, id, tx);
+      assertMayEndSuspension(actor, target, 'remove');
       if (!sameText(normalizeEmail(confirmationEmail), target.email)) {
         throw new ApiError(422, 'confirmation_mismatch', 'The email address did not match. The user was not removed.');
       }
