@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ApiKeysService } from '../src/auth/api-keys.service';
-import { publishAndWait } from './support/imports';
+import { publishAndWait, revertAndWait } from './support/imports';
 import { as, signIn } from './support/sessions';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -68,8 +68,8 @@ describe('Accounts API', () => {
         name: 'visa',
         balance: '$1,234.56',
         balance_cents: 123456,
-        cash_balance: '$0.00',
-        cash_balance_cents: 0,
+        cash_balance: '$1,234.56', // a card's balance is all cash
+        cash_balance_cents: 123456,
         currency: 'USD',
         classification: 'liability',
         account_type: 'credit_card',
@@ -182,7 +182,7 @@ describe('Accounts API', () => {
       const yen = await t.newHousehold({ currency: 'JPY' });
       const id = await addAccount(yen, { name: 'yucho', currency: 'JPY', balance: '1234567' });
       expect((await get(`/accounts/${id}`, yen.apiKey).expect(200)).body).toMatchObject({
-        currency: 'JPY', balance: '¥1,234,567', balance_cents: 1234567, cash_balance: '¥0', cash_balance_cents: 0,
+        currency: 'JPY', balance: '¥1,234,567', balance_cents: 1234567, cash_balance: '¥1,234,567', cash_balance_cents: 1234567,
       });
       const fils = await addAccount(yen, { name: 'kuwait', currency: 'KWD', balance: '1234' });
       expect((await get(`/accounts/${fils}`, yen.apiKey).expect(200)).body).toMatchObject({ balance: 'KWD\u00a01.234', balance_cents: 1234 });
@@ -205,6 +205,108 @@ describe('Accounts API', () => {
     }
     // Sent without it, a list answers in the default locale.
     expect((await get('/accounts', home.apiKey).expect(200)).body.accounts[2].balance).toBe('$1,234.56');
+  });
+
+  describe('balances rolled forward from the entries', () => {
+    let h: Household;
+    beforeEach(async () => {
+      h = await t.newHousehold();
+    });
+    const balanceOf = async (id: string) => {
+      const res = await get(`/accounts/${id}`, h.apiKey).expect(200);
+      return { balance: res.body.balance_cents, cash: res.body.cash_balance_cents, unconverted: res.headers['x-balance-unconverted-entries'] };
+    };
+    /** An entry of the account as the database holds it: a transaction, unless `kind` makes it a valuation. */
+    async function addEntry(accountId: string, e: { date: string; amount: number; currency?: string; kind?: string; parent?: string }): Promise<string> {
+      const [row] = await t.dataSource.query(
+        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency, parent_entry_id)
+         VALUES ($1, $2, $3, $4, 'entry', $5, $6, $7) RETURNING id`,
+        [h.familyId, accountId, e.kind ? 'Valuation' : 'Transaction', e.date, e.amount, e.currency ?? 'USD', e.parent ?? null],
+      );
+      await (e.kind
+        ? t.dataSource.query(`INSERT INTO valuations (entry_id, kind) VALUES ($1, $2)`, [row.id, e.kind])
+        : t.dataSource.query(`INSERT INTO transactions (entry_id) VALUES ($1)`, [row.id]));
+      return row.id;
+    }
+
+    it("moves an imported account's opening balance by the transactions published into it, from its day on, and back on revert", async () => {
+      const accounts = await publishAndWait(t, h, { type: 'AccountImport', raw_file_content: 'Account type,Name,Balance,Currency,Balance Date\nChecking,Main,1000.00,USD,2024-01-01' });
+      expect(accounts.status).toBe('complete');
+      const [{ id }] = (await get('/accounts', h.apiKey).expect(200)).body.accounts;
+      expect(await balanceOf(id)).toEqual({ balance: 100000, cash: 100000, unconverted: undefined });
+      // Signed amounts, inflows positive: the opening balance is the day's start, so its own day's purchase counts.
+      const spending = await publishAndWait(t, h, {
+        raw_file_content: 'Date,Amount,Description\n2024-01-01,-20.00,Coffee\n2024-02-01,500.00,Salary\n2024-02-03,-45.99,Grocer',
+        account_id: id,
+      });
+      expect(spending.status).toBe('complete');
+      expect(await balanceOf(id)).toEqual({ balance: 143401, cash: 143401, unconverted: undefined });
+      expect((await get('/accounts', h.apiKey).expect(200)).body.accounts[0]).toMatchObject({ balance: '$1,434.01', cash_balance: '$1,434.01' });
+      expect((await revertAndWait(t, h, spending.id)).status).toBe('pending');
+      expect(await balanceOf(id)).toEqual({ balance: 100000, cash: 100000, unconverted: undefined });
+    });
+
+    it('gives an account created from a CSV column, with no opening balance, what its transactions add up to', async () => {
+      await publishAndWait(t, h, { raw_file_content: 'Date,Amount,Description,Account\n2024-03-01,-45.99,Grocer,Wallet\n2024-03-02,10.00,Refund,Wallet' });
+      const [{ id }] = (await get('/accounts', h.apiKey).expect(200)).body.accounts;
+      expect(await balanceOf(id)).toMatchObject({ balance: -3599, cash: -3599 });
+    });
+
+    it('raises what a card owes by its purchases and lowers it by payments', async () => {
+      const card = await addAccount(h, { name: 'card', type: 'CreditCard', classification: 'liability', balance: '50000' });
+      await publishAndWait(t, h, { raw_file_content: 'Date,Amount,Description\n2024-03-01,-19.99,Shop\n2024-03-05,500.00,Payment', account_id: card });
+      expect(await balanceOf(card)).toMatchObject({ balance: 1999, cash: 1999 });
+    });
+
+    it('starts from the latest valuation: a reconciliation is its day\'s end and wins over an opening balance of the same day', async () => {
+      const id = await addAccount(h, { name: 'savings', balance: '777' });
+      await addEntry(id, { date: '2024-01-01', amount: 100000, kind: 'opening_anchor' });
+      await addEntry(id, { date: '2024-01-10', amount: 5000 });
+      await addEntry(id, { date: '2024-02-01', amount: 200000, kind: 'reconciliation' });
+      await addEntry(id, { date: '2024-02-01', amount: 300000, kind: 'opening_anchor' });
+      await addEntry(id, { date: '2024-02-01', amount: 1000 }); // in the reconciled balance already
+      await addEntry(id, { date: '2024-02-02', amount: 2500 });
+      expect(await balanceOf(id)).toMatchObject({ balance: 197500, cash: 197500 });
+    });
+
+    it('counts a split purchase once, by its total, whatever its parts', async () => {
+      const id = await addAccount(h, { name: 'split', balance: '10000' });
+      const parent = await addEntry(id, { date: '2024-01-25', amount: 3000 });
+      await addEntry(id, { date: '2024-01-25', amount: 2000, parent });
+      await addEntry(id, { date: '2024-01-25', amount: 1000, parent });
+      expect(await balanceOf(id)).toMatchObject({ balance: 7000 });
+    });
+
+    it("converts another currency's entries at their day's rate, and says how many had none instead of counting them 1:1", async () => {
+      const id = await addAccount(h, { name: 'travel', balance: '100000' });
+      await t.dataSource.query(`INSERT INTO exchange_rates (from_currency, to_currency, date, rate) VALUES ('EUR', 'USD', '2024-03-01', 1.1) ON CONFLICT DO NOTHING`);
+      await addEntry(id, { date: '2024-03-01', amount: 1000, currency: 'EUR' });
+      expect(await balanceOf(id)).toEqual({ balance: 98900, cash: 98900, unconverted: undefined });
+      await addEntry(id, { date: '1999-03-02', amount: 5000, currency: 'EUR' });
+      expect(await balanceOf(id)).toEqual({ balance: 98900, cash: 98900, unconverted: '1' });
+      expect((await get('/accounts', h.apiKey).expect(200)).headers['x-balance-unconverted-entries']).toBe('1');
+    });
+
+    it("keeps an investment account's holdings at cost: a buy moves its cash, only the fee moves its value", async () => {
+      const id = await addAccount(h, { name: 'brokerage', type: 'Investment', balance: '100000', cashBalance: '100000' });
+      const [security] = await t.dataSource.query(
+        `INSERT INTO securities (ticker, exchange_operating_mic, offline) VALUES ('BALTEST', '', true) ON CONFLICT (ticker, exchange_operating_mic) DO UPDATE SET offline = true RETURNING id`,
+      );
+      const [trade] = await t.dataSource.query(
+        `INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Trade', '2024-04-01', 'Buy', 50500, 'USD') RETURNING id`,
+        [h.familyId, id],
+      );
+      await t.dataSource.query(`INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency) VALUES ($1, $2, 5, 100, 500, 'USD')`, [trade.id, security.id]);
+      await addEntry(id, { date: '2024-04-02', amount: -1200 }); // a dividend
+      expect(await balanceOf(id)).toMatchObject({ balance: 100700, cash: 50700 });
+    });
+
+    it('gives a loan no cash', async () => {
+      const id = await addAccount(h, { name: 'mortgage', type: 'Loan', classification: 'liability', balance: '20000000', cashBalance: '5' });
+      await addEntry(id, { date: '2024-04-01', amount: -100000 });
+      expect(await balanceOf(id)).toMatchObject({ balance: 19900000, cash: 0 });
+    });
+
   });
 
   describe('the README example', () => {

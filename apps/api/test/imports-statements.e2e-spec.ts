@@ -57,16 +57,21 @@ describe('imports: QIF', () => {
     expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
     // Budgets count each part in its category and the purchase once (rent 1,234.56 and Costco 100.00; the transfer is left out).
     expect(await budgetSpending(t, h, '2024-01-01', ['Groceries', 'Household', 'Food'])).toEqual({ total: 133456, byCategory: [6000, 4000, 6000] });
+    // The account's balance: the opening 1,000.00, less rent, the transfer and Costco once, plus pay.
+    const balance = async () => (await request(t.server).get(`/api/v1/accounts/${accountId}`).set('X-Api-Key', h.apiKey).expect(200)).body.balance_cents;
+    expect(await balance()).toBe(100000 - 123456 + 250000 - 30000 - 10000);
 
     const again = await createImport(t.server, h.apiKey, { type: 'QifImport', raw_file_content: QIF, account_id: accountId, publish: 'true' }).expect(201);
     expect((await waitForImport(t.server, h.apiKey, again.body.data.id)).status).toBe('complete');
     const [{ count }] = await t.dataSource.query(`SELECT count(*)::int AS count FROM entries WHERE import_id = $1 AND entryable_type = 'Transaction'`, [again.body.data.id]);
     expect(count).toBe(0);
     expect(await splits()).toEqual([{ amount: 10000, excluded: true, parts: [6000, 4000] }]);
+    expect(await balance()).toBe(186544);
 
     await request(t.server).post(`/api/v1/imports/${again.body.data.id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
     expect((await revertAndWait(t, h, created.body.data.id)).status).toBe('pending');
     expect(await ledger()).toEqual([]);
+    expect(await balance()).toBe(0);
   });
 
   it('re-imports a split made otherwise without adding to it: each row names what it matched, the left-out parts their split transaction', async () => {

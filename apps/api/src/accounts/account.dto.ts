@@ -25,9 +25,11 @@ const cents = (description: string) => ApiProperty({ type: 'integer', descriptio
 export class AccountDto {
   @ApiProperty({ format: 'uuid', description: 'What POST /imports and PATCH /imports/{id} take as account_id' }) id: string;
   @ApiProperty({ example: 'Checking' }) name: string;
-  @money('Balance') balance: string;
+  @money("Balance: the account's latest valuation (else the balance it was created with), moved by the transactions and trade fees after it")
+  balance: string;
   @cents('balance') balance_cents: number;
-  @money('Cash part of the balance (investment accounts)') cash_balance: string;
+  @money('Cash part of the balance: all of it for bank and card accounts, none for property, vehicles and loans; for investment and crypto accounts the cash the account was created with, moved by every transaction and trade')
+  cash_balance: string;
   @cents('cash_balance') cash_balance_cents: number;
   @ApiProperty({ example: 'USD', description: 'ISO 4217 code' }) currency: string;
   @ApiProperty({ enum: ['asset', 'liability'] }) classification: 'asset' | 'liability';

@@ -1,4 +1,5 @@
 import type { AccountableType } from '@hearth/contracts';
+import type { RolledBalance } from '@hearth/domain/account-balance';
 import { formatMoney } from '@hearth/domain/money';
 import { exactCents } from '../common/money-fields';
 import type { AccountDto } from './account.dto';
@@ -17,18 +18,18 @@ export const ACCOUNT_TYPES: Record<AccountableType, string> = {
   OtherLiability: 'other_liability',
 };
 
-/** The Account object: amounts formatted in the account's own currency for `locale`, and in its minor units. */
-export function presentAccount(account: AccountRecord, locale: string): AccountDto {
-  const { currency } = account;
+/** The Account object with its rolled-forward balance: amounts formatted in its own currency for `locale`, and in its minor units. */
+export function presentAccount(account: AccountRecord, { balance, cashBalance }: RolledBalance, locale: string): AccountDto {
+  const { currency, classification } = account.start;
   return {
     id: account.id,
     name: account.name,
-    balance: formatMoney(account.balance, currency, locale),
-    balance_cents: exactCents('balance', account.balance, currency, locale),
-    cash_balance: formatMoney(account.cashBalance, currency, locale),
-    cash_balance_cents: exactCents('cash_balance', account.cashBalance, currency, locale),
+    balance: formatMoney(balance, currency, locale),
+    balance_cents: exactCents('balance', balance, currency, locale),
+    cash_balance: formatMoney(cashBalance, currency, locale),
+    cash_balance_cents: exactCents('cash_balance', cashBalance, currency, locale),
     currency,
-    classification: account.classification,
+    classification,
     account_type: ACCOUNT_TYPES[account.accountableType],
     subtype: account.subtype,
     status: account.status,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { rollForward } from '@hearth/domain/account-balance';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { pageWindow } from '../common/paging';
@@ -13,22 +14,33 @@ const scopeOf = (principal: Principal, query: ShowAccountQuery): AccountScope =>
   includeDisabled: query.include_disabled === 'true' || query.include_disabled === '1',
 });
 
+/** A response, and how many foreign-currency entries its balances left out for want of an exchange rate on their day. */
+export interface WithUnconverted<T> {
+  dto: T;
+  unconvertedEntries: number;
+}
+
 @Injectable()
 export class AccountsService {
   constructor(private readonly accounts: AccountsRepository) {}
 
-  async list(principal: Principal, query: ListAccountsQuery, acceptLanguage: string | undefined): Promise<AccountListDto> {
+  async list(principal: Principal, query: ListAccountsQuery, acceptLanguage: string | undefined): Promise<WithUnconverted<AccountListDto>> {
     const locale = requestLocale(query.locale, acceptLanguage);
     const scope = scopeOf(principal, query);
     const { window, pagination } = pageWindow(query, await this.accounts.count(scope));
     const rows = await this.accounts.list(scope, window);
-    return { accounts: rows.map((row) => presentAccount(row, locale)), pagination };
+    const balances = rows.map((row) => rollForward(row.start, row.flows));
+    return {
+      dto: { accounts: rows.map((row, i) => presentAccount(row, balances[i], locale)), pagination },
+      unconvertedEntries: balances.reduce((n, b) => n + b.unconvertedEntries, 0),
+    };
   }
 
-  async show(principal: Principal, id: string, query: ShowAccountQuery, acceptLanguage: string | undefined): Promise<AccountDto> {
+  async show(principal: Principal, id: string, query: ShowAccountQuery, acceptLanguage: string | undefined): Promise<WithUnconverted<AccountDto>> {
     const locale = requestLocale(query.locale, acceptLanguage);
     const account = await this.accounts.find(scopeOf(principal, query), id);
     if (!account) throw ApiError.notFound();
-    return presentAccount(account, locale);
+    const balance = rollForward(account.start, account.flows);
+    return { dto: presentAccount(account, balance, locale), unconvertedEntries: balance.unconvertedEntries };
   }
 }

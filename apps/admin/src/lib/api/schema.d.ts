@@ -1777,14 +1777,14 @@ export interface components {
             /** @example Checking */
             name: string;
             /**
-             * @description Balance, formatted in the account currency and request locale
+             * @description Balance: the account's latest valuation (else the balance it was created with), moved by the transactions and trade fees after it, formatted in the account currency and request locale
              * @example $1,234.56
              */
             balance: string;
             /** @description balance in minor units of the account currency */
             balance_cents: number;
             /**
-             * @description Cash part of the balance (investment accounts), formatted in the account currency and request locale
+             * @description Cash part of the balance: all of it for bank and card accounts, none for property, vehicles and loans; for investment and crypto accounts the cash the account was created with, moved by every transaction and trade, formatted in the account currency and request locale
              * @example $1,234.56
              */
             cash_balance: string;
@@ -4577,6 +4577,8 @@ export interface operations {
             /** @description By name; draft and active accounts unless include_disabled */
             200: {
                 headers: {
+                    /** @description Present when foreign-currency entries had no exchange rate on their day and were left out of a balance */
+                    "X-Balance-Unconverted-Entries"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4631,6 +4633,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Present when foreign-currency entries had no exchange rate on their day and were left out of a balance */
+                    "X-Balance-Unconverted-Entries"?: number;
                     [name: string]: unknown;
                 };
                 content: {

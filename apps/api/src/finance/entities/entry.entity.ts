@@ -20,6 +20,8 @@ export type EntryableType = 'Transaction' | 'Trade' | 'Valuation';
 @Index('entries_family_date_covering', { synchronize: false })
 // Import de-duplication probes one (account, date, amount) at a time; account/date ranges use the same index.
 @Index('entries_account_date_amount', ['accountId', 'date', 'amountMinor'])
+// An account's balance starts from its latest valuation: found at once, however many entries the account has.
+@Index('entries_account_valuations', ['accountId', 'date'], { where: `"entryable_type" = 'Valuation'` })
 @Index(['accountId', 'source', 'externalId'], {
   unique: true,
   where: '"source" IS NOT NULL AND "external_id" IS NOT NULL',
