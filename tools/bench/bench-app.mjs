@@ -2,6 +2,7 @@
 // household whose admin holds a read-write API key. Shared by every script under tools/bench.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import { buildApi } from '../build.mjs';
 
 const require = createRequire(import.meta.url);
@@ -95,4 +96,20 @@ async function settled(base, apiKey, id, busy, done) {
     if (detail.status !== busy) throw new Error(`import ${id} ended ${detail.status}, not ${done}: ${detail.error}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Median and p99 of `fn` over `calls` calls after `warmup` untimed ones; `before` runs untimed ahead of each timed call. */
+export async function timeCalls(calls, fn, { warmup, before = async () => {} }) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < calls; i++) {
+    await before();
+    const started = performance.now();
+    await fn();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: percentile(samples, 50), p99: percentile(samples, 99) };
 }

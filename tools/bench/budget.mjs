@@ -6,7 +6,7 @@
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/budget.mjs
 //   BENCH_ENTRIES=200000 BENCH_CALLS=200 ...             smaller or larger runs; BENCH_KEEP=1 keeps the family
 import { performance } from 'node:perf_hooks';
-import { engineName, requireDist, startBenchApp } from './bench-app.mjs';
+import { engineName, requireDist, startBenchApp, timeCalls } from './bench-app.mjs';
 import { seedHousehold } from './seed-household.mjs';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -15,21 +15,7 @@ const WARMUP = 20;
 const DAYS = 1826; // 2020-01-01 .. 2024-12-31
 const { BudgetsRepository } = requireDist('apps/api/src/budgets/budgets.repository');
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-/** Median and p99 of `fn` over `calls` calls after a warm-up; `before` runs untimed ahead of each call. */
-async function time(calls, fn, before = async () => {}) {
-  for (let i = 0; i < WARMUP; i++) await fn();
-  const samples = [];
-  for (let i = 0; i < calls; i++) {
-    await before();
-    const started = performance.now();
-    await fn();
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
-  return { median: percentile(samples, 50), p99: percentile(samples, 99) };
-}
+const time = (calls, fn, before) => timeCalls(calls, fn, { warmup: WARMUP, before });
 
 const bench = await startBenchApp();
 const { app, base, dataSource } = bench;
