@@ -26,16 +26,22 @@ export interface AccountScope {
 }
 
 /*
- * The accounts `chosen` selects (family-scoped by the caller), each with the roll-forward's inputs. The anchor is its
- * latest valuation: an opening anchor is the balance at the start of its day (a QIF file's opening balance shares its
- * day with the first rows), any other valuation the balance at the end of its day, so it wins over an opening anchor
- * of the same day. Without one, the balance the account was created with stands before every entry. Split parts are
- * left out: their parent carries the whole amount. An entry in another currency counts at the rate of its day, as in
- * budgets, or is counted as unconverted. The entries of all chosen accounts are read in one pass: MATERIALIZED keeps
- * the sums from being folded into a pass per account, whose entries share heap pages with the others'. Amounts go out
- * as text, so that a bigint beyond 2^53 reaches the presenter exactly.
+ * The accounts `chosen` selects (family-scoped by the caller, `family` being the parameter that names the family),
+ * each with the roll-forward's inputs.
+ *
+ * The anchor is the latest valuation: an opening anchor is the balance at the start of its day (a QIF file's opening
+ * balance shares its day with the first rows), any other valuation the balance at the end of its day, so it wins over
+ * an opening anchor of the same day. Without one, the balance the account was created with stands before every entry.
+ *
+ * The money moved is summed by account, currency and day, so that a day's sum of another currency is converted at
+ * that day's rate (as in budgets; without one its entries are counted as unconverted) and each day falls before or
+ * after the anchor. The entries are read in one pass for all chosen accounts, which the family's covering index (what
+ * budgets read) answers without the table. The few rows that change a sum are read apart, each from a partial index:
+ * split parts are taken away (their parent carries the whole amount), and a trade's fee is what changes the account's
+ * value (a trade only turns cash into holdings). Amounts go out as text, so that a bigint beyond 2^53 reaches the
+ * presenter exactly.
  */
-const rolledForward = (chosen: string) => `
+const rolledForward = (chosen: string, family: string) => `
   WITH chosen AS (${chosen}),
   anchored AS (
     SELECT a.*, anchor.date AS anchor_date, anchor.opening AS anchor_opening, anchor.amount_minor AS anchor_amount
@@ -48,30 +54,50 @@ const rolledForward = (chosen: string) => `
          LIMIT 1
       ) anchor ON true
   ),
-  moved AS MATERIALIZED (
-    SELECT e.account_id, e.currency,
-           coalesce(sum(${converted(`CASE WHEN e.entryable_type = 'Trade' THEN (SELECT t.fee_minor FROM trades t WHERE t.entry_id = e.id) ELSE e.amount_minor END`)})
-                      FILTER (WHERE a.anchor_date IS NULL OR e.date > a.anchor_date OR (a.anchor_opening AND e.date = a.anchor_date)), 0) AS value_out,
-           coalesce(sum(${converted('e.amount_minor')}), 0) AS cash_out,
-           count(*) FILTER (WHERE e.currency <> a.currency AND ${RATE} IS NULL)::int AS unconverted
-      FROM entries e
-      JOIN anchored a ON a.id = e.account_id
-     WHERE e.account_id = ANY (ARRAY(SELECT id FROM chosen)) AND e.entryable_type IN ('Transaction', 'Trade') AND e.parent_entry_id IS NULL
-     GROUP BY e.account_id, e.currency
+  daily AS (
+    SELECT account_id, currency, date, sum(value) AS value, sum(cash) AS cash, sum(n) AS n
+      FROM (
+        SELECT e.account_id, e.currency, e.date, sum(e.amount_minor) FILTER (WHERE e.entryable_type = 'Transaction') AS value,
+               sum(e.amount_minor) AS cash, count(*) AS n
+          FROM entries e
+         WHERE e.family_id = ${family} AND e.account_id = ANY (ARRAY(SELECT id FROM chosen)) AND e.entryable_type IN ('Transaction', 'Trade')
+         GROUP BY e.date, e.account_id, e.currency
+        UNION ALL
+        SELECT e.account_id, e.currency, e.date, -sum(e.amount_minor), -sum(e.amount_minor), -count(*)
+          FROM entries e
+         WHERE e.parent_entry_id IS NOT NULL AND e.account_id = ANY (ARRAY(SELECT id FROM chosen))
+         GROUP BY e.date, e.account_id, e.currency
+        UNION ALL
+        SELECT e.account_id, e.currency, e.date, sum(t.fee_minor), 0, 0
+          FROM entries e JOIN trades t ON t.entry_id = e.id
+         WHERE e.entryable_type = 'Trade' AND e.account_id = ANY (ARRAY(SELECT id FROM chosen))
+         GROUP BY e.date, e.account_id, e.currency
+      ) moves
+     GROUP BY account_id, currency, date
+  ),
+  moved AS (
+    SELECT d.account_id, d.currency,
+           coalesce(sum(d.value * ${RATE}) FILTER (WHERE a.anchor_date IS NULL OR d.date > a.anchor_date OR (a.anchor_opening AND d.date = a.anchor_date)), 0) AS value_out,
+           coalesce(sum(d.cash * ${RATE}), 0) AS cash_out,
+           coalesce(sum(d.n) FILTER (WHERE d.currency <> a.currency AND x.rate IS NULL), 0)::int AS unconverted
+      FROM daily d
+      JOIN anchored a ON a.id = d.account_id
+      LEFT JOIN exchange_rates x ON d.currency <> a.currency AND x.from_currency = d.currency AND x.to_currency = a.currency AND x.date = d.date
+     GROUP BY d.account_id, d.currency
   )
   SELECT a.id, a.name, a.currency, a.classification, a.accountable_type AS "accountableType",
          coalesce(a.anchor_amount, a.balance_minor)::text AS anchor, a.cash_balance_minor::text AS "cashBase",
-         coalesce((SELECT json_agg(json_build_object('currency', m.currency, 'valueOut', m.value_out::text, 'cashOut', m.cash_out::text,
-                                                     'unconverted', m.unconverted))
-                     FROM moved m WHERE m.account_id = a.id), '[]') AS flows,
+         coalesce(m.flows, '[]') AS flows,
          a.subtype, a.status, a.institution_name AS "institutionName", a.created_at AS "createdAt", a.updated_at AS "updatedAt"
     FROM anchored a
+    -- Joined, not a subquery per account: the planner would fold the sums into it and read the entries once per account.
+    LEFT JOIN (
+      SELECT account_id, json_agg(json_build_object('currency', currency, 'valueOut', value_out::text, 'cashOut', cash_out::text, 'unconverted', unconverted)) AS flows
+        FROM moved GROUP BY account_id
+    ) m ON m.account_id = a.id
    ORDER BY a.name, a.id`;
 
-// The rate of an entry's day to its account's currency, looked up only for an entry in another currency; a trade's fee
-// likewise only for a trade. Per-row lookups, not joins: nearly every entry needs neither.
-const RATE = `(SELECT x.rate FROM exchange_rates x WHERE x.from_currency = e.currency AND x.to_currency = a.currency AND x.date = e.date)`;
-const converted = (amount: string) => `CASE WHEN e.currency = a.currency THEN ${amount} ELSE ${amount} * ${RATE} END`;
+const RATE = `CASE WHEN d.currency = a.currency THEN 1 ELSE x.rate END`;
 
 const visible = (scope: AccountScope) => (scope.includeDisabled ? '' : `AND a.status IN ('draft', 'active')`);
 
@@ -98,14 +124,14 @@ export class AccountsRepository {
   /** One page by name (id among equal names), read along the (family_id, name) index; only its accounts are rolled forward. */
   async list(scope: AccountScope, page: PageWindow): Promise<AccountRecord[]> {
     const rows: Row[] = await this.dataSource.query(
-      rolledForward(`SELECT * FROM accounts a WHERE a.family_id = $1 ${visible(scope)} ORDER BY a.name, a.id LIMIT $2 OFFSET $3`),
+      rolledForward(`SELECT * FROM accounts a WHERE a.family_id = $1 ${visible(scope)} ORDER BY a.name, a.id LIMIT $2 OFFSET $3`, '$1'),
       [scope.familyId, page.limit, page.offset],
     );
     return rows.map(toRecord);
   }
 
   async find(scope: AccountScope, id: string): Promise<AccountRecord | undefined> {
-    const rows: Row[] = await this.dataSource.query(rolledForward(`SELECT * FROM accounts a WHERE a.id = $1 AND a.family_id = $2 ${visible(scope)}`), [
+    const rows: Row[] = await this.dataSource.query(rolledForward(`SELECT * FROM accounts a WHERE a.id = $1 AND a.family_id = $2 ${visible(scope)}`, '$2'), [
       id,
       scope.familyId,
     ]);
