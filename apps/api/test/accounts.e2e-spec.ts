@@ -279,10 +279,15 @@ describe('Accounts API', () => {
 
     it("converts another currency's entries at their day's rate, and says how many had none instead of counting them 1:1", async () => {
       const id = await addAccount(h, { name: 'travel', balance: '100000' });
-      await t.dataSource.query(`INSERT INTO exchange_rates (from_currency, to_currency, date, rate) VALUES ('EUR', 'USD', '2024-03-01', 1.1) ON CONFLICT DO NOTHING`);
-      await addEntry(id, { date: '2024-03-01', amount: 1000, currency: 'EUR' });
+      // Rates are shared by every family (and every test on this database): these two days' are set here, whatever was there.
+      await t.dataSource.query(
+        `INSERT INTO exchange_rates (from_currency, to_currency, date, rate) VALUES ('GBP', 'USD', '1999-03-01', 1.1)
+         ON CONFLICT (from_currency, to_currency, date) DO UPDATE SET rate = excluded.rate`,
+      );
+      await t.dataSource.query(`DELETE FROM exchange_rates WHERE from_currency = 'GBP' AND to_currency = 'USD' AND date = '1999-03-02'`);
+      await addEntry(id, { date: '1999-03-01', amount: 1000, currency: 'GBP' });
       expect(await balanceOf(id)).toEqual({ balance: 98900, cash: 98900, unconverted: undefined });
-      await addEntry(id, { date: '1999-03-02', amount: 5000, currency: 'EUR' });
+      await addEntry(id, { date: '1999-03-02', amount: 5000, currency: 'GBP' });
       expect(await balanceOf(id)).toEqual({ balance: 98900, cash: 98900, unconverted: '1' });
       expect((await get('/accounts', h.apiKey).expect(200)).headers['x-balance-unconverted-entries']).toBe('1');
     });
