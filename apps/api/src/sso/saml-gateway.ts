@@ -198,15 +198,9 @@ export class SamlGateway {
    * request signing is on), carrying the RelayState back as SAML Bindings 3.4.3 asks.
    */
   async verifyLogoutRequest(provider: SsoProvider, origin: string, message: LogoutRequestMessage): Promise<{ nameId: string; responseUrl: string }> {
-    let redirect: RedirectMessage | null = null;
-    let xml: string;
-    let relayState: string | null;
-    if (message.binding === 'redirect') {
-      redirect = redirectMessage(message.query, 'SAMLRequest');
-      xml = screenRedirectResponse(redirect.message);
-      relayState = redirect.RelayState;
-    } else {
-      xml = screenSamlResponse(message.SAMLRequest);
+    const { redirect, xml } = receivedMessage(message, 'SAMLRequest');
+    let relayState = redirect?.RelayState ?? null;
+    if (message.binding === 'post') {
       if (message.RelayState !== undefined && typeof message.RelayState !== 'string') throw new SamlRejection('response_malformed', 'RelayState not a string');
       relayState = message.RelayState ?? null;
     }
@@ -254,14 +248,7 @@ export class SamlGateway {
    * the answer is genuine, and says the IdP session may still be open. Anything else throws SamlRejection.
    */
   async verifyLogoutResponse(provider: SsoProvider, origin: string, message: LogoutResponseMessage): Promise<VerifiedLogoutResponse> {
-    let redirect: RedirectMessage | null = null;
-    let xml: string;
-    if (message.binding === 'redirect') {
-      redirect = redirectMessage(message.query, 'SAMLResponse');
-      xml = screenRedirectResponse(redirect.message);
-    } else {
-      xml = screenSamlResponse(message.SAMLResponse);
-    }
+    const { redirect, xml } = receivedMessage(message, 'SAMLResponse');
     const { dom, root } = await parseProtocolMessage(xml, 'LogoutResponse');
     const inResponseTo = root.getAttribute('InResponseTo') || null;
     const cache = new SamlRequestCache(this.repository, provider.id, 'logout');
@@ -382,6 +369,22 @@ export class SamlGateway {
 }
 
 type Dom = Awaited<ReturnType<typeof parseDomFromString>>;
+
+/**
+ * The XML of an IdP message as either binding delivered it, screened; with the parts of its query (for the signature
+ * check) when it came by HTTP-Redirect.
+ */
+function receivedMessage(
+  message: LogoutRequestMessage | LogoutResponseMessage,
+  field: 'SAMLRequest' | 'SAMLResponse',
+): { redirect: RedirectMessage | null; xml: string } {
+  if (message.binding === 'redirect') {
+    const redirect = redirectMessage(message.query, field);
+    return { redirect, xml: screenRedirectResponse(redirect.message) };
+  }
+  return { redirect: null, xml: screenSamlResponse((message as Record<string, unknown>)[field]) };
+}
+
 
 /** An IdP message parsed, refused unless its root is the SAML protocol element expected here. */
 async function parseProtocolMessage(xml: string, name: 'Response' | 'LogoutRequest' | 'LogoutResponse'): Promise<{ dom: Dom; root: NonNullable<Dom['documentElement']> }> {
