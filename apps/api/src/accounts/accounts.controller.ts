@@ -6,7 +6,8 @@ import type { Principal } from '../auth/principal';
 import { ListQuery } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { AccountDto, AccountListDto, ListAccountsQuery, ShowAccountQuery } from './account.dto';
-import { AccountsService, WithUnconverted } from './accounts.service';
+import { AccountsService } from './accounts.service';
+import { unconvertedHeaderDoc, withUnconvertedHeader } from '../common/unconverted-entries';
 import { LanguageHeader } from '../common/request-locale';
 
 const BAD_QUERY = { status: 422, description: 'validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag' };
@@ -14,12 +15,7 @@ const BAD_LIST_QUERY = { status: 422, description: 'validation_failed: include_d
 
 /** Entries in another currency left out of the balances because no exchange rate to the account's currency exists on their day. */
 const UNCONVERTED_HEADER = 'X-Balance-Unconverted-Entries';
-const UNCONVERTED = { [UNCONVERTED_HEADER]: { description: 'Present when foreign-currency entries had no exchange rate on their day and were left out of a balance', schema: { type: 'integer' } } };
-
-function withUnconvertedHeader<T>(res: Response, { dto, unconvertedEntries }: WithUnconverted<T>): T {
-  if (unconvertedEntries) res.setHeader(UNCONVERTED_HEADER, String(unconvertedEntries));
-  return dto;
-}
+const UNCONVERTED = unconvertedHeaderDoc(UNCONVERTED_HEADER, 'Present when foreign-currency entries had no exchange rate on their day and were left out of a balance');
 
 /**
  * The family's accounts, so that an API client can learn the account_id an import takes, with balances rolled forward
@@ -42,7 +38,7 @@ export class AccountsController {
     @Res({ passthrough: true }) res: Response,
     @Headers('accept-language') language?: string,
   ): Promise<AccountListDto> {
-    return withUnconvertedHeader(res, await this.accounts.list(principal, query, language));
+    return withUnconvertedHeader(res, UNCONVERTED_HEADER, await this.accounts.list(principal, query, language));
   }
 
   @Get(':id')
@@ -58,6 +54,6 @@ export class AccountsController {
     @Res({ passthrough: true }) res: Response,
     @Headers('accept-language') language?: string,
   ): Promise<AccountDto> {
-    return withUnconvertedHeader(res, await this.accounts.show(principal, id, query, language));
+    return withUnconvertedHeader(res, UNCONVERTED_HEADER, await this.accounts.show(principal, id, query, language));
   }
 }

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { pageWindow } from '../common/paging';
 import { requestLocale } from '../common/request-locale';
+import type { WithUnconverted } from '../common/unconverted-entries';
 import type { AccountDto, AccountListDto, ListAccountsQuery, ShowAccountQuery } from './account.dto';
 import { presentAccount } from './account.presenter';
 import { AccountScope, AccountsRepository } from './accounts.repository';
@@ -13,12 +14,6 @@ const scopeOf = (principal: Principal, query: ShowAccountQuery): AccountScope =>
   familyId: principal.familyId,
   includeDisabled: query.include_disabled === 'true' || query.include_disabled === '1',
 });
-
-/** A response, and how many foreign-currency entries its balances left out for want of an exchange rate on their day. */
-export interface WithUnconverted<T> {
-  dto: T;
-  unconvertedEntries: number;
-}
 
 @Injectable()
 export class AccountsService {

@@ -8,6 +8,7 @@ import type { Presentation } from './budget.presenter';
 import { ListQuery } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { AMOUNT_OUT_OF_RANGE, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import { withUnconvertedHeader } from '../common/unconverted-entries';
 import { BudgetsService } from './budgets.service';
 import { LanguageHeader } from '../common/request-locale';
 
@@ -33,7 +34,7 @@ export class BudgetCategoriesController {
   @Get(':id')
   @RequireScope('read')
   @LanguageHeader()
-  @ApiOkResponse({ type: BudgetCategoryDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
+  @ApiOkResponse({ type: BudgetCategoryDto, headers: UNCONVERTED })
   @ApiResponse(RECORD_NOT_FOUND)
   @ApiResponse(AMOUNT_OUT_OF_RANGE)
   show(
@@ -66,8 +67,6 @@ export class BudgetCategoriesController {
   }
 
   private async respond(principal: Principal, id: string, view: Presentation, res: Response): Promise<BudgetCategoryDto> {
-    const { dto, unconvertedEntries } = await this.budgets.showCategory(principal, id, view);
-    if (unconvertedEntries) res.setHeader(UNCONVERTED_HEADER, String(unconvertedEntries));
-    return dto;
+    return withUnconvertedHeader(res, UNCONVERTED_HEADER, await this.budgets.showCategory(principal, id, view));
   }
 }

@@ -7,6 +7,7 @@ import { BudgetDto, BudgetListDto, CreateBudgetDto, ListBudgetsQuery, LocaleQuer
 import { ListQuery } from '../common/list-query';
 import { RECORD_NOT_FOUND, recordIdPipe } from '../common/record-id';
 import { AMOUNT_OUT_OF_RANGE, UNCONVERTED, UNCONVERTED_HEADER } from './budget-http';
+import { withUnconvertedHeader } from '../common/unconverted-entries';
 import type { Presentation } from './budget.presenter';
 import { BudgetsService } from './budgets.service';
 import { LanguageHeader } from '../common/request-locale';
@@ -29,7 +30,7 @@ export class BudgetsController {
   @Get(':id')
   @RequireScope('read')
   @LanguageHeader()
-  @ApiOkResponse({ type: BudgetDto, headers: { [UNCONVERTED_HEADER]: { description: UNCONVERTED.description, schema: { type: 'integer' } } } })
+  @ApiOkResponse({ type: BudgetDto, headers: UNCONVERTED })
   @ApiResponse(RECORD_NOT_FOUND)
   @ApiResponse(AMOUNT_OUT_OF_RANGE)
   async show(
@@ -81,8 +82,6 @@ export class BudgetsController {
   }
 
   private async respond(principal: Principal, id: string, view: Presentation, res: Response): Promise<BudgetDto> {
-    const { dto, unconvertedEntries } = await this.budgets.show(principal, id, view);
-    if (unconvertedEntries) res.setHeader(UNCONVERTED_HEADER, String(unconvertedEntries));
-    return dto;
+    return withUnconvertedHeader(res, UNCONVERTED_HEADER, await this.budgets.show(principal, id, view));
   }
 }

@@ -18,6 +18,7 @@ import { LOGGER } from '../common/logger';
 import { pageWindow } from '../common/paging';
 import { uuidParam } from '../common/query-params';
 import { requestLocale } from '../common/request-locale';
+import type { WithUnconverted } from '../common/unconverted-entries';
 import { FamiliesRepository } from '../finance/families.repository';
 import type {
   BudgetCategoryDto,
@@ -105,7 +106,7 @@ export class BudgetsService {
     return { locale: requestLocale(locale, acceptLanguage), now: new Date() };
   }
 
-  async show(principal: Principal, id: string, view: Presentation): Promise<{ dto: BudgetDto; unconvertedEntries: number }> {
+  async show(principal: Principal, id: string, view: Presentation): Promise<WithUnconverted<BudgetDto>> {
     const budget = await this.findBudget(principal, id);
     const computed = await this.computeCached(budget);
     return { dto: presentBudget(budget, computed.summary.budget, view), unconvertedEntries: computed.unconvertedEntries };
@@ -175,7 +176,7 @@ export class BudgetsService {
     return { budget_categories: rows.map((row) => presentBudgetCategorySummary(row, view)), pagination };
   }
 
-  async showCategory(principal: Principal, id: string, view: Presentation): Promise<{ dto: BudgetCategoryDto; unconvertedEntries: number }> {
+  async showCategory(principal: Principal, id: string, view: Presentation): Promise<WithUnconverted<BudgetCategoryDto>> {
     const row = await this.budgets.findVisibleCategory(viewerOf(principal), id);
     if (!row) throw ApiError.notFound();
     const computed = await this.computeCached(await this.findBudget(principal, row.budgetId));
