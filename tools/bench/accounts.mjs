@@ -48,8 +48,8 @@ try {
   });
   const sql = await time(CALLS, () => dataSource.query(`SELECT account_id, sum(amount_minor) FROM entries WHERE family_id = $1 GROUP BY account_id`, [family.id]));
 
-  // The answer checked against the rule applied entry by entry, in the slowest plain way (the seed's entries are all in
-  // their account's currency, with no trades or splits): the latest valuation, then every later transaction.
+  // The answer checked against the rule applied entry by entry, in the slowest plain way (the seed's entries are all
+  // past, in their account's currency, with no trades or splits): the latest valuation, then every later transaction.
   const expected = await dataSource.query(
     `SELECT a.id, (coalesce(v.amount_minor, a.balance_minor) - CASE a.classification WHEN 'liability' THEN -1 ELSE 1 END *
               (SELECT coalesce(sum(e.amount_minor), 0) FROM entries e

@@ -312,6 +312,26 @@ describe('Accounts API', () => {
       expect(await balanceOf(id)).toMatchObject({ balance: 19900000, cash: 0 });
     });
 
+    it("is today's balance in the family's time zone: what is dated later counts from its day on", async () => {
+      // UTC+14: from 10:00 UTC on, the family's today is UTC's tomorrow, so a balance as of UTC's today would miss one.
+      await t.dataSource.query(`UPDATE families SET timezone = 'Pacific/Kiritimati' WHERE id = $1`, [h.familyId]);
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+      const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      const id = await addAccount(h, { name: 'current', balance: '100000' });
+      await addEntry(id, { date: today, amount: 1000 });
+      await addEntry(id, { date: tomorrow, amount: 20000 }); // a scheduled payment in the bank's export
+      const scheduled = await addEntry(id, { date: tomorrow, amount: 3000 });
+      await addEntry(id, { date: tomorrow, amount: 3000, parent: scheduled });
+      await addEntry(id, { date: tomorrow, amount: 500000, kind: 'reconciliation' });
+      expect(await balanceOf(id)).toEqual({ balance: 99000, cash: 99000, unconverted: undefined });
+      const moveToToday = (type: string) =>
+        t.dataSource.query(`UPDATE entries SET date = $3 WHERE account_id = $1 AND date = $2 AND entryable_type = $4`, [id, tomorrow, today, type]);
+      await moveToToday('Transaction');
+      expect(await balanceOf(id)).toMatchObject({ balance: 99000 - 20000 - 3000 });
+      await moveToToday('Valuation');
+      expect(await balanceOf(id)).toMatchObject({ balance: 500000 }); // today's end: the day's entries are in it
+    });
+
   });
 
   describe('the README example', () => {

@@ -25,7 +25,7 @@ const cents = (description: string) => ApiProperty({ type: 'integer', descriptio
 export class AccountDto {
   @ApiProperty({ format: 'uuid', description: 'What POST /imports and PATCH /imports/{id} take as account_id' }) id: string;
   @ApiProperty({ example: 'Checking' }) name: string;
-  @money("Balance: the account's latest valuation (else the balance it was created with), moved by the transactions and trade fees after it")
+  @money("Balance: the account's latest valuation (else the balance it was created with), moved by the transactions and trade fees after it, up to today in the family's time zone")
   balance: string;
   @cents('balance') balance_cents: number;
   @money('Cash part of the balance: all of it for bank and card accounts, none for property, vehicles and loans; for investment and crypto accounts the cash the account was created with, moved by every transaction and trade')

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { FinanceModule } from '../finance/finance.module';
 import { AccountsController } from './accounts.controller';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 
-@Module({ controllers: [AccountsController], providers: [AccountsService, AccountsRepository] })
+@Module({ imports: [FinanceModule], controllers: [AccountsController], providers: [AccountsService, AccountsRepository] })
 export class AccountsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
+import type { IsoDate } from '@hearth/domain/budget-math';
 import type { BalanceStart, CurrencyFlows } from '@hearth/domain/account-balance';
 import type { PageWindow } from '../common/paging';
 import type { AccountStatus } from '../finance/entities/account.entity';
@@ -19,10 +20,12 @@ export interface AccountRecord {
   updatedAt: Date;
 }
 
-/** Which of a family's accounts a read sees: without includeDisabled only draft and active ones. */
+/** Which of a family's accounts a read sees (without includeDisabled only draft and active ones), and as of which day. */
 export interface AccountScope {
   familyId: string;
   includeDisabled: boolean;
+  /** The family's today: entries and valuations dated later are not in the balance yet. */
+  today: IsoDate;
 }
 
 /*
@@ -40,8 +43,11 @@ export interface AccountScope {
  * split parts are taken away (their parent carries the whole amount), and a trade's fee is what changes the account's
  * value (a trade only turns cash into holdings). Amounts go out as text, so that a bigint beyond 2^53 reaches the
  * presenter exactly.
+ *
+ * The balance is today's, in the family's time zone (`today` is the parameter that names it): an entry or a valuation
+ * dated later, such as a scheduled payment in a bank export, counts from its day on, as in Sure.
  */
-const rolledForward = (chosen: string, family: string) => `
+const rolledForward = (chosen: string, family: string, today: string) => `
   WITH chosen AS (${chosen}),
   anchored AS (
     SELECT a.*, anchor.date AS anchor_date, anchor.opening AS anchor_opening, anchor.amount_minor AS anchor_amount
@@ -49,7 +55,7 @@ const rolledForward = (chosen: string, family: string) => `
       LEFT JOIN LATERAL (
         SELECT e.date, e.amount_minor, v.kind = 'opening_anchor' AS opening
           FROM entries e JOIN valuations v ON v.entry_id = e.id
-         WHERE e.account_id = a.id AND e.entryable_type = 'Valuation'
+         WHERE e.account_id = a.id AND e.entryable_type = 'Valuation' AND e.date <= ${today}
          ORDER BY e.date DESC, v.kind = 'opening_anchor', e.id DESC
          LIMIT 1
       ) anchor ON true
@@ -60,17 +66,17 @@ const rolledForward = (chosen: string, family: string) => `
         SELECT e.account_id, e.currency, e.date, sum(e.amount_minor) FILTER (WHERE e.entryable_type = 'Transaction') AS value,
                sum(e.amount_minor) AS cash, count(*) AS n
           FROM entries e
-         WHERE e.family_id = ${family} AND e.account_id = ANY (ARRAY(SELECT id FROM chosen)) AND e.entryable_type IN ('Transaction', 'Trade')
+         WHERE e.family_id = ${family} AND e.account_id = ANY (ARRAY(SELECT id FROM chosen)) AND e.entryable_type IN ('Transaction', 'Trade') AND e.date <= ${today}
          GROUP BY e.date, e.account_id, e.currency
         UNION ALL
         SELECT e.account_id, e.currency, e.date, -sum(e.amount_minor), -sum(e.amount_minor), -count(*)
           FROM entries e
-         WHERE e.parent_entry_id IS NOT NULL AND e.account_id = ANY (ARRAY(SELECT id FROM chosen))
+         WHERE e.parent_entry_id IS NOT NULL AND e.account_id = ANY (ARRAY(SELECT id FROM chosen)) AND e.date <= ${today}
          GROUP BY e.date, e.account_id, e.currency
         UNION ALL
         SELECT e.account_id, e.currency, e.date, sum(t.fee_minor), 0, 0
           FROM entries e JOIN trades t ON t.entry_id = e.id
-         WHERE e.entryable_type = 'Trade' AND e.account_id = ANY (ARRAY(SELECT id FROM chosen))
+         WHERE e.entryable_type = 'Trade' AND e.account_id = ANY (ARRAY(SELECT id FROM chosen)) AND e.date <= ${today}
          GROUP BY e.date, e.account_id, e.currency
       ) moves
      GROUP BY account_id, currency, date
@@ -124,16 +130,17 @@ export class AccountsRepository {
   /** One page by name (id among equal names), read along the (family_id, name) index; only its accounts are rolled forward. */
   async list(scope: AccountScope, page: PageWindow): Promise<AccountRecord[]> {
     const rows: Row[] = await this.dataSource.query(
-      rolledForward(`SELECT * FROM accounts a WHERE a.family_id = $1 ${visible(scope)} ORDER BY a.name, a.id LIMIT $2 OFFSET $3`, '$1'),
-      [scope.familyId, page.limit, page.offset],
+      rolledForward(`SELECT * FROM accounts a WHERE a.family_id = $1 ${visible(scope)} ORDER BY a.name, a.id LIMIT $2 OFFSET $3`, '$1', '$4::date'),
+      [scope.familyId, page.limit, page.offset, scope.today],
     );
     return rows.map(toRecord);
   }
 
   async find(scope: AccountScope, id: string): Promise<AccountRecord | undefined> {
-    const rows: Row[] = await this.dataSource.query(rolledForward(`SELECT * FROM accounts a WHERE a.id = $1 AND a.family_id = $2 ${visible(scope)}`, '$2'), [
+    const rows: Row[] = await this.dataSource.query(rolledForward(`SELECT * FROM accounts a WHERE a.id = $1 AND a.family_id = $2 ${visible(scope)}`, '$2', '$3::date'), [
       id,
       scope.familyId,
+      scope.today,
     ]);
     return rows.length ? toRecord(rows[0]) : undefined;
   }

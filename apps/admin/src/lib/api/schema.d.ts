@@ -1777,7 +1777,7 @@ export interface components {
             /** @example Checking */
             name: string;
             /**
-             * @description Balance: the account's latest valuation (else the balance it was created with), moved by the transactions and trade fees after it, formatted in the account currency and request locale
+             * @description Balance: the account's latest valuation (else the balance it was created with), moved by the transactions and trade fees after it, up to today in the family's time zone, formatted in the account currency and request locale
              * @example $1,234.56
              */
             balance: string;
