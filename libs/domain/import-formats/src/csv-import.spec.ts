@@ -135,6 +135,17 @@ describe('parseImportContent: transactions', () => {
     expect(split.rows.map((r) => r.errors)).toEqual([['Row 1: has 4 columns, the header has 3'], []]);
   });
 
+  it('reads rows that end with a separator the header lacks (or the other way round) as aligned: the cells past it are empty', () => {
+    const parse = (csv: string) => parseImportContent(settings({ colSep: ';', dateFormat: '%d.%m.%Y', numberFormat: '1.234,56' }), csv, options).rows;
+    // A European bank export that ends every data line with ';' but not its header, and one that ends only its header so.
+    for (const csv of ['Date;Amount;Name\n01.03.2024;-1,50;Bakery;\n02.03.2024;-2,00;Kiosk;', 'Date;Amount;Name;\n01.03.2024;-1,50;Bakery\n02.03.2024;-2,00;Kiosk']) {
+      expect(parse(csv).map((r) => [r.values.amount, r.values.name, r.errors])).toEqual([['1.50', 'Bakery', []], ['2.00', 'Kiosk', []]]);
+    }
+    // A cell past the header that holds something, or a named column a row lacks, is still a shifted row.
+    expect(parse('Date;Amount;Name\n01.03.2024;-1,50;Bakery;x').map((r) => r.errors)).toEqual([['Row 1: has 4 columns, the header has 3']]);
+    expect(parse('Date;Amount;Name;Notes\n01.03.2024;-1,50;Bakery').map((r) => r.errors)).toEqual([['Row 1: has 3 columns, the header has 4']]);
+  });
+
   it.each([
     ['%d %b %Y (%d)', "date_format '%d %b %Y (%d)' uses %d twice"],
     ['%Y %Y', "date_format '%Y %Y' uses %Y twice"],

@@ -489,6 +489,17 @@ const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => A
   AccountImport: (imp) => [[imp.nameColLabel, ['name', 'account_name']], [imp.amountColLabel, ['amount', 'balance']]],
 };
 
+/**
+ * Whether a record's cells do not line up with the header: a row with more cells than the header has is shifted
+ * (a stray separator splits a field) unless the cells past the header are empty, and one with fewer lacks columns
+ * unless those the header names blank. Exports that end every data line with a separator (or only the header
+ * line) give such empty cells, which shift nothing.
+ */
+function misaligned(record: string[], headers: string[]): boolean {
+  if (record.length > headers.length) return record.slice(headers.length).some((cell) => cell.trim() !== '');
+  return headers.slice(record.length).some((header) => header.trim() !== '');
+}
+
 /** Content read as a whole, whose rows are built one by one as they are taken (once). */
 export interface ReadImport {
   rows: Iterable<ParsedRow>;
@@ -534,7 +545,7 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
       const errors: string[] = [];
       const rowNumber = i + 1;
       if (skipped.has(rowNumber)) continue;
-      if (record.length !== headers.length) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
+      if (misaligned(record, headers)) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
       const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
       yield { sourceRowNumber: rowNumber, values, errors };
     }
