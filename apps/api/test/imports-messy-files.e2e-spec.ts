@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { newAccount, waitForImport } from './support/imports';
-import { startTestApp, TestApp } from './support/test-app';
+import { newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
+import { Household, startTestApp, TestApp } from './support/test-app';
 
 // Files as banks and apps really write them, uploaded through the HTTP API: what the rows, the published entries
 // and the account's balance come to.
@@ -38,5 +38,64 @@ describe('imports: messy real-world files', () => {
       { date: '2024-01-05', name: 'Miete Müller', amount: 123456 },
       { date: '2024-01-06', name: 'Gehalt', amount: -250000 },
     ]);
+  });
+
+  /** The family's entries as they stand (id, account, date, name, amount, excluded, parent), and each account's balance. */
+  const state = async (h: Household) => ({
+    entries: await t.dataSource.query(
+      `SELECT e.id, a.name AS account, e.date::text AS date, e.name, e.amount_minor::int AS amount, e.excluded, e.parent_entry_id AS parent, e.notes
+         FROM entries e JOIN accounts a ON a.id = e.account_id WHERE e.family_id = $1 ORDER BY e.id`,
+      [h.familyId],
+    ),
+    balances: (await request(t.server).get('/api/v1/accounts').set('X-Api-Key', h.apiKey).expect(200)).body.accounts.map((a: { name: string; balance_cents: number }) => [a.name, a.balance_cents]),
+  });
+
+  it.each([
+    [
+      'MintImport',
+      [
+        'Date,Description,Original Description,Amount,Transaction Type,Category,Account Name,Labels,Notes',
+        '1/05/2024,Amazon,AMAZON MKTPLACE,"1,500.00",debit,Shopping,Chase Sapphire,Gift|Holiday,',
+        '1/06/2024,Paycheck,ACME PAYROLL,"3,000.00",credit,Paycheck,Checking,,',
+        '1/08/2024,Coffee,SBUX,4.50,debit,Food & Dining: Coffee Shops,Chase Sapphire,Work,morning',
+        '1/08/2024,Coffee,SBUX,4.50,debit,Food & Dining: Coffee Shops,Chase Sapphire,Work,morning',
+      ].join('\n'),
+    ],
+    [
+      'YnabImport',
+      [
+        'Account,Flag,Date,Payee,Category Group/Category,Category Group,Category,Memo,Outflow,Inflow,Cleared',
+        '💳 Visa,,03/01/2024,Costco,🏠 Household: 🛒 Groceries,🏠 Household,🛒 Groceries,,$120.00,$0.00,Cleared',
+        '💰 Checking,,03/02/2024,Transfer : 💳 Visa,,,,,"$1,000.00",$0.00,Cleared',
+        '💳 Visa,,03/02/2024,Transfer : 💰 Checking,,,,,$0.00,"$1,000.00",Cleared',
+        '💰 Checking,,03/03/2024,Employer,Inflow: Ready to Assign,Inflow,Ready to Assign,,$0.00,"$2,345.67",Uncleared',
+      ].join('\n'),
+    ],
+    [
+      'ActualImport',
+      [
+        'Account,Date,Payee,Notes,Category_Group,Category,Amount,Split_Amount,Cleared',
+        'Checking,2024-04-01,Employer,,Income,Salary,"1,000.00",0,true',
+        'Checking,2024-04-02,Supermarket,(SPLIT INTO 2) weekly,,,0,-80.00,true',
+        'Checking,2024-04-02,Supermarket,(SPLIT 1 OF 2) food,Food,Groceries,-60.00,0,true',
+        'Checking,2024-04-02,Supermarket,(SPLIT 2 OF 2) soap,Home,Supplies,-20.00,0,true',
+      ].join('\n'),
+    ],
+  ])('links a re-imported %s export to the transactions the first import made instead of doubling them; revert of either restores what was before it', async (type, csv) => {
+    const h = await t.newHousehold();
+    const first = await publishAndWait(t, h, { type, raw_file_content: csv });
+    expect(first).toMatchObject({ status: 'complete', error: null });
+    const once = await state(h);
+    const again = await publishAndWait(t, h, { type, raw_file_content: csv });
+    expect(again).toMatchObject({ status: 'complete', error: null });
+    expect(await state(h)).toEqual(once);
+    const linked = await request(t.server).get(`/api/v1/imports/${again.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+    const ids = new Set(once.entries.map((e: { id: string }) => e.id));
+    expect(linked.body.data.every((r: { duplicate_of: string | null }) => r.duplicate_of !== null && ids.has(r.duplicate_of))).toBe(true);
+    // Reverting the re-import removes nothing the first import made; reverting that one then empties the family.
+    expect((await revertAndWait(t, h, again.id)).status).toBe('pending');
+    expect(await state(h)).toEqual(once);
+    expect((await revertAndWait(t, h, first.id)).status).toBe('pending');
+    expect((await state(h)).entries).toEqual([]);
   });
 });

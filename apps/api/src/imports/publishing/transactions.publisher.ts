@@ -214,14 +214,17 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
   );
 }
 
+/** Types whose rows can be a split's parts (split_of): a QIF or Actual split. */
+const SPLITS = new Set(['QifImport', 'ActualImport']);
+
 /**
  * A split's parts that insertTransactions will leave out, as their total claimed a transaction already split, name
  * that transaction (duplicate_of), as a duplicate does: GET .../rows then says what each row matched. Run before the
- * insert, while the transaction's parts are only those it had. Only a QIF split's total can claim a transaction (an
- * Actual export is not matched against existing ones), and only a chunk with claims can have such parts.
+ * insert, while the transaction's parts are only those it had. Only a QIF or Actual split's total can claim a
+ * transaction, and only a chunk with claims can have such parts.
  */
 async function markPartsOfSplitTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[], claims: string): Promise<void> {
-  if (ctx.imp.type !== 'QifImport' || !duplicates.length) return;
+  if (!SPLITS.has(ctx.imp.type) || !duplicates.length) return;
   // The chunk's rows alone, each looking its total up in the claims: no join a planner could turn into a loop over pairs.
   await tx.query(
     `UPDATE import_rows r SET duplicate_of = ($5::jsonb ->> (r."values"->>'split_of'))::uuid
@@ -284,8 +287,11 @@ async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: Du
   );
 }
 
-/** Bank exports re-imported with overlapping dates must not double the history. */
-const DEDUPLICATED = new Set(['TransactionImport', 'QifImport', 'PdfImport']);
+/**
+ * Bank exports re-imported with overlapping dates must not double the history; nor must Mint, YNAB and Actual
+ * exports, which hold the whole history each time they are written.
+ */
+const DEDUPLICATED = new Set(['TransactionImport', 'QifImport', 'PdfImport', 'MintImport', 'YnabImport', 'ActualImport']);
 
 /**
  * The chunk's rows (of `rowKind` in a statement) become transactions; bank exports skip duplicates of existing
