@@ -40,6 +40,20 @@ describe('imports: messy real-world files', () => {
     ]);
   });
 
+  it("publishes a file with Excel's separator line (sep=;) above its header", async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(t, h, 'Girokonto', 'EUR');
+    const csv = 'sep=;\r\nDatum;Betrag;Name\r\n05.01.2024;-12,34;Bäckerei\r\n';
+    const created = await request(t.server)
+      .post('/api/v1/imports')
+      .set('X-Api-Key', h.apiKey)
+      .send({ raw_file_content: csv, account_id: accountId, col_sep: 'semicolon', number_format: '1.234,56', date_format: '%d.%m.%Y', date_col_label: 'Datum', amount_col_label: 'Betrag', publish: 'true' })
+      .expect(201);
+    expect(created.body.data.stats).toMatchObject({ rows_count: 1, invalid_rows_count: 0 });
+    expect(await waitForImport(t.server, h.apiKey, created.body.data.id)).toMatchObject({ status: 'complete', error: null });
+    expect(await entries(accountId)).toEqual([{ date: '2024-01-05', name: 'Bäckerei', amount: 1234 }]);
+  });
+
   /** The family's entries as they stand (id, account, date, name, amount, excluded, parent), and each account's balance. */
   const state = async (h: Household) => ({
     entries: await t.dataSource.query(

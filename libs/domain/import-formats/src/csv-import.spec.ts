@@ -119,6 +119,21 @@ describe('parseImportContent: transactions', () => {
     expect(parseImportContent(settings(), 'Notes\nx', options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
   });
 
+  it("leaves out Excel's separator line (sep=;) above the header, naming col_sep when it is not the file's", () => {
+    const eu = settings({ colSep: ';', dateFormat: '%d.%m.%Y', numberFormat: '1.234,56' });
+    for (const csv of ['sep=;\r\nDate;Amount;Name\r\n01.03.2024;-1,50;Bakery', '"sep=;"\nDate;Amount;Name\n01.03.2024;-1,50;Bakery', 'SEP=;\n\nDate;Amount;Name\n01.03.2024;-1,50;Bakery']) {
+      const read = parseImportContent(eu, csv, options);
+      expect({ fileErrors: read.fileErrors, rows: read.rows.map((r) => [r.sourceRowNumber, r.values.amount, r.values.name, r.errors]) }).toEqual({
+        fileErrors: [],
+        rows: [[1, '1.50', 'Bakery', []]],
+      });
+    }
+    expect(parseImportContent(settings(), 'sep=,\nDate,Amount\n2024-03-01,-1.50', options).rows.map((r) => r.values.amount)).toEqual(['1.50']);
+    expect(parseImportContent(settings(), 'sep=;\nDate;Amount\n01.03.2024;-1,50', options).fileErrors).toEqual([
+      "The CSV is missing required columns: date, amount (its header is one column, 'Date;Amount': set col_sep to semicolon)",
+    ]);
+  });
+
   it('numbers the row with unbalanced quotes as every other message does: the n-th data row', () => {
     const parse = (csv: string) => parseImportContent(settings(), csv, options).fileErrors;
     expect(parse('date,amount,name\n2024-01-01,5,"Bob "Best\n2024-01-02,2,"x"')).toEqual(['The CSV could not be parsed: unbalanced quotes near row 1']);

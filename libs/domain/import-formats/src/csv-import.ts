@@ -71,9 +71,14 @@ interface Table {
   records: string[][];
 }
 
+/** Excel's separator line (`sep=;`, `sep=,`), which some exports write above the header for Excel to open them. */
+const EXCEL_SEPARATOR_LINE = /^"?sep=[^\n"]?"?[ \t]*(?:\n|$)/i;
+
 function readTable(text: string, colSep: string): Table | { error: string } {
-  // Papa picks one newline style per file; exports that mix \r\n, \n and \r are normalised first.
-  const parsed = Papa.parse<string[]>(text.replace(/\r\n?/g, '\n').trim(), { delimiter: colSep, newline: '\n' });
+  // Papa picks one newline style per file; exports that mix \r\n, \n and \r are normalised first. A first line
+  // `sep=;` is Excel's note of the separator, not the header: left out (col_sep still decides how the rest is read).
+  const body = text.replace(/\r\n?/g, '\n').trim().replace(EXCEL_SEPARATOR_LINE, '');
+  const parsed = Papa.parse<string[]>(body, { delimiter: colSep, newline: '\n' });
   // Blank lines are skipped here rather than by Papa, whose error rows count them.
   const filled = (record: string[]) => record.join('').trim() !== '';
   // A stray quote inside a quoted field (`"Bob "Best" Diner"`) is read literally, as Sure's liberal parser does,
