@@ -54,6 +54,26 @@ describe('imports: messy real-world files', () => {
     expect(await entries(accountId)).toEqual([{ date: '2024-01-05', name: 'Bäckerei', amount: 1234 }]);
   });
 
+  it('publishes a card export with Debit and Credit columns instead of an amount, and the account balance follows them', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(t, h, 'Card');
+    const csv = [
+      'Transaction Date,Posted Date,Card No.,Description,Category,Debit,Credit',
+      '2024-01-02,2024-01-03,1234,STARBUCKS,Dining,4.50,',
+      '2024-01-04,2024-01-04,1234,PAYMENT THANK YOU,Payment,,500.00',
+      '2024-01-05,2024-01-06,1234,AMAZON,Shopping,"1,234.56",',
+    ].join('\r\n');
+    const detail = await publishAndWait(t, h, { raw_file_content: csv, account_id: accountId, date_col_label: 'Transaction Date' });
+    expect(detail).toMatchObject({ status: 'complete', error: null });
+    expect(await entries(accountId)).toEqual([
+      { date: '2024-01-02', name: 'STARBUCKS', amount: 450 },
+      { date: '2024-01-04', name: 'PAYMENT THANK YOU', amount: -50000 },
+      { date: '2024-01-05', name: 'AMAZON', amount: 123456 },
+    ]);
+    const accounts = (await request(t.server).get('/api/v1/accounts').set('X-Api-Key', h.apiKey).expect(200)).body.accounts;
+    expect(accounts.map((a: { name: string; balance_cents: number }) => [a.name, a.balance_cents])).toEqual([['Card', 50000 - 450 - 123456]]);
+  });
+
   /** The family's entries as they stand (id, account, date, name, amount, excluded, parent), and each account's balance. */
   const state = async (h: Household) => ({
     entries: await t.dataSource.query(

@@ -119,6 +119,30 @@ describe('parseImportContent: transactions', () => {
     expect(parseImportContent(settings(), 'Notes\nx', options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
   });
 
+  it('reads a bank export without an amount column from its Debit and Credit (or Withdrawal and Deposit) magnitudes, whatever signage_convention says', () => {
+    const card = 'Transaction Date,Posted Date,Card No.,Description,Category,Debit,Credit\n2024-01-02,2024-01-03,1234,STARBUCKS,Dining,4.50,\n2024-01-04,2024-01-04,1234,PAYMENT THANK YOU,Payment,,500.00\n2024-01-05,2024-01-05,1234,Nothing,,,';
+    const read = parseImportContent(settings({ dateColLabel: 'Transaction Date' }), card, options);
+    expect(read.rows.map((r) => [r.values.name, r.values.amount, r.errors])).toEqual([
+      ['STARBUCKS', '4.50', []],
+      ['PAYMENT THANK YOU', '-500.00', []],
+      ['Nothing', null, ['Row 3: Debit or Credit is required']],
+    ]);
+    // A debit printed with a minus in its own column is still money out; the columns say the direction, not the sign convention.
+    const bank = 'Date,Description,Withdrawals,Deposits,Balance\n2024-01-02,Rent,"-1,200.00",,800.00\n2024-01-03,Pay,,"2,000.00","2,800.00"\n2024-01-04,Fee,x,,';
+    const signed = parseImportContent(settings({ signageConvention: 'inflows_negative' }), bank, options);
+    expect(signed.rows.map((r) => [r.values.amount, r.errors])).toEqual([
+      ['1200.00', []],
+      ['-2000.00', []],
+      [null, ["Row 3: Withdrawals 'x' is not a number in the format 1,234.56"]],
+    ]);
+    // An amount column, configured or named so, wins; without either side the file is refused as before.
+    expect(parseImportContent(settings(), 'Date,Amount,Debit,Credit\n2024-01-02,-3.00,9.00,', options).rows[0].values.amount).toBe('3.00');
+    expect(parseImportContent(settings({ amountColLabel: 'Betrag' }), 'Date,Debit,Credit\n2024-01-02,9.00,', options).fileErrors).toEqual([
+      'The CSV is missing required columns: Betrag',
+    ]);
+    expect(parseImportContent(settings(), 'Date,Description,Balance\n2024-01-02,Rent,800.00', options).fileErrors).toEqual(['The CSV is missing required columns: amount']);
+  });
+
   it("leaves out Excel's separator line (sep=;) above the header, naming col_sep when it is not the file's", () => {
     const eu = settings({ colSep: ';', dateFormat: '%d.%m.%Y', numberFormat: '1.234,56' });
     for (const csv of ['sep=;\r\nDate;Amount;Name\r\n01.03.2024;-1,50;Bakery', '"sep=;"\nDate;Amount;Name\n01.03.2024;-1,50;Bakery', 'SEP=;\n\nDate;Amount;Name\n01.03.2024;-1,50;Bakery']) {

@@ -153,10 +153,13 @@ function checkLength(value: string, max: number, column: string, what: string, e
 
 type RowBuilder = (cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number) => Record<string, unknown>;
 
-function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
+function transactionRow(imp: CsvImportSettings, opts: ParseOptions, headers: string[]): RowBuilder {
+  const sides = imp.type === 'YnabImport' ? YNAB_SIDES : bankMoneySides(imp, headers);
+  // Money out and money in are magnitudes whose columns say the direction, as a type column does under custom_column.
+  const signage = sides && imp.type !== 'YnabImport' ? { ...imp, signageConvention: 'inflows_positive', amountTypeStrategy: 'signed_amount' } : imp;
   return (cell, errors, row) => {
     const date = checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date');
-    const amount = fileAmount(imp, cell, errors, row);
+    const amount = fileAmount(imp, cell, errors, row, sides);
     const currency = rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row);
     checkMinorUnit(amount, currency, imp.amountColLabel ?? 'amount', errors, row);
     // Actual marks split rows in their notes; the marker says where the row stands, and is not kept in the notes.
@@ -165,7 +168,7 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder 
     const values: Record<string, unknown> = {
       date,
       // A split's parent row has Amount 0 and the transaction's total in Split_Amount.
-      amount: marker && 'into' in marker ? splitTotal(imp, cell, currency, errors, row) : signedAmount(imp, amount, cell),
+      amount: marker && 'into' in marker ? splitTotal(imp, cell, currency, errors, row) : signedAmount(signage, amount, cell),
       currency,
       name: transactionName(imp, cell, notes, errors, row),
       category: categoryText(imp, cell) || null,
@@ -200,21 +203,49 @@ function splitTotal(imp: CsvImportSettings, cell: (label: string | null, aliases
 /** Mint and Actual exports always write 1,234.56; the other layouts are read with the import's number_format. */
 const amountFormat = (imp: CsvImportSettings) => (imp.type === 'MintImport' || imp.type === 'ActualImport' ? '1,234.56' : imp.numberFormat) as NumberFormat;
 
-/** The row's amount signed as the file signs it; YNAB splits it into Outflow and Inflow magnitudes (imports.md 3.6). */
-function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number): string | null {
+/** The headers of a file's money-out and money-in columns, when it writes an amount as two magnitudes (either may be absent). */
+interface MoneySides {
+  out: string | null;
+  into: string | null;
+}
+const YNAB_SIDES: MoneySides = { out: 'Outflow', into: 'Inflow' };
+/** Header names (normalised) of a bank export's money-out and money-in columns: Debit/Credit, Withdrawal/Deposit, Paid out/Paid in. */
+const DEBIT_NAMES = ['debit', 'debits', 'withdrawal', 'withdrawals', 'money_out', 'paid_out', 'outflow'];
+const CREDIT_NAMES = ['credit', 'credits', 'deposit', 'deposits', 'money_in', 'paid_in', 'inflow'];
+
+/**
+ * A bank export's money columns when it has no amount column (none configured, none named amount) but a debit or a
+ * credit column: many banks and card issuers write `Debit,Credit` (or `Withdrawal,Deposit`) instead of a signed amount.
+ */
+function bankMoneySides(imp: CsvImportSettings, headers: string[]): MoneySides | null {
+  if (imp.type !== 'TransactionImport' || imp.amountColLabel) return null;
+  const named = (names: string[]) => headers.find((h) => names.includes(normalizeHeader(h)))?.trim() ?? null;
+  if (named(['amount'])) return null;
+  const sides = { out: named(DEBIT_NAMES), into: named(CREDIT_NAMES) };
+  return sides.out || sides.into ? sides : null;
+}
+
+/**
+ * The row's amount signed as the file signs it (inflows positive for two columns); YNAB splits it into Outflow and
+ * Inflow magnitudes (imports.md 3.6), bank exports into Debit and Credit.
+ */
+function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number, sides: MoneySides | null): string | null {
   const format = amountFormat(imp);
-  const amount = cell(imp.amountColLabel, ['amount']);
-  if (imp.type !== 'YnabImport' || amount) return requiredNumber(amount, imp.amountColLabel ?? 'amount', format, errors, row);
-  const outflow = cell('Outflow');
-  const inflow = cell('Inflow');
+  const amount = sides && imp.type !== 'YnabImport' ? '' : cell(imp.amountColLabel, ['amount']);
+  if (!sides || amount) return requiredNumber(amount, imp.amountColLabel ?? 'amount', format, errors, row);
+  const outflow = sides.out ? cell(sides.out) : '';
+  const inflow = sides.into ? cell(sides.into) : '';
   if (!outflow && !inflow) {
-    errors.push(`Row ${row}: Amount or Outflow/Inflow is required`);
+    const columns = imp.type === 'YnabImport' ? 'Amount or Outflow/Inflow' : [sides.out, sides.into].filter(Boolean).join(' or ');
+    errors.push(`Row ${row}: ${columns} is required`);
     return null;
   }
   // A blank side counts as 0 (imports.md 3.6).
-  const out = outflow ? requiredNumber(outflow, 'Outflow', format, errors, row) : '0';
-  const into = inflow ? requiredNumber(inflow, 'Inflow', format, errors, row) : '0';
-  return out === null || into === null ? null : sumOf([into, negateDecimal(out.replace(/^-/, ''))]);
+  const out = outflow ? requiredNumber(outflow, sides.out!, format, errors, row) : '0';
+  const into = inflow ? requiredNumber(inflow, sides.into!, format, errors, row) : '0';
+  if (out === null || into === null) return null;
+  // A bank may print its debits with a minus in their own column: each side is a magnitude.
+  return sumOf([imp.type === 'YnabImport' ? into : into.replace(/^-/, ''), negateDecimal(out.replace(/^-/, ''))]);
 }
 
 function categoryText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): string {
@@ -471,7 +502,7 @@ const ruleRow: RowBuilder = (cell, errors, row) => {
   };
 };
 
-const BUILDERS: Partial<Record<ImportType, (imp: CsvImportSettings, opts: ParseOptions) => RowBuilder>> = {
+const BUILDERS: Partial<Record<ImportType, (imp: CsvImportSettings, opts: ParseOptions, headers: string[]) => RowBuilder>> = {
   TransactionImport: transactionRow,
   MintImport: transactionRow,
   ActualImport: transactionRow,
@@ -484,11 +515,12 @@ const BUILDERS: Partial<Record<ImportType, (imp: CsvImportSettings, opts: ParseO
 };
 
 /** Columns each type cannot do without; a file lacking one is refused as a whole. */
-const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => Array<[string | null, string[]]>>> = {
+const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => Array<[string | null, string[], string?]>>> = {
   CategoryImport: () => [[null, ['name']]],
   MerchantImport: () => [[null, ['name']]],
   RuleImport: () => [[null, ['conditions']], [null, ['actions']]],
-  TransactionImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, ['amount']]],
+  // Without a configured amount column, a bank export's Debit and Credit columns (either one) stand for it.
+  TransactionImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, imp.amountColLabel ? ['amount'] : ['amount', ...DEBIT_NAMES, ...CREDIT_NAMES], 'amount']],
   YnabImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, ['amount', 'outflow', 'inflow']]],
   TradeImport: (imp) => [[imp.dateColLabel, ['date']], [imp.tickerColLabel, ['ticker', 'symbol']], [imp.qtyColLabel, ['qty', 'quantity', 'shares']], [imp.priceColLabel, ['price']]],
   AccountImport: (imp) => [[imp.nameColLabel, ['name', 'account_name']], [imp.amountColLabel, ['amount', 'balance']]],
@@ -531,11 +563,11 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
     return { rows: [], fileErrors: [message], errorCode: 'too_many_rows' };
   }
   // Without its marker column, custom_column would read every row as an outflow.
-  const marker: Array<[string | null, string[]]> =
+  const marker: Array<[string | null, string[], string?]> =
     imp.amountTypeStrategy === 'custom_column' && SIGNED_BY_MARKER.has(imp.type) ? [[imp.entityTypeColLabel, MARKER_ALIASES]] : [];
   const missing = [...(REQUIRED_COLUMNS[imp.type]?.(imp) ?? []), ...marker]
     .filter(([label, aliases]) => !hasColumn(table, label, aliases))
-    .map(([label, aliases]) => label ?? aliases.join(' or '));
+    .map(([label, aliases, name]) => label ?? name ?? aliases.join(' or '));
   if (missing.length) {
     const message = `The CSV is missing required columns: ${missing.join(', ')}${separatorHint(table.headers, imp.colSep)}`;
     return { rows: [], fileErrors: [message], errorCode: 'invalid_csv' };
@@ -543,7 +575,7 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   if (!table.records.length) return { rows: [], fileErrors: ['The CSV has a header but no rows'], errorCode: 'invalid_csv' };
   const { records, headers } = table;
   const read = cellReader(table);
-  const build = builder(imp, opts);
+  const build = builder(imp, opts, headers);
   const skipped = opts.skipRows ?? new Set<number>();
   function* fileRows(): Generator<ParsedRow> {
     for (const [i, record] of records.entries()) {
