@@ -596,6 +596,17 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     await request(t.server).get('/api/v1/accounts').set('X-Api-Key', h.apiKey).expect(200);
   });
 
+  it('reads a whole number of dinars of thirteen digits (it was a 500) and refuses one beyond the largest as a row error', async () => {
+    const h = await t.newHousehold();
+    const csv = 'Account type,Name,Balance,Currency\nChecking,Vault,9999999999999,KWD\nChecking,Main,1234567890123,KWD';
+    const res = await createImport(t.server, h.apiKey, { type: 'AccountImport', raw_file_content: csv }).expect(201);
+    const rows = await request(t.server).get(`/api/v1/imports/${res.body.data.id}/rows`).set('X-Api-Key', h.apiKey).expect(200);
+    expect(rows.body.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+      ["Row 1: balance '9999999999999' is beyond the largest KWD amount Hearth stores (9007199254740.991) (check number_format and the currency)"],
+      [],
+    ]);
+  });
+
   it('imports accounts with opening balances, waiting for an unknown account type to be mapped', async () => {
     const h = await t.newHousehold();
     const csv = 'Account type,Name,Balance,Currency,Balance Date\nChecking,Main,1000.00,USD,2024-01-01\nCredit Card,Visa,250.10,USD,\nPiggy,Jar,5,USD,';

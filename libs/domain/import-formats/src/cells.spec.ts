@@ -257,6 +257,14 @@ describe('minorUnitError beyond a JSON integer', () => {
     );
     expect(minorUnitError('amount', '9999999999999.99', 'USD')).toBeNull();
   });
+
+  it('compares a whole number of dinars too (it threw: the exact check was handed "9999999999999.")', () => {
+    expect(minorUnitError('amount', '1234567890123', 'KWD')).toBeNull();
+    expect(minorUnitError('amount', '-9999999999999', 'KWD')).toBe(
+      "amount '-9999999999999' is beyond the largest KWD amount Hearth stores (9007199254740.991)",
+    );
+    expect(minorUnitError('amount', '-000000000000001.50', 'USD')).toBeNull();
+  });
 });
 
 describe('exceedsProduct', () => {

@@ -420,15 +420,24 @@ export const negativeError = (column: string, value: string): string => `${colum
  */
 export function minorUnitError(column: string, decimal: string, currency: string): string | null {
   const digits = minorUnitDigits(currency);
-  const [whole, fraction = ''] = decimal.replace(/^-/, '').split('.');
-  if (fraction.replace(/0+$/, '').length > digits) {
+  const point = decimal.indexOf('.');
+  if (point !== -1 && significantDecimals(decimal, point) > digits) {
     return `${column} '${shownValue(decimal)}' is finer than the ${currency} minor unit: ${currency} amounts have ${digits} decimals`;
   }
-  // Fifteen digits of minor units always fit; only longer amounts are worth the exact comparison.
-  if (whole.replace(/^0+/, '').length + digits < 16) return null;
-  return parseAmount(`${whole}.${fraction}`, currency) > LARGEST_CENTS
+  // Fifteen digits of minor units always fit (counted with any sign and leading zeros, which only add to the count);
+  // only longer amounts are worth the exact comparison.
+  if ((point === -1 ? decimal.length : point) + digits < 16) return null;
+  const [whole, fraction] = decimal.replace(/^-/, '').split('.');
+  return parseAmount(fraction ? `${whole}.${fraction}` : whole, currency) > LARGEST_CENTS
     ? `${column} '${shownValue(decimal)}' is beyond the largest ${currency} amount Hearth stores (${formatDecimal(LARGEST_CENTS, currency)})`
     : null;
+}
+
+/** The decimals after `point` in a decimal string, not counting trailing zeros ("1.50" has 1). */
+function significantDecimals(decimal: string, point: number): number {
+  let end = decimal.length;
+  while (end > point + 1 && decimal[end - 1] === '0') end--;
+  return end - point - 1;
 }
 
 /** Whether a decimal string is zero, however written ("0", "-0.00", ".0"). */
