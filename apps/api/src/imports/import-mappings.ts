@@ -38,7 +38,8 @@ function mappedFields(imp: Import): Array<{ type: MappingType; field: string; co
 
 const cellValues = (row: ParsedRow, field: string): string[] => {
   const v = row.values[field] as unknown;
-  return (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []).map((s) => s.trim()).filter(Boolean);
+  if (typeof v === 'string') return v.trim() ? [v.trim()] : [];
+  return Array.isArray(v) ? (v as string[]).map((s) => s.trim()).filter(Boolean) : [];
 };
 
 /** Why a value cannot be mapped (no name, or one that could never be stored, nor its mapping key); null when it can. */
@@ -75,7 +76,9 @@ export function* withMappingErrors(imp: Import, rows: Iterable<ParsedRow>): Gene
 function keysOf(imp: Import, rows: ParsedRow[]): Record<MappingType, string[]> {
   const keys: Record<MappingType, string[]> = { account: [], category: [], tag: [], account_type: [] };
   for (const { type, field } of mappedFields(imp)) {
-    keys[type] = [...new Set(rows.flatMap((r) => cellValues(r, field)))].filter((v) => !unmappable(type, v));
+    const values = new Set<string>();
+    for (const row of rows) for (const value of cellValues(row, field)) values.add(value);
+    keys[type] = [...values].filter((v) => !unmappable(type, v));
   }
   return keys;
 }

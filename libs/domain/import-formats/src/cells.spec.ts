@@ -135,6 +135,17 @@ describe('parseNumber', () => {
     },
   );
 
+  it.each(['0', '007.50', '5.', '-0.00', '-42', '99.99', '1234567890123', '12345678901234', '1.12345678', '1.123456789'])(
+    'reads the plain cell %p in every format as the general patterns read it with a currency sign',
+    (plain) => {
+      for (const format of ['1,234.56', '1.234,56', '1 234,56', '1,234'] as const) {
+        const written = format === '1,234.56' ? plain : plain.replace('.', ',');
+        const signed = written.startsWith('-') ? `-$${written.slice(1)}` : `$${written}`;
+        expect(parseNumber(written, format)).toBe(parseNumber(signed, format));
+      }
+    },
+  );
+
   it('refuses grouping after the decimal separator instead of shrinking the amount', () => {
     expect(parseNumber('1,234.56', '1.234,56')).toBeNull();
     expect(parseNumber('1 234,5 6', '1 234,56')).toBeNull();
@@ -164,6 +175,13 @@ describe('parseStatementAmount', () => {
 });
 
 describe('parseDate', () => {
+  it.each(['2024-02-29', '2023-02-29', '0000-01-01', '0001-01-01', '2024-13-01', '2024-00-10', '2024-04-31', '2024-12-31', '2024-1-05'])(
+    'reads %p with the default format as the same format with another separator reads it',
+    (iso) => {
+      expect(parseDate(iso, '%Y-%m-%d')).toBe(parseDate(iso.replaceAll('-', '/'), '%Y/%m/%d'));
+    },
+  );
+
   it('writes years below 1000 with four digits', () => {
     expect(parseDate('0050-01-02', '%Y-%m-%d')).toBe('0050-01-02');
   });

@@ -80,7 +80,7 @@ function readTable(text: string, colSep: string): Table | { error: string } {
   const body = text.replace(/\r\n?/g, '\n').trim().replace(EXCEL_SEPARATOR_LINE, '');
   const parsed = Papa.parse<string[]>(body, { delimiter: colSep, newline: '\n' });
   // Blank lines are skipped here rather than by Papa, whose error rows count them.
-  const filled = (record: string[]) => record.join('').trim() !== '';
+  const filled = (record: string[]) => record.some((cell) => cell.trim() !== '');
   // A stray quote inside a quoted field (`"Bob "Best" Diner"`) is read literally, as Sure's liberal parser does,
   // unless the field then runs on over a line break: that would swallow the rows after it.
   const fatal = parsed.errors.find(
