@@ -13,7 +13,7 @@ import type { PublishJob } from '../imports.queue';
 import { publishAccounts } from './accounts.publisher';
 import { publishTrades } from './investments.publisher';
 import { resolveMappables } from './mappables';
-import { ChunkPublisher, ImportChunk, PublishError, withRows } from './publish-context';
+import { ChunkPublisher, ImportChunk, PublishError, SPLIT_PART_TYPES, withRows } from './publish-context';
 import { publishCategories, publishMerchants, publishRules } from './taxonomy.publisher';
 import { publishTransactions } from './transactions.publisher';
 import { publishStatement } from './statement.publisher';
@@ -186,9 +186,6 @@ const restored = (column: string, type: string, references?: string) => {
                     THEN ${references ? `(SELECT id FROM ${references} WHERE id = ${before})` : before} ELSE x.${column} END`;
 };
 
-/** Import types whose rows can be a split's parts (split_of), published in their split's chunk. */
-const SPLIT_PARTS = new Set(['ActualImport', 'QifImport']);
-
 /** Turns an import's rows into records (publish) and removes them again (revert). Runs inside the job worker. */
 @Injectable()
 export class ImportPublisher {
@@ -323,7 +320,7 @@ export class ImportPublisher {
       ? await this.dataSource.query(`SELECT EXISTS (SELECT 1 FROM import_rows WHERE import_id = $1 AND "values"->>'row_kind' = 'split') AS splits`, [imp.id])
       : [{ splits: false }];
     // Only Actual and QIF rows can be split parts; for the others the row numbers alone (the index) place the chunks.
-    const position = SPLIT_PARTS.has(imp.type) ? `count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number)` : 'row_number() OVER (ORDER BY source_row_number)';
+    const position = SPLIT_PART_TYPES.has(imp.type) ? `count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number)` : 'row_number() OVER (ORDER BY source_row_number)';
     const chunks: Array<{ size: number; through: number }> = await this.dataSource.query(
       `SELECT count(*)::int AS size, max(source_row_number) AS through
          FROM (SELECT source_row_number, (${position} - 1) / $3 AS chunk

@@ -65,6 +65,9 @@ export interface ImportChunk {
  */
 export type ChunkPublisher = (tx: EntityManager, chunk: ImportChunk, ctx: PublishContext) => Promise<void>;
 
+/** Import types whose rows can be a split's parts (split_of): a QIF or Actual split, published in its total's chunk. */
+export const SPLIT_PART_TYPES: ReadonlySet<string> = new Set(['ActualImport', 'QifImport']);
+
 /** Publishes rows already read into Node. */
 export type RowsPublisher = (tx: EntityManager, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;
 

@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { EntityManager } from 'typeorm';
 import { minorUnitScales } from './minor-units';
-import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError } from './publish-context';
+import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError, SPLIT_PART_TYPES } from './publish-context';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
 interface DuplicateRow {
@@ -227,9 +227,6 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
   );
 }
 
-/** Types whose rows can be a split's parts (split_of): a QIF or Actual split. */
-const SPLITS = new Set(['QifImport', 'ActualImport']);
-
 /**
  * A split's parts that insertTransactions will leave out, as their total claimed a transaction already split, name
  * that transaction (duplicate_of), as a duplicate does: GET .../rows then says what each row matched. Run before the
@@ -237,7 +234,7 @@ const SPLITS = new Set(['QifImport', 'ActualImport']);
  * transaction, and only a chunk with claims can have such parts.
  */
 async function markPartsOfSplitTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[], claims: string): Promise<void> {
-  if (!SPLITS.has(ctx.imp.type) || !duplicates.length) return;
+  if (!SPLIT_PART_TYPES.has(ctx.imp.type) || !duplicates.length) return;
   // The chunk's rows alone, each looking its total up in the claims: no join a planner could turn into a loop over pairs.
   await tx.query(
     `UPDATE import_rows r SET duplicate_of = ($5::jsonb ->> (r."values"->>'split_of'))::uuid
