@@ -309,7 +309,8 @@ describe('imports: hostile input', () => {
       await refusedWithoutTrace(() => upload().attach('file', Buffer.from('%PDF-1.4'), { filename: 'x.pdf', contentType: 'application/pdf' }), 422, 'invalid_file_type');
       await refusedWithoutTrace(() => upload().attach('file', Buffer.from('abc'), { filename: 'x.png', contentType: 'image/png' }), 422, 'invalid_file_type');
       const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]);
-      await refusedWithoutTrace(() => upload().attach('file', png, { filename: 'x.csv', contentType: 'text/csv' }), 422, 'invalid_encoding');
+      const res = await refusedWithoutTrace(() => upload().attach('file', png, { filename: 'x.csv', contentType: 'text/csv' }), 422, 'invalid_file_type');
+      expect(res.body.message).toBe('"x.csv" is a PNG image, not a CSV file.');
     });
 
     it('refuses multipart without content, and extra or misnamed files (E51, E52)', async () => {
