@@ -172,8 +172,14 @@ describe('imports: telling them apart, why one cannot publish, discarding one', 
       // Failed before any row was committed: nothing of it is published, it goes.
       const failed = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,name\n2024-01-03,-2.00,C', account_id: account }).expect(201);
       await t.dataSource.query(`UPDATE imports SET status = 'failed', error = 'boom' WHERE id = $1`, [failed.body.data.id]);
+      // An account its mappings created that the failed publish could not remove: it goes with the import.
+      await t.dataSource.query(
+        `INSERT INTO accounts (family_id, name, accountable_type, classification, currency, import_id) VALUES ($1, 'Left over', 'Depository', 'asset', 'USD', $2)`,
+        [h.familyId, failed.body.data.id],
+      );
       await discard(h, failed.body.data.id).expect(204);
       expect(await stored(failed.body.data.id)).toEqual({ imports: 0, rows: 0, mappings: 0 });
+      expect(await t.dataSource.query(`SELECT name FROM accounts WHERE family_id = $1 ORDER BY name`, [h.familyId])).toEqual([{ name: 'Checking' }]);
     });
   });
 
