@@ -503,9 +503,9 @@ describe('browser: /imports', () => {
 
     // A publish another tab started: said as what the import is doing, not as a failure.
     const other = await uploadCsv(page, 'other-tab.csv', ['Date,Amount,Description', '2024-02-01,-1.00,Tab'].join('\n'), { account: 'Checking' });
-    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.actions button')?.disabled);
-    // The page has read the import (pending) and reads it no more; then the other tab's publish starts.
-    await page.waitForLoadState('networkidle');
+    // The page read afresh: it shows the import pending and reads it no more; then the other tab's publish starts.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('.actions button')?.disabled === false);
     await app.t.dataSource.query(`UPDATE imports SET status = 'importing' WHERE id = $1`, [other]);
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByText('This import is already publishing: wait for it to finish.').waitFor();
