@@ -22,8 +22,8 @@ export function buildApi() {
 
 export function buildAdmin({ force = false } = {}) {
   const index = join(root, 'dist/admin/index.html');
-  // The SPA bundles the libraries it imports (contracts, money, budget-math) as well as its own sources.
-  const sources = ['apps/admin', 'libs/contracts', 'libs/domain/money', 'libs/domain/budget-math'].map((dir) => newestMtime(join(root, dir)));
+  // The SPA bundles the libraries it imports (contracts, money, budget-math, import-formats) as well as its own sources.
+  const sources = ['apps/admin', 'libs/contracts', 'libs/domain/money', 'libs/domain/budget-math', 'libs/domain/import-formats'].map((dir) => newestMtime(join(root, dir)));
   if (!force && existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources)) return;
   run('node', [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/admin/vite.config.mts', '--logLevel', 'warn']);
 }

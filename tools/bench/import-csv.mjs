@@ -12,6 +12,8 @@
 //                                                        import's cost must not grow with the size of the tables
 //   BENCH_REVERT_IMPORT_FIRST=1 ...                      revert the import before the re-import: every entry it
 //                                                        created passes to the re-import, which holds it too
+//   BENCH_ROWS=100000 ...                                at most that many rows (the default publish limit) instead
+//                                                        of the 10 MB file's ~115k, under the default IMPORT_MAX_ROWS
 import Papa from 'papaparse';
 import { engineName, importThroughApi, requireDist, revertThroughApi, startBenchApp } from './bench-app.mjs';
 import { seedHousehold } from './seed-household.mjs';
@@ -19,13 +21,13 @@ import { seedHousehold } from './seed-household.mjs';
 const MAX_BYTES = 10 * 1024 * 1024;
 const CHUNK_ROWS = 5_000;
 
-/** A bank-export-like file: dates over two years, a few hundred payees, categories, notes; just under 10 MB. */
-function generateCsv() {
+/** A bank-export-like file: dates over two years, a few hundred payees, categories, notes; just under 10 MB, or `maxRows` rows. */
+function generateCsv(maxRows) {
   const payees = Array.from({ length: 400 }, (_, i) => `Payee ${i} ${['Market', 'Cafe', 'Fuel', 'Pharmacy', 'Online'][i % 5]}`);
   const categories = ['Groceries', 'Dining', 'Transport', 'Health', 'Shopping', 'Utilities', 'Income', 'Travel'];
   const lines = ['Date,Amount,Description,Category,Notes'];
   let bytes = lines[0].length + 1;
-  for (let i = 0; ; i++) {
+  for (let i = 0; i < maxRows; i++) {
     const day = new Date(Date.UTC(2024, 0, 1) + (i % 730) * 86_400_000).toISOString().slice(0, 10);
     const cents = ((i * 7919) % 250_000) - 20_000;
     const amount = (cents / 100).toFixed(2);
@@ -101,7 +103,9 @@ async function storageFloor(dataSource, csv, familyId, accountId) {
   }
 }
 
-const bench = await startBenchApp({ IMPORT_MAX_ROWS: '200000' });
+const { csv, rows } = generateCsv(Number(process.env.BENCH_ROWS ?? Infinity));
+// The whole 10 MB file is more rows than the default limit publishes.
+const bench = await startBenchApp(process.env.BENCH_ROWS ? {} : { IMPORT_MAX_ROWS: '200000' });
 const { base, dataSource } = bench;
 const { family, key } = await bench.newHousehold();
 const history = Number(process.env.BENCH_HISTORY ?? 0);
@@ -115,7 +119,6 @@ try {
     `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Bench checking', 'Depository', 'asset', 'USD') RETURNING id`,
     [family.id],
   );
-  const { csv, rows } = generateCsv();
   const baselineMs = await baseline(dataSource, csv);
   const { ms: floorMs, spent } = await storageFloor(dataSource, csv, family.id, accountId);
   const body = { raw_file_content: csv, account_id: accountId, date_format: '%Y-%m-%d' };

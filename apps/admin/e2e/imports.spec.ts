@@ -140,9 +140,11 @@ describe('browser: /imports', () => {
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
     const id = page.url().split('/').pop()!;
     await page.getByRole('row', { name: /Payroll/ }).waitFor();
-    // Positive is money leaving the account, whatever sign the file printed.
-    expect(await page.getByRole('row', { name: /Payroll/ }).textContent()).toContain('-2500.00');
-    expect(await page.getByRole('row', { name: /Grocer/ }).textContent()).not.toContain('-45.99');
+    // As the file means them: the type column's credit is money in (positive), its debit money out. The rows name
+    // their account, so the currency is not known yet: plain decimals.
+    expect(await page.getByRole('row', { name: /Payroll/ }).textContent()).toContain('2500.00');
+    expect(await page.getByRole('row', { name: /Payroll/ }).textContent()).not.toContain('-2500.00');
+    expect(await page.getByRole('row', { name: /Grocer/ }).textContent()).toContain('-45.99');
     const [stored] = await app.t.dataSource.query(`SELECT amount_type_strategy, amount_type_inflow_value, entity_type_col_label FROM imports WHERE id = $1`, [id]);
     expect(stored).toEqual({ amount_type_strategy: 'custom_column', amount_type_inflow_value: 'credit', entity_type_col_label: 'Kind' });
     expect(await page.getByLabel('Money in or out').inputValue()).toBe('custom_column');
@@ -303,7 +305,7 @@ describe('browser: /imports', () => {
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
     await page.getByRole('row', { name: /Cafe/ }).waitFor();
-    await page.getByText('Choose the account to import into before publishing.').waitFor();
+    await page.getByText('Choose the account to import into: this file names no account.').waitFor();
     expect(await publish.isDisabled()).toBe(true);
     await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
     await page.getByRole('button', { name: 'Save configuration' }).click();
@@ -377,6 +379,192 @@ describe('browser: /imports', () => {
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
     await page.getByRole('heading', { name: /Pdf import/ }).waitFor();
     await page.getByRole('row', { name: /Grocer/ }).waitFor();
+    await page.context().close();
+  });
+
+  /** Uploads `csv` as a file named `name` with the form's guesses, into `account` when given; returns the import's id. */
+  async function uploadCsv(page: Page, name: string, csv: string, { account, type }: { account?: string; type?: string } = {}): Promise<string> {
+    await page.goto(`${app.baseUrl}/imports/new`);
+    if (type) await page.getByLabel('Import type').selectOption(type);
+    await dropFile(page, name, csv);
+    await page.getByText(`Selected: ${name}`).waitFor();
+    if (account) await page.getByLabel('Account', { exact: true }).selectOption({ label: account });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    return page.url().split('/').pop()!;
+  }
+
+  /** The page at phone width, then back at the desktop width. */
+  async function screenshotsAtBothWidths(page: Page, name: string): Promise<void> {
+    await screenshot(page, name);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, `${name}-390`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  it('says next to Publish what keeps an import from publishing: 51 accounts where 50 may be imported at once', async () => {
+    const user = await app.newUser({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, user.email);
+    const accounts = ['name,balance,currency', ...Array.from({ length: 51 }, (_, i) => `Account ${i + 1},${i + 1}00.00,USD`)].join('\n');
+    await uploadCsv(page, 'accounts.csv', accounts, { type: 'AccountImport' });
+    await page.getByRole('row', { name: /Account 1\b/ }).waitFor();
+    // Every row is valid: the reason is the limit, said where the disabled button is.
+    expect(await page.getByTestId('invalid-count').textContent()).toBe('0');
+    const publish = page.getByRole('button', { name: 'Publish' });
+    expect(await publish.isDisabled()).toBe(true);
+    const reason = page.getByTestId('not-publishable-reason');
+    expect(await reason.textContent()).toBe(
+      'The import has 51 rows; at most 50 can be published at once (accounts are imported 50 at a time). Split the file into parts of at most 50 rows and import each.',
+    );
+    expect(await publish.getAttribute('aria-describedby')).toBe(await reason.getAttribute('id'));
+    expect(await page.getByText(/rows with errors/).count()).toBe(0);
+    await screenshotsAtBothWidths(page, 'imports-not-publishable-reason');
+    await page.context().close();
+  });
+
+  it('lists each import by its file (or pasted text), account, dates and rows', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Everyday');
+    const page = await app.newPage();
+    await signInAs(page, h.email);
+    await uploadCsv(page, 'march-statement.csv', ['Date,Amount,Description', '2024-03-05,-1.00,A', '2024-01-31,-2.00,B', '2024-02-10,-3.00,C'].join('\n'), { account: 'Everyday' });
+    await page.goto(`${app.baseUrl}/imports/new`);
+    await page.getByRole('radio', { name: 'Paste text' }).check();
+    await page.getByLabel('Text to import').fill(['Date,Amount,Description,Account', '2024-06-01,-1.00,A,Savings'].join('\n'));
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    // The import's own page says it too.
+    const facts = page.locator('.facts');
+    await facts.getByText('Pasted text').waitFor();
+    expect(await facts.textContent()).toContain('Named in the file');
+
+    await page.goto(`${app.baseUrl}/imports`);
+    const table = page.getByRole('table', { name: 'Imports' });
+    await table.getByRole('link', { name: 'march-statement.csv' }).waitFor();
+    const cells = async (name: RegExp) => (await table.getByRole('row', { name }).locator('th, td').allTextContents()).slice(0, 6);
+    expect(await cells(/march-statement\.csv/)).toEqual(['march-statement.csv', 'Transaction', 'Everyday', 'Jan 31, 2024 – Mar 5, 2024', '3', '0']);
+    expect(await cells(/Pasted text/)).toEqual(['Pasted text', 'Transaction', 'Named in the file', 'Jun 1, 2024', '1', '0']);
+    await screenshotsAtBothWidths(page, 'imports-list-columns');
+    await page.context().close();
+  });
+
+  it('discards an unpublished import after a confirmation, recorded in the audit log, and offers no discard once published', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email);
+    const id = await uploadCsv(page, 'mistake.csv', ['Date,Amount,Description', '2024-01-15,-45.99,Grocer'].join('\n'), { account: 'Checking' });
+    await page.getByRole('row', { name: /Grocer/ }).waitFor();
+    await screenshot(page, 'imports-discard');
+
+    // Cancelled: nothing happens.
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => void (dialogs.push(dialog.message()), dialog.dismiss()));
+    await page.getByRole('button', { name: 'Discard' }).click();
+    expect(await app.t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE id = $1`, [id])).toEqual([{ n: 1 }]);
+    expect(dialogs).toEqual(['Discard this import (mistake.csv, 1 rows)? Its rows are deleted; nothing of it is published.']);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await page.waitForURL(/\/imports$/);
+    await page.getByText('Import discarded: mistake.csv.').waitFor();
+    await page.getByText('No imports yet.').waitFor();
+    expect(await app.t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE id = $1`, [id])).toEqual([{ n: 0 }]);
+    expect(await app.t.dataSource.query(`SELECT event, user_id FROM audit_logs WHERE details->>'import_id' = $1`, [id])).toEqual([{ event: 'import_discarded', user_id: h.userId }]);
+    await screenshot(page, 'imports-discarded');
+
+    // Published: revert first, so no Discard button.
+    await uploadCsv(page, 'kept.csv', ['Date,Amount,Description', '2024-01-16,-5.00,Cafe'].join('\n'), { account: 'Checking' });
+    await page.getByRole('button', { name: 'Discard' }).waitFor();
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.actions button')?.disabled);
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText(/Published: 1 rows are in your accounts/).waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('button', { name: 'Discard' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('sends one publish for a double click, and shows it published without an error', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email);
+    const rows = Array.from({ length: 400 }, (_, i) => `2024-01-${String((i % 28) + 1).padStart(2, '0')},-${i + 1}.00,Shop ${i + 1}`);
+    await uploadCsv(page, 'double.csv', ['Date,Amount,Description', ...rows].join('\n'), { account: 'Checking' });
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.actions button')?.disabled);
+    const publishes: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/publish') && publishes.push(r.url()));
+    await page.getByRole('button', { name: 'Publish' }).dblclick();
+    await page.getByText(/Published: 400 rows are in your accounts/).waitFor({ timeout: 60_000 });
+    expect(publishes).toHaveLength(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await screenshot(page, 'imports-double-click-published');
+    expect(await app.t.dataSource.query(`SELECT count(*)::int AS n FROM entries WHERE family_id = $1`, [h.familyId])).toEqual([{ n: 400 }]);
+
+    // A publish another tab started: said as what the import is doing, not as a failure.
+    const other = await uploadCsv(page, 'other-tab.csv', ['Date,Amount,Description', '2024-02-01,-1.00,Tab'].join('\n'), { account: 'Checking' });
+    // The page read afresh: it shows the import pending and reads it no more; then the other tab's publish starts.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('.actions button')?.disabled === false);
+    await app.t.dataSource.query(`UPDATE imports SET status = 'importing' WHERE id = $1`, [other]);
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('This import is already publishing: wait for it to finish.').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('progressbar', { name: 'Publishing' }).waitFor(); // read again: its progress shows
+    await page.context().close();
+  });
+
+  it('shows each amount signed as the file has it, in the account currency, and a date that did not read as written', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email);
+    const csv = ['Date,Amount,Description', '2024-01-15,-45.99,Grocer', '2024-01-31,3200.00,Salary', '31/01/2024,-12.50,Cafe'];
+    await uploadCsv(page, 'signed.csv', csv.join('\n'), { account: 'Checking' });
+    const rows = page.getByRole('table', { name: 'Import rows' });
+    await rows.getByRole('row', { name: /Salary/ }).waitFor();
+    // The date and amount cells of a row, found by their column headers.
+    const headers = await rows.getByRole('columnheader').allTextContents();
+    const cellsOf = async (name: RegExp) => {
+      const cells = await rows.getByRole('row', { name }).locator('th, td').allTextContents();
+      return [cells[headers.indexOf('date')], cells[headers.indexOf('amount')]];
+    };
+    expect(await cellsOf(/Grocer/)).toEqual(['2024-01-15', '-$45.99']);
+    expect(await cellsOf(/Salary/)).toEqual(['2024-01-31', '$3,200.00']);
+    // The date cell as the file wrote it, next to the error saying why it is no date.
+    expect(await cellsOf(/Cafe/)).toEqual(['31/01/2024 (not read as a date)', '-$12.50']);
+    await rows.getByText("Row 3: date '31/01/2024' does not match the date format %Y-%m-%d").waitFor();
+    await page.getByText('Amounts as the file signs them: money in is positive, money out negative.').waitFor();
+    await screenshotsAtBothWidths(page, 'imports-signed-amounts');
+    await page.context().close();
+  });
+
+  it('refuses a picture or a spreadsheet at once when chosen for a CSV type, saying why and what to do, with no preview', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0, 0, 1, 0]);
+    await dropFile(page, 'receipt.png', png, 'image/png');
+    const dropzone = page.getByTestId('dropzone');
+    await dropzone.getByRole('alert').getByText('"receipt.png" is a PNG image, not a CSV file.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Columns' }).count()).toBe(0);
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    await screenshotsAtBothWidths(page, 'imports-png-refused');
+
+    // A spreadsheet is a ZIP archive: export it as CSV.
+    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), Buffer.from('[Content_Types].xml')]);
+    await dropFile(page, 'statement.xlsx', xlsx, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    await dropzone.getByText(/"statement\.xlsx" is a spreadsheet, not a CSV file\. Open it in its spreadsheet app .* export or save the sheet as CSV, and choose that file\./).waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    await screenshot(page, 'imports-xlsx-refused');
+
+    // A CSV file then is taken, previewed as ever.
+    await dropFile(page, 'bank.csv', CSV);
+    await page.getByText('Selected: bank.csv').waitFor();
+    await page.getByRole('table', { name: /Preview of the first 3 rows/ }).waitFor();
+    expect(await dropzone.getByRole('alert').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(false);
     await page.context().close();
   });
 

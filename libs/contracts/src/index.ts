@@ -87,6 +87,8 @@ export const AUDIT_EVENTS = [
   'password_reset',
   'api_key_created',
   'api_key_revoked',
+  // An import deleted before anything of it was published (DELETE /api/v1/imports/{id}).
+  'import_discarded',
   // A super admin's test sign-in with a provider (no account, identity or session is touched).
   'provider_test_login',
   // A retention run: rows archived and purged, archive files expired (SPEC.md 6).

@@ -9,8 +9,8 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('./data');
   });
 
-  it('sizes publish chunks and the stuck-import threshold from IMPORT_CHUNK_ROWS and IMPORT_STUCK_AFTER_SECONDS', () => {
-    expect(loadConfig({})).toMatchObject({ importChunkRows: 5000, importStuckAfterSeconds: 900 });
+  it('sizes publish chunks, the publish limit and the stuck-import threshold from IMPORT_CHUNK_ROWS, IMPORT_MAX_ROWS and IMPORT_STUCK_AFTER_SECONDS', () => {
+    expect(loadConfig({})).toMatchObject({ importChunkRows: 5000, importStuckAfterSeconds: 900, importMaxRows: 100_000 });
     expect(loadConfig({ IMPORT_CHUNK_ROWS: '100', IMPORT_STUCK_AFTER_SECONDS: '10' })).toMatchObject({ importChunkRows: 100, importStuckAfterSeconds: 10 });
     expect(() => loadConfig({ IMPORT_CHUNK_ROWS: '0' })).toThrow('IMPORT_CHUNK_ROWS must be an integer from 1 to 100000');
     expect(() => loadConfig({ IMPORT_STUCK_AFTER_SECONDS: '5' })).toThrow('IMPORT_STUCK_AFTER_SECONDS must be an integer from 10 to 604800');

@@ -249,7 +249,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     adminDistDir: env.ADMIN_DIST_DIR || null,
     maxJsonBodyBytes: integer(env, 'MAX_JSON_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     queuePrefix: queuePrefix(env),
-    importMaxRows: integer(env, 'IMPORT_MAX_ROWS', 10_000, 1, 1_000_000),
+    importMaxRows: integer(env, 'IMPORT_MAX_ROWS', 100_000, 1, 1_000_000),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     importChunkRows: integer(env, 'IMPORT_CHUNK_ROWS', 5_000, 1, 100_000),
     importStuckAfterSeconds: integer(env, 'IMPORT_STUCK_AFTER_SECONDS', 15 * 60, 10, 7 * 24 * 3600),

@@ -1,7 +1,7 @@
 import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { MAX_PDF_BYTES } from './import-limits';
-import { checkedText, decodeBytes, DecodeResult, PositionedText } from '@hearth/domain/import-formats';
+import { checkedText, ContentFormat, decodeBytes, DecodeResult, FILE_HEAD_BYTES, PositionedText, wrongFileKind } from '@hearth/domain/import-formats';
 
 export interface UploadedFile {
   originalname: string;
@@ -20,6 +20,7 @@ export interface ImportContent {
 }
 
 interface ContentRules {
+  format: ContentFormat;
   /** null: the configured limit for text imports (IMPORT_MAX_BYTES). */
   maxBytes: number | null;
   mimeTypes: string[];
@@ -28,6 +29,7 @@ interface ContentRules {
 }
 
 const CSV: ContentRules = {
+  format: 'csv',
   maxBytes: null,
   mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv'],
   extensions: ['.csv', '.txt'],
@@ -35,13 +37,14 @@ const CSV: ContentRules = {
 };
 const RULES: Partial<Record<ImportType, ContentRules>> = {
   ServiceImport: {
+    format: 'ndjson',
     maxBytes: null,
     mimeTypes: ['application/x-ndjson', 'application/ndjson', 'application/json', 'application/octet-stream', 'text/plain'],
     extensions: ['.ndjson', '.json'],
     describe: 'an NDJSON file',
   },
-  QifImport: { maxBytes: null, mimeTypes: ['application/qif', 'application/x-qif', 'text/plain', 'application/octet-stream'], extensions: ['.qif'], describe: 'a QIF file' },
-  PdfImport: { maxBytes: MAX_PDF_BYTES, mimeTypes: ['application/pdf'], extensions: ['.pdf'], describe: 'a PDF file' },
+  QifImport: { format: 'qif', maxBytes: null, mimeTypes: ['application/qif', 'application/x-qif', 'text/plain', 'application/octet-stream'], extensions: ['.qif'], describe: 'a QIF file' },
+  PdfImport: { format: 'pdf', maxBytes: MAX_PDF_BYTES, mimeTypes: ['application/pdf'], extensions: ['.pdf'], describe: 'a PDF file' },
 };
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10}MB` : `${Math.round(bytes / 1024)}KB`);
@@ -54,12 +57,16 @@ export function readUpload(type: ImportType, raw: string | undefined, file: Uplo
     if (file.size > maxBytes) {
       throw new ApiError(422, 'file_too_large', `File is too large. Maximum size is ${sizeText(maxBytes)}.`);
     }
+    // What the bytes are decides before what the client labelled them: an XLSX may come as application/vnd.ms-excel.
+    const fileName = safeFileName(file.originalname);
+    const wrongKind = wrongFileKind(fileName ?? '', file.buffer.subarray(0, FILE_HEAD_BYTES), rules.format);
+    if (wrongKind) throw new ApiError(422, 'invalid_file_type', wrongKind);
     const extension = /\.[^.]+$/.exec(file.originalname.toLowerCase())?.[0] ?? '';
     if (!rules.mimeTypes.includes(file.mimetype) && !rules.extensions.includes(extension)) {
       throw new ApiError(422, 'invalid_file_type', `Invalid file type. Please upload ${rules.describe}.`);
     }
     if (file.size === 0) throw new ApiError(422, 'missing_content', 'The uploaded file is empty.');
-    return { text: type === 'PdfImport' ? '' : textOf(decodeBytes(file.buffer)), fileName: safeFileName(file.originalname), bytes: file.buffer };
+    return { text: type === 'PdfImport' ? '' : textOf(decodeBytes(file.buffer)), fileName, bytes: file.buffer };
   }
   if (raw === undefined || raw.trim() === '') {
     throw new ApiError(422, 'missing_content', 'Provide raw_file_content or upload a file.');

@@ -234,6 +234,22 @@ export class VerificationDto {
   @ApiProperty({ type: ReadbackDto }) readback: ReadbackDto;
 }
 
+export const NOT_PUBLISHABLE_REASONS = [
+  'import_publishing',
+  'import_reverting',
+  'import_published',
+  'no_rows',
+  'max_row_count_exceeded',
+  'account_required',
+  'rows_with_errors',
+  'unassigned_mappings',
+] as const;
+
+export class NotPublishableReasonDto {
+  @ApiProperty({ enum: NOT_PUBLISHABLE_REASONS }) code: (typeof NOT_PUBLISHABLE_REASONS)[number];
+  @ApiProperty({ description: 'What stops it, and what to do, in a sentence for the user' }) message: string;
+}
+
 export class ImportDetailDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: IMPORT_TYPES }) type: string;
@@ -252,6 +268,21 @@ export class ImportDetailDto {
   })
   skip_rows: number[];
   @ApiPropertyOptional({ type: VerificationDto }) verification?: VerificationDto;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The uploaded file\'s name (no directory part); null for text sent as raw_file_content' })
+  file_name?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The name of account_id\'s account; null without one (or once it is deleted)' })
+  account_name?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date', description: 'The earliest date of the rows; null when no row has one' })
+  first_row_date?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date', description: 'The latest date of the rows; null when no row has one' })
+  last_row_date?: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: NotPublishableReasonDto,
+    description:
+      'Why status_detail.publishable is false: the first of the status (publishing, reverting, published), no rows, more rows than the type may publish (IMPORT_MAX_ROWS; AccountImport 50), no account, rows with errors, unmapped values. Null when publishable. A ServiceImport\'s preflight runs at publish',
+  })
+  not_publishable_reason?: NotPublishableReasonDto | null;
 }
 
 export class ImportResponseDto {
@@ -279,7 +310,8 @@ export class ImportRowDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'Parsed values: ISO dates, decimal strings (positive = money leaving the account), lists for tags, null when empty',
+    description:
+      'Parsed values: ISO dates, decimal strings (positive = money leaving the account), lists for tags, null when empty. A row whose date did not read has date null and raw_date, the cell as the file wrote it',
   })
   fields: Record<string, unknown>;
   @ApiProperty({

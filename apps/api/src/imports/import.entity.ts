@@ -40,6 +40,9 @@ export class Import {
   @Column({ type: 'varchar', length: 20, default: 'signed_amount' }) amountTypeStrategy: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) amountTypeInflowValue: string | null;
   @Column({ type: 'integer', default: 0 }) rowsCount: number;
+  /** The earliest and latest date of its rows (YYYY-MM-DD), kept with rows_count; null when no row has a date. */
+  @Column({ type: 'date', nullable: true }) firstRowDate: string | null;
+  @Column({ type: 'date', nullable: true }) lastRowDate: string | null;
   /** Rows with validation errors; kept with rows_count whenever the rows are replaced. */
   @Column({ type: 'integer', default: 0 }) invalidRowsCount: number;
   /**

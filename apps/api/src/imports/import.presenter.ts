@@ -1,6 +1,6 @@
 import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS } from '@hearth/contracts';
 import type { Import } from './import.entity';
-import type { ImportDetailDto, StatusDetailDto } from './import.dto';
+import type { ImportDetailDto, NotPublishableReasonDto, StatusDetailDto } from './import.dto';
 import type { RowStats } from './imports.repository';
 import { maxRowCount } from './import-limits';
 
@@ -13,28 +13,64 @@ const NEEDS_ACCOUNT = new Set<string>(ACCOUNT_REQUIRED_IMPORT_TYPES);
 export const isRevertable = (imp: Pick<Import, 'status' | 'publishedThroughRow'>) =>
   REVERTABLE_FROM.has(imp.status) || (imp.status === 'failed' && imp.publishedThroughRow > 0);
 
+export type StatusConflict = 'import_publishing' | 'import_reverting' | 'import_published';
+
+/** The status that keeps an import from being published: on the queue, or published (complete, or its revert failed). */
+export function statusConflict(imp: Pick<Import, 'status'>): StatusConflict | null {
+  if (imp.status === 'importing') return 'import_publishing';
+  if (imp.status === 'reverting') return 'import_reverting';
+  return PUBLISHABLE_FROM.has(imp.status) ? null : 'import_published';
+}
+
+const STATUS_REASONS: Record<StatusConflict, string> = {
+  import_publishing: 'The import is publishing.',
+  import_reverting: 'The import is being reverted.',
+  import_published: 'The import is published: revert it to change it or publish it again.',
+};
+
+const counted = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * The first thing that keeps the import from being published, said so the user knows what to do; null when it can
+ * be. status_detail.publishable is exactly "no reason".
+ */
+export function notPublishableReason(imp: Import, stats: RowStats, maxRows: number): NotPublishableReasonDto | null {
+  const status = statusConflict(imp);
+  if (status) return { code: status, message: STATUS_REASONS[status] };
+  if (imp.contentBytes === 0 || stats.rowsCount === 0) return { code: 'no_rows', message: 'The import has no rows: upload a file with a header and at least one row.' };
+  const limit = maxRowCount(imp.type, maxRows);
+  if (stats.rowsCount > limit) {
+    const setting = imp.type === 'AccountImport' ? 'accounts are imported 50 at a time' : "the server's IMPORT_MAX_ROWS setting";
+    return {
+      code: 'max_row_count_exceeded',
+      message: `The import has ${counted(stats.rowsCount, 'row', 'rows')}; at most ${limit.toLocaleString('en-US')} can be published at once (${setting}). Split the file into parts of at most ${limit.toLocaleString('en-US')} rows and import each.`,
+    };
+  }
+  if (NEEDS_ACCOUNT.has(imp.type) && imp.accountId === null) return { code: 'account_required', message: 'Choose the account to import into: this file names no account.' };
+  if (stats.invalidRowsCount > 0) {
+    return { code: 'rows_with_errors', message: `${counted(stats.invalidRowsCount, 'row has', 'rows have')} errors: fix the configuration, or skip those rows.` };
+  }
+  if (stats.unassignedMappingsCount > 0) {
+    return { code: 'unassigned_mappings', message: `${counted(stats.unassignedMappingsCount, 'value is', 'values are')} not mapped: choose an account or account type for each (PATCH mappings).` };
+  }
+  return null;
+}
+
 export function statusDetail(imp: Import, stats: RowStats, maxRows: number): StatusDetailDto {
   const uploaded = imp.contentBytes > 0;
   const configured = uploaded && stats.rowsCount > 0;
-  const cleaned = configured && stats.invalidRowsCount === 0;
-  const publishable =
-    cleaned &&
-    stats.unassignedMappingsCount === 0 &&
-    stats.rowsCount <= maxRowCount(imp.type, maxRows) &&
-    (!NEEDS_ACCOUNT.has(imp.type) || imp.accountId !== null) &&
-    PUBLISHABLE_FROM.has(imp.status);
   return {
     uploaded,
     configured,
     terminal: TERMINAL.has(imp.status),
-    cleaned,
-    publishable,
+    cleaned: configured && stats.invalidRowsCount === 0,
+    publishable: notPublishableReason(imp, stats, maxRows) === null,
     revertable: isRevertable(imp),
   };
 }
 
 /** ImportDetail (SPEC.md 2.1-2.6). */
-export function presentImport(imp: Import, stats: RowStats, maxRows: number): ImportDetailDto {
+export function presentImport(imp: Import, stats: RowStats, maxRows: number, accountName: string | null): ImportDetailDto {
   const detail: ImportDetailDto = {
     id: imp.id,
     type: imp.type,
@@ -73,6 +109,11 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number): Im
       unassigned_mappings_count: stats.unassignedMappingsCount,
     },
     skip_rows: imp.skipRows ?? [],
+    file_name: imp.fileName,
+    account_name: accountName,
+    first_row_date: imp.firstRowDate,
+    last_row_date: imp.lastRowDate,
+    not_publishable_reason: notPublishableReason(imp, stats, maxRows),
   };
   if (imp.type === 'ServiceImport') {
     detail.verification = {

@@ -1,5 +1,6 @@
-import { ArgumentMetadata, Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Req, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ArgumentMetadata, Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Req, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { requestOrigin } from '../audit/audit.service';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import type { Request } from 'express';
@@ -106,6 +107,11 @@ export class ImportsController {
   @ApiResponse({ status: 202, type: ImportResponseDto, description: 'Publishing queued' })
   @NotFound
   @ApiResponse({
+    status: 409,
+    type: ErrorResponseWithImportIdDto,
+    description: 'import_publishing (already publishing: one publish at a time), import_reverting, or import_published (revert it first)',
+  })
+  @ApiResponse({
     status: 422,
     type: ErrorResponseWithImportIdDto,
     description: 'not_publishable, max_row_count_exceeded or preflight_failed: errors says why',
@@ -113,6 +119,21 @@ export class ImportsController {
   @QueueDown('publish_failed')
   async publish(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string): Promise<ImportResponseDto> {
     return { data: await this.imports.publish(principal, id) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequireScope('write')
+  @IdParam
+  @ApiNoContentResponse({ description: 'Discarded: the import, its rows and mappings are deleted (audit event import_discarded)' })
+  @NotFound
+  @ApiResponse({
+    status: 409,
+    type: ErrorResponseDto,
+    description: 'import_published (rows are published: revert it first), import_publishing or import_reverting (wait for it to finish)',
+  })
+  async discard(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Req() req: Request): Promise<void> {
+    await this.imports.discard(principal, id, requestOrigin(req));
   }
 
   @Post(':id/revert')

@@ -39,6 +39,18 @@ const rowParams = (importId: string, batch: ParsedRow[]): unknown[] => [
   JSON.stringify(Object.fromEntries(batch.filter((r) => r.errors.length).map((r) => [r.sourceRowNumber, r.errors]))),
 ];
 
+/** The earliest and latest of the rows' dates (ISO text compares as dates do); nulls when no row has one. */
+function dateSpan(rows: ParsedRow[]): { first: string | null; last: string | null } {
+  let first: string | null = null;
+  let last: string | null = null;
+  for (const { values } of rows) {
+    if (typeof values.date !== 'string') continue;
+    if (first === null || values.date < first) first = values.date;
+    if (last === null || values.date > last) last = values.date;
+  }
+  return { first, last };
+}
+
 /** `items` in arrays of up to `size`, each taken from the iterable only when the one before has been handed out. */
 function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
   let batch: T[] = [];
@@ -76,6 +88,19 @@ export class ImportsRepository {
       take: perPage,
     });
     return { imports, total };
+  }
+
+  /** The names of the family's accounts among `accountIds`, by id; an account deleted since is not among them. */
+  async accountNames(familyId: string, accountIds: Array<string | null>): Promise<Map<string, string>> {
+    const ids = [...new Set(accountIds.filter((id): id is string => id !== null))];
+    if (!ids.length) return new Map();
+    const rows: Array<{ id: string; name: string }> = await this.dataSource.query(`SELECT id, name FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])`, [familyId, ids]);
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /** Deletes the import; its rows and mappings go with it (imports_delete_rows, the mappings' cascade). */
+  async remove(manager: EntityManager, familyId: string, id: string): Promise<void> {
+    await manager.query(`DELETE FROM imports WHERE id = $1 AND family_id = $2`, [id, familyId]);
   }
 
   async stats(importIds: string[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, RowStats>> {
@@ -127,8 +152,12 @@ export class ImportsRepository {
     }
     await inserting;
     const invalid = stored.reduce((n, r) => n + (r.errors.length ? 1 : 0), 0);
+    const { first, last } = dateSpan(stored);
     // New rows (and with them new mappings) change the import even when none of its own columns did.
-    await manager.query(`UPDATE imports SET rows_count = $2, invalid_rows_count = $3, updated_at = now() WHERE id = $1`, [importId, stored.length, invalid]);
+    await manager.query(
+      `UPDATE imports SET rows_count = $2, invalid_rows_count = $3, first_row_date = $4, last_row_date = $5, updated_at = now() WHERE id = $1`,
+      [importId, stored.length, invalid, first, last],
+    );
     return stored;
   }
 

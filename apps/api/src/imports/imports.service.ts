@@ -4,6 +4,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, LAYOUT_DATE_FORMATS, unaliasImportType } from '@hearth/contracts';
+import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { singleParam } from '../common/query-params';
@@ -20,8 +21,9 @@ import { buildMappings, MappingDraft, mappedCurrencyErrors, mapsValues, withMapp
 import { leaveOutRows, ParsedImport, ParseOptions, parsePdfStatement, parseQif, PositionedText, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
-import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
+import { isRevertable, pageMeta, presentImport, StatusConflict, statusConflict, statusDetail } from './import.presenter';
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
+import { ImportPublisher } from './publishing/import-publisher';
 import { ImportsRepository } from './imports.repository';
 import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
 import { assertSkippable, normalizedSkipRows } from './skip-rows';
@@ -33,6 +35,17 @@ const JOB_RETRIES = { attempts: 6, backoff: { type: 'exponential', delay: 1000 }
  * one-character lines is millions) is refused before anything is stored.
  */
 const STORED_ROWS_CAP = 100_000;
+
+const PUBLISH_CONFLICTS: Record<StatusConflict, string> = {
+  import_publishing: 'This import is already publishing: wait for it to finish.',
+  import_reverting: 'This import is being reverted: publish it again once the revert has finished.',
+  import_published: 'This import is published already: revert it first to publish it again.',
+};
+const DISCARD_CONFLICTS: Record<StatusConflict, string> = {
+  import_publishing: 'This import is publishing: once it has finished, revert it first, then discard it.',
+  import_reverting: 'This import is being reverted: discard it once the revert has finished.',
+  import_published: 'This import has published rows: revert it first, then discard it.',
+};
 
 /** Import types whose rows are parsed from CSV text: all but the statement and NDJSON formats. */
 const CSV_TYPES = new Set<ImportType>(IMPORT_TYPES.filter((t) => !['PdfImport', 'QifImport', 'ServiceImport'].includes(t)));
@@ -119,6 +132,8 @@ export class ImportsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly imports: ImportsRepository,
+    private readonly publisher: ImportPublisher,
+    private readonly audit: AuditService,
     @InjectQueue(IMPORTS_QUEUE) private readonly queue: Queue<PublishJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -161,17 +176,17 @@ export class ImportsService {
 
   async show(principal: Principal, id: string): Promise<ImportDetailDto> {
     const imp = await this.findOrFail(principal.familyId, id);
-    const stats = await this.imports.stats([imp.id]);
-    return presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows);
+    const [stats, accounts] = await Promise.all([this.imports.stats([imp.id]), this.imports.accountNames(imp.familyId, [imp.accountId])]);
+    return presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows, accounts.get(imp.accountId ?? '') ?? null);
   }
 
   async list(principal: Principal, query: { page?: number; per_page?: number; status?: string; type?: string }) {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 25;
     const { imports, total } = await this.imports.list(principal.familyId, query, page, perPage);
-    const stats = await this.imports.stats(imports.map((i) => i.id));
+    const [stats, accounts] = await Promise.all([this.imports.stats(imports.map((i) => i.id)), this.imports.accountNames(principal.familyId, imports.map((i) => i.accountId))]);
     return {
-      data: imports.map((imp) => presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows)),
+      data: imports.map((imp) => presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows, accounts.get(imp.accountId ?? '') ?? null)),
       meta: pageMeta(page, perPage, total),
     };
   }
@@ -235,6 +250,29 @@ export class ImportsService {
   async publish(principal: Principal, id: string): Promise<ImportDetailDto> {
     await this.enqueuePublish(principal, id, { fromCreate: false });
     return this.show(principal, id);
+  }
+
+  /**
+   * Deletes an import with its rows and mappings, recorded in the audit log; one with anything published, or on the
+   * queue, is 409 (revert it first). What a failed publish's mappings created before any row committed goes first,
+   * as the reaper would remove it.
+   */
+  async discard(principal: Principal, id: string, origin: RequestOrigin): Promise<void> {
+    const found = await this.findOrFail(principal.familyId, id);
+    if (found.status === 'failed' && found.publishedThroughRow === 0) await this.publisher.discardUnpublished(principal.familyId, id);
+    await this.dataSource.transaction(async (tx) => {
+      // Locked until deleted: a publish or PATCH meanwhile waits, and then finds no import.
+      const imp = await this.imports.findOne(principal.familyId, id, tx, { forUpdate: true });
+      if (!imp) throw ApiError.notFound();
+      const conflict = statusConflict(imp) ?? (isRevertable(imp) ? 'import_published' : null);
+      if (conflict) throw new ApiError(409, conflict, DISCARD_CONFLICTS[conflict]);
+      await this.imports.remove(tx, principal.familyId, id);
+      await this.audit.record(
+        'import_discarded',
+        { userId: principal.userId, familyId: principal.familyId, origin, details: { import_id: id, type: imp.type, status: imp.status, file_name: imp.fileName, rows_count: imp.rowsCount } },
+        tx,
+      );
+    });
   }
 
   async revert(principal: Principal, id: string): Promise<ImportDetailDto> {
@@ -317,6 +355,9 @@ export class ImportsService {
   private async startPublishing(tx: EntityManager, familyId: string, id: string, fromCreate: boolean): Promise<Import['status']> {
     const imp = await this.imports.findOne(familyId, id, tx, { forUpdate: true });
     if (!imp) throw ApiError.notFound();
+    // A second publish (a double click, another tab) is told what the import is doing, not that it has a problem.
+    const conflict = statusConflict(imp);
+    if (conflict) throw new ApiError(409, conflict, PUBLISH_CONFLICTS[conflict], { import_id: id });
     const stats = (await this.imports.stats([id], tx)).get(id)!;
     const reject = (code: string, message: string, errors?: string[]) =>
       new ApiError(422, code, message, { import_id: id, ...(errors ? { errors } : {}) });
@@ -340,7 +381,6 @@ export class ImportsService {
   private async publishBlockers(tx: EntityManager, imp: Import, stats: { invalidRowsCount: number; unassignedMappingsCount: number }, configured: boolean) {
     const errors: string[] = [];
     if (!configured) errors.push('The import has no rows');
-    if (!['pending', 'failed'].includes(imp.status)) errors.push(`An import in status ${imp.status} cannot be published`);
     if (ACCOUNT_REQUIRED_IMPORT_TYPES.includes(imp.type) && !imp.accountId) errors.push('account_id is required for this import type');
     if (stats.invalidRowsCount) {
       const { rows } = await this.imports.invalidRows(imp.id, 20, tx);

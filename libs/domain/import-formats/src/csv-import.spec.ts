@@ -89,6 +89,21 @@ describe('parseImportContent: transactions', () => {
     expect(rows[4].values.currency).toBe('EUR');
   });
 
+  it('keeps a date cell that gave the row no date as raw_date, for every type that reads dates', () => {
+    const dates = (type: CsvImportSettings['type'], csv: string) => parseImportContent(settings({ type }), csv, options).rows.map((r) => [r.values.date, r.values.raw_date]);
+    expect(dates('TransactionImport', 'date,amount\n31/02/2024,1\n1990-01-01,1\n2024-03-01,1\n,1')).toEqual([
+      [null, '31/02/2024'],
+      [null, '1990-01-01'],
+      ['2024-03-01', undefined],
+      [null, undefined],
+    ]);
+    expect(dates('TradeImport', 'date,ticker,qty,price\nyesterday,VTI,1,10')).toEqual([[null, 'yesterday']]);
+    expect(dates('AccountImport', 'name,balance,date\nChecking,1,1/2/24\nSavings,1,')).toEqual([
+      [null, '1/2/24'],
+      [null, undefined],
+    ]);
+  });
+
   it('requires an account per row when the import has none', () => {
     const csv = 'date,amount,account\n2024-03-01,5,\n2024-03-02,5,Savings';
     const { rows } = parseImportContent(settings(), csv, { ...options, hasAccount: false });

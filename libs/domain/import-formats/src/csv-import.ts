@@ -158,7 +158,8 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions, headers: str
   // Money out and money in are magnitudes whose columns say the direction, as a type column does under custom_column.
   const signage = sides && imp.type !== 'YnabImport' ? { ...imp, signageConvention: 'inflows_positive', amountTypeStrategy: 'signed_amount' } : imp;
   return (cell, errors, row) => {
-    const date = checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date');
+    const rawDate = cell(imp.dateColLabel, ['date']);
+    const date = checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date');
     const amount = fileAmount(imp, cell, errors, row, sides);
     const currency = rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row);
     checkMinorUnit(amount, currency, imp.amountColLabel ?? 'amount', errors, row);
@@ -176,6 +177,7 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions, headers: str
       notes,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
     };
+    keepUnreadDate(values, rawDate);
     if (marker) values[SPLIT_MARKER] = marker;
     // YNAB names a transfer's payee after the other account: money moved, which budgets leave out.
     if (imp.type === 'YnabImport') values.transfer_account = /^Transfer : (.+)$/.exec(values.name as string)?.[1].trim() ?? null;
@@ -293,6 +295,14 @@ function signedAmount(imp: CsvImportSettings, value: string | null, cell: (l: st
   return inflowsPositive ? negateDecimal(value) : value;
 }
 
+/**
+ * A date cell that gave the row no date stays with it as `raw_date`, as the file wrote it, to be shown with the row's
+ * error; a row with a date has none.
+ */
+function keepUnreadDate(values: Record<string, unknown>, raw: string): void {
+  if (values.date === null && raw) values.raw_date = raw;
+}
+
 function checkedDate(raw: string, format: string, today: Date, errors: string[], row: number, column: string): string | null {
   if (!raw) {
     errors.push(`Row ${row}: ${column} is required`);
@@ -368,8 +378,9 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
     else if (!/^[A-Z0-9.\-^=:]{1,30}$/.test(ticker)) errors.push(`Row ${row}: ticker '${ticker}' is not a valid symbol`);
     const mic = cell(imp.exchangeOperatingMicColLabel, ['exchange_operating_mic', 'mic']).toUpperCase();
     if (mic && !/^[A-Z0-9]{4}$/.test(mic)) errors.push(`Row ${row}: exchange_operating_mic '${mic}' must be a 4-character MIC`);
+    const rawDate = cell(imp.dateColLabel, ['date']);
     const values = {
-      date: checkedDate(cell(imp.dateColLabel, ['date']), imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
+      date: checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
       ticker,
       exchange_operating_mic: mic || null,
       qty: requiredNumber(cell(imp.qtyColLabel, ['qty', 'quantity', 'shares']), imp.qtyColLabel ?? 'qty', format, errors, row),
@@ -385,6 +396,7 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
     const tooLarge = values.qty && values.price && tradeSizeError(values.qty, values.price);
     if (tooLarge) errors.push(`Row ${row}: ${tooLarge}`);
     if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
+    keepUnreadDate(values, rawDate);
     return values;
   };
 }
@@ -398,13 +410,15 @@ function accountRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
     const balance = requiredNumber(cell(imp.amountColLabel, ['amount', 'balance']), imp.amountColLabel ?? 'balance', imp.numberFormat as NumberFormat, errors, row);
     const currency = checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row);
     checkMinorUnit(balance, currency, imp.amountColLabel ?? 'balance', errors, row);
-    return {
+    const values = {
       entity_type: cell(imp.entityTypeColLabel, ['entity_type', 'account_type', 'type']) || null,
       name: name || null,
       amount: balance,
       currency,
       date: rawDate ? checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, 'balance date') : null,
     };
+    keepUnreadDate(values, rawDate);
+    return values;
   };
 }
 

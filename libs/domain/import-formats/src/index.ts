@@ -10,3 +10,5 @@ export type { PositionedText, StatementOptions } from './pdf-statement';
 export { leaveOutRows } from './skipped-rows';
 export { categoryPath, categoryTargets, qualifiedName } from './category-paths';
 export type { CategoryTarget, KnownCategory } from './category-paths';
+export { FILE_HEAD_BYTES, wrongFileKind } from './file-kind';
+export type { ContentFormat } from './file-kind';

@@ -307,6 +307,8 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       values: {
         row_kind: 'transaction',
         date,
+        // The date cell as printed, when it gave no date (shown with the row's error).
+        ...(date === null && dateText ? { raw_date: dateText } : {}),
         amount,
         currency: opts.defaultCurrency,
         name,

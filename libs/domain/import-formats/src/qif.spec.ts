@@ -61,6 +61,11 @@ describe('parseQif: bank sections', () => {
       ["Row 1 (line 2): date '13/45/2024' is missing or not a date"],
       ["Row 2 (line 5): amount 'abc' is missing or not a number"],
     ]);
+    // The D field that gave no date stays with its row, as written.
+    expect(rows.map((r) => [r.values.date, r.values.raw_date])).toEqual([
+      [null, '13/45/2024'],
+      ['2024-01-02', undefined],
+    ]);
   });
 
   it('refuses text without a !Type header, without transactions, or with too many records', () => {

@@ -74,6 +74,8 @@ interface QifRecord {
 /** What every row of a record holds: its date, the import's currency (the account's, else the family's) and no account column. */
 interface RowBase {
   date: string | null;
+  /** The D field as written, when it gave no date (shown with the row's error). */
+  raw_date?: string;
   currency: string;
   account: null;
 }
@@ -186,7 +188,8 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
     const outside = date && outsideDateRange(date, opts.today);
     if (!date) problems.push(`date '${record.fields.get('D') ?? ''}' is missing or not a date`);
     else if (outside) problems.push(`date ${outside}`);
-    const base: RowBase = { date, currency: opts.defaultCurrency, account: null };
+    const rawDate = record.fields.get('D');
+    const base: RowBase = { date, ...(!date && rawDate ? { raw_date: rawDate } : {}), currency: opts.defaultCurrency, account: null };
     if (record.section === 'invst') {
       const trade = investmentRow(record, rowNumber, base, securities, errorsOf(rowNumber));
       rows.push(trade);

@@ -330,7 +330,7 @@ export interface paths {
         get: operations["ImportsController_show"];
         put?: never;
         post?: never;
-        delete?: never;
+        delete: operations["ImportsController_discard"];
         options?: never;
         head?: never;
         patch: operations["ImportsController_update"];
@@ -766,7 +766,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked";
             /** Format: uuid */
             user_id: string | null;
             /** @description The user's e-mail; null without a user or once the user is removed */
@@ -974,7 +974,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked";
             provider: string | null;
             ip_address: string | null;
             user_agent: string | null;
@@ -1156,6 +1156,12 @@ export interface components {
             };
             readback: components["schemas"]["ReadbackDto"];
         };
+        NotPublishableReasonDto: {
+            /** @enum {string} */
+            code: "import_publishing" | "import_reverting" | "import_published" | "no_rows" | "max_row_count_exceeded" | "account_required" | "rows_with_errors" | "unassigned_mappings";
+            /** @description What stops it, and what to do, in a sentence for the user */
+            message: string;
+        };
         ImportDetailDto: {
             /** Format: uuid */
             id: string;
@@ -1176,6 +1182,22 @@ export interface components {
             /** @description Row numbers left out of the import (PATCH skip_rows), ascending; [] when none is */
             skip_rows: number[];
             verification?: components["schemas"]["VerificationDto"];
+            /** @description The uploaded file's name (no directory part); null for text sent as raw_file_content */
+            file_name?: string | null;
+            /** @description The name of account_id's account; null without one (or once it is deleted) */
+            account_name?: string | null;
+            /**
+             * Format: date
+             * @description The earliest date of the rows; null when no row has one
+             */
+            first_row_date?: string | null;
+            /**
+             * Format: date
+             * @description The latest date of the rows; null when no row has one
+             */
+            last_row_date?: string | null;
+            /** @description Why status_detail.publishable is false: the first of the status (publishing, reverting, published), no rows, more rows than the type may publish (IMPORT_MAX_ROWS; AccountImport 50), no account, rows with errors, unmapped values. Null when publishable. A ServiceImport's preflight runs at publish */
+            not_publishable_reason?: components["schemas"]["NotPublishableReasonDto"] | null;
         };
         ImportResponseDto: {
             data: components["schemas"]["ImportDetailDto"];
@@ -1196,7 +1218,7 @@ export interface components {
             row_number: number;
             valid: boolean;
             errors: string[];
-            /** @description Parsed values: ISO dates, decimal strings (positive = money leaving the account), lists for tags, null when empty */
+            /** @description Parsed values: ISO dates, decimal strings (positive = money leaving the account), lists for tags, null when empty. A row whose date did not read has date null and raw_date, the cell as the file wrote it */
             fields: {
                 [key: string]: unknown;
             };
@@ -1969,7 +1991,7 @@ export interface operations {
     AuditLogsController_list: {
         parameters: {
             query?: {
-                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked";
                 /** @description Events at or after this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
                 from?: string;
                 /** @description Events before this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
@@ -3163,6 +3185,63 @@ export interface operations {
             };
         };
     };
+    ImportsController_discard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Import id; a malformed or unknown one (or one of another family) is 404 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Discarded: the import, its rows and mappings are deleted (audit event import_discarded) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: no such import in your family */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description import_published (rows are published: revert it first), import_publishing or import_reverting (wait for it to finish) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     ImportsController_update: {
         parameters: {
             query?: never;
@@ -3361,6 +3440,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description import_publishing (already publishing: one publish at a time), import_reverting, or import_published (revert it first) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseWithImportId"];
                 };
             };
             /** @description not_publishable, max_row_count_exceeded or preflight_failed: errors says why */

@@ -1,9 +1,10 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ImportType } from '@hearth/contracts';
-import { api, unwrap } from '../../../lib/api/client';
+import { api, ApiError, unwrap } from '../../../lib/api/client';
 import type { components } from '../../../lib/api/schema';
 
 export type ImportDetail = components['schemas']['ImportDetailDto'];
+export type ImportRow = components['schemas']['ImportRowDto'];
 export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id' | 'skip_rows'>;
 /** A new import's content: a file, or text the user pasted (raw_file_content). */
 export type CreateImport = ImportConfiguration & { type: ImportType; account_id?: string } & ({ file: File } | { raw_file_content: string });
@@ -73,7 +74,7 @@ export function useCreateImport() {
   });
 }
 
-function useImportChange<T>(fn: (args: T) => Promise<{ data: ImportDetail }>) {
+function useImportChange<T>(fn: (args: T) => Promise<{ data: ImportDetail }>, { onError }: { onError?: (error: Error, client: QueryClient) => void } = {}) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
@@ -81,6 +82,7 @@ function useImportChange<T>(fn: (args: T) => Promise<{ data: ImportDetail }>) {
       client.setQueryData(importKeys.detail(data.id), data);
       void client.invalidateQueries({ queryKey: [...importKeys.all, 'list'] });
     },
+    onError: onError && ((error) => onError(error, client)),
   });
 }
 
@@ -91,11 +93,32 @@ export const useUpdateImport = (id: string) =>
 export const useSkipRows = (id: string) =>
   useImportChange((skipRows: number[]) => unwrap(api.PATCH('/api/v1/imports/{id}', { params: { path: { id } }, body: { skip_rows: skipRows } })));
 
-/** Rows can still be skipped or included: nothing is published yet, and no publish or revert is under way. */
-export const canSkipRows = (detail: ImportDetail) => (detail.status === 'pending' || detail.status === 'failed') && !detail.status_detail.revertable;
+/**
+ * Nothing is published yet, and no publish or revert is under way: rows can still be skipped or included, and the
+ * import discarded.
+ */
+export const isUnpublished = (detail: ImportDetail) => (detail.status === 'pending' || detail.status === 'failed') && !detail.status_detail.revertable;
+
+/** The API's answer to a publish of an import that is publishing or published already (another click, another tab). */
+export const isPublishUnderWay = (error: unknown) => error instanceof ApiError && (error.code === 'import_publishing' || error.code === 'import_published');
 
 export const usePublishImport = (id: string) =>
-  useImportChange(() => unwrap(api.POST('/api/v1/imports/{id}/publish', { params: { path: { id } } })));
+  useImportChange(() => unwrap(api.POST('/api/v1/imports/{id}/publish', { params: { path: { id } } })), {
+    // Publishing or published already: the import is read again to show how it goes.
+    onError: (error, client) => isPublishUnderWay(error) && void client.invalidateQueries({ queryKey: importKeys.detail(id) }),
+  });
+
+/** Deletes an import that has nothing published (DELETE /imports/{id}); the list is read again. */
+export function useDiscardImport(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/v1/imports/{id}', { params: { path: { id } } })),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: importKeys.detail(id) });
+      return client.invalidateQueries({ queryKey: [...importKeys.all, 'list'] });
+    },
+  });
+}
 
 export const useRevertImport = (id: string) =>
   useImportChange(() => unwrap(api.POST('/api/v1/imports/{id}/revert', { params: { path: { id } } })));

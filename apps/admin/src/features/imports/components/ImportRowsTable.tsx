@@ -4,10 +4,39 @@ import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { useFocusAfter } from '../../../components/useFocusAfter';
-import { canSkipRows, useImportRows, useSkipRows, type ImportDetail } from '../api/useImports';
+import { formatAmount } from '../../../lib/format';
+import { isUnpublished, useImportRows, useSkipRows, type ImportDetail, type ImportRow } from '../api/useImports';
 
 /** A parsed value as text: lists (tags) joined, empty for null. */
 const cellText = (value: unknown): string => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value));
+
+/** Types whose rows keep amounts positive for money out (the files mostly write money in as positive). */
+const SIGNED_TYPES = new Set(['TransactionImport', 'MintImport', 'ActualImport', 'YnabImport', 'QifImport', 'PdfImport']);
+
+/**
+ * Whether the file writes money in as positive, the opposite of the stored amounts: all but a transaction file read
+ * with inflows_negative and a signed amount (a type column's magnitudes show as money in positive). Null for types
+ * whose amounts are not money in or out (an AccountImport's balances, shown as they are).
+ */
+function inflowsPositive(detail: ImportDetail): boolean | null {
+  if (!SIGNED_TYPES.has(detail.type)) return null;
+  const { signage_convention, amount_type_strategy } = detail.configuration;
+  return !(signage_convention === 'inflows_negative' && amount_type_strategy !== 'custom_column' && detail.type === 'TransactionImport');
+}
+
+/** The value of column `field` as the file had it: an amount in its currency and sign, a date that did not read as written. */
+function shownValue(row: ImportRow, field: string, negate: boolean) {
+  const value = row.fields[field];
+  if (field === 'amount' && typeof value === 'string') return formatAmount(value, typeof row.fields.currency === 'string' ? row.fields.currency : null, { negate });
+  if (field === 'date' && value === null && typeof row.fields.raw_date === 'string') {
+    return (
+      <>
+        {row.fields.raw_date} <span className="muted">(not read as a date)</span>
+      </>
+    );
+  }
+  return cellText(value);
+}
 
 /** `?errors=only` in the page's address shows the rows with errors alone, so the "With errors" figure can link to them. */
 export const ONLY_ERRORS = 'errors=only';
@@ -30,7 +59,7 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
   const skip = useSkipRows(detail.id);
   // The row and whether it was skipped or included again, for the message saying so.
   const [change, setChange] = useState<{ row: number; skipped: boolean } | null>(null);
-  const editable = canSkipRows(detail);
+  const editable = isUnpublished(detail);
   const skipped = detail.skip_rows;
   // The clicked button goes with its row: after the answer, focus goes to the message, whose next Tab is the way back.
   const slot = useFocusAfter<HTMLDivElement>(skip.data ?? skip.error);
@@ -38,7 +67,9 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
     setChange({ row, skipped: leaveOut });
     skip.mutate(leaveOut ? [...skipped, row] : skipped.filter((s) => s !== row));
   };
-  const fields = rows.data ? [...new Set(rows.data.data.flatMap((r) => Object.keys(r.fields)))] : [];
+  // raw_date shows in the date column, where the row's date is missing.
+  const fields = rows.data ? [...new Set(rows.data.data.flatMap((r) => Object.keys(r.fields)))].filter((f) => f !== 'raw_date') : [];
+  const signs = inflowsPositive(detail);
   const meta = rows.data?.meta;
   // Skipping the last rows of the last page leaves it past the end: show the page that is now the last.
   const lastPage = meta && meta.total_count > 0 && meta.current_page > meta.total_pages ? meta.total_pages : null;
@@ -86,6 +117,9 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
           <input type="checkbox" checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} /> Show only rows with errors
         </label>
       )}
+      {signs !== null && fields.includes('amount') && (
+        <p className="muted">Amounts as the file signs them: money in is {signs ? 'positive, money out negative' : 'negative, money out positive'}.</p>
+      )}
       {rows.isPending && <Loading label="Loading rows…" />}
       {rows.isError && <ErrorState error={rows.error} onRetry={() => void rows.refetch()} />}
       {rows.data?.data.length === 0 && <p className="empty">{onlyErrors ? 'No rows with errors.' : 'No rows.'}</p>}
@@ -96,7 +130,7 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
               <tr key={row.row_number} className={row.valid ? undefined : 'invalid'}>
                 <th scope="row">{row.row_number}</th>
                 {fields.map((f) => (
-                  <td key={f}>{cellText(row.fields[f])}</td>
+                  <td key={f}>{shownValue(row, f, signs === true)}</td>
                 ))}
                 <td>
                   {row.valid ? (

@@ -1,11 +1,24 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { useFocusAfter } from '../../../components/useFocusAfter';
+import { ApiError, errorMessage } from '../../../lib/api/client';
 import { formatDateTime } from '../../../lib/format';
-import { isBusy, useImport, usePublishImport, useRevertImport, useUpdateImport, type ImportConfiguration, type ImportDetail } from '../api/useImports';
-import { AccountField, needsAccount, takesAccount } from '../components/AccountField';
+import {
+  isBusy,
+  isPublishUnderWay,
+  isUnpublished,
+  useDiscardImport,
+  useImport,
+  usePublishImport,
+  useRevertImport,
+  useUpdateImport,
+  type ImportConfiguration,
+  type ImportDetail,
+} from '../api/useImports';
+import { AccountField, takesAccount } from '../components/AccountField';
+import { accountLabel, importSource, rowDates } from '../components/importLabels';
 import { ConfigurationFields, FIXED_FORMAT_TYPES } from '../components/ConfigurationFields';
 import { ImportRowsTable, ONLY_ERRORS } from '../components/ImportRowsTable';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
@@ -49,9 +62,19 @@ export function ImportDetailPage() {
   const detail = useImport(id);
   const publish = usePublishImport(id);
   const revert = useRevertImport(id);
+  const discard = useDiscardImport(id);
+  const navigate = useNavigate();
+  // One publish request at a time: a double click's second click comes before the pending state shows on the button.
+  const publishing = useRef(false);
+  const startPublish = () => {
+    if (publishing.current) return;
+    publishing.current = true;
+    publish.mutate(undefined, { onSettled: () => void (publishing.current = false) });
+  };
   // Publish and Revert turn disabled under the user: after the answer to the latest, focus goes to the status below.
   const latest = publish.submittedAt > revert.submittedAt ? publish : revert;
   const outcome = useFocusAfter<HTMLDivElement>(latest.data ?? latest.error);
+  const reasonId = `${id}-not-publishable`;
 
   if (detail.isPending) return <Loading label="Loading import…" />;
   if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
@@ -59,6 +82,15 @@ export function ImportDetailPage() {
   const busy = isBusy(d.status);
   const { stats } = d;
   const readback = d.verification?.readback;
+  // Published already shows as such; a publish under way shows its progress.
+  const reason = !busy && d.status !== 'complete' ? d.not_publishable_reason : null;
+  const publishError = publish.error && !isPublishUnderWay(publish.error) ? publish.error : null;
+  // Another click or tab got there first: said as what the import is doing (until it is done), not as a failure.
+  const underWay = latest === publish && isPublishUnderWay(publish.error) && (d.status === 'importing' || (publish.error as ApiError).code === 'import_published');
+  const discardThis = () => {
+    if (!window.confirm(`Discard this import (${importSource(d)}, ${stats.rows_count} rows)? Its rows are deleted; nothing of it is published.`)) return;
+    discard.mutate(undefined, { onSuccess: () => void navigate('/imports', { state: { discarded: importSource(d) } }) });
+  };
 
   return (
     <section className="page">
@@ -69,6 +101,18 @@ export function ImportDetailPage() {
         {d.type.replace(/Import$/, '')} import <ImportStatusBadge status={d.status} />
       </h1>
       <dl className="facts">
+        <div>
+          <dt>File</dt>
+          <dd>{importSource(d)}</dd>
+        </div>
+        <div>
+          <dt>Account</dt>
+          <dd>{accountLabel(d)}</dd>
+        </div>
+        <div>
+          <dt>Dates</dt>
+          <dd>{rowDates(d)}</dd>
+        </div>
         <div>
           <dt>Created</dt>
           <dd>{formatDateTime(d.created_at)}</dd>
@@ -118,11 +162,18 @@ export function ImportDetailPage() {
             <p>Reverted: what this import created is removed, except what your other data uses or a later import holds too. You can change it and publish it again.</p>
           )}
           {d.error && <p className="error" role="alert">{d.error}</p>}
-          {(publish.error ?? revert.error) && <ErrorState error={publish.error ?? revert.error} />}
+          {underWay && <p>{errorMessage(publish.error)}</p>}
+          {(publishError ?? revert.error) && <ErrorState error={publishError ?? revert.error} />}
+          {discard.error && <ErrorState error={discard.error} />}
         </div>
       </div>
       <div className="actions">
-        <button type="button" disabled={!d.status_detail.publishable || busy || publish.isPending} onClick={() => publish.mutate()}>
+        <button
+          type="button"
+          disabled={!d.status_detail.publishable || busy || publish.isPending}
+          aria-describedby={reason ? reasonId : undefined}
+          onClick={startPublish}
+        >
           Publish
         </button>
         <button
@@ -133,12 +184,15 @@ export function ImportDetailPage() {
         >
           Revert
         </button>
+        {isUnpublished(d) && (
+          <button type="button" className="secondary" disabled={discard.isPending} onClick={discardThis}>
+            {discard.isPending ? 'Discarding…' : 'Discard'}
+          </button>
+        )}
       </div>
-      {!d.status_detail.publishable && !d.status_detail.terminal && !busy && (
-        <p className="muted">
-          {needsAccount(d.type) && !d.account_id
-            ? 'Choose the account to import into before publishing.'
-            : 'Fix the configuration or the rows with errors (or skip those rows) before publishing.'}
+      {reason && (
+        <p className="muted" id={reasonId} data-testid="not-publishable-reason">
+          {reason.message}
         </p>
       )}
       {readback && (

@@ -1,16 +1,19 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { formatDateTime } from '../../../lib/format';
 import { useImports } from '../api/useImports';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
+import { accountLabel, importSource, rowDates } from '../components/importLabels';
 
 export function ImportsPage() {
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page')) || 1;
   const imports = useImports(page);
   const meta = imports.data?.meta;
+  // Set by the import's page after a discard.
+  const discarded = (useLocation().state as { discarded?: string } | null)?.discarded;
   return (
     <section className="page">
       <div className="page-head">
@@ -19,25 +22,33 @@ export function ImportsPage() {
           New import
         </Link>
       </div>
+      <div className="status-slot" role="status">
+        {discarded && <p>Import discarded: {discarded}.</p>}
+      </div>
       {imports.isPending && <Loading label="Loading imports…" />}
       {imports.isError && <ErrorState error={imports.error} onRetry={() => void imports.refetch()} />}
       {imports.data?.data.length === 0 && <p className="empty">No imports yet. Start with “New import”.</p>}
       {imports.data && imports.data.data.length > 0 && (
-        <DataTable caption="Imports" columns={['Created', 'Type', 'Status', 'Rows', 'With errors']}>
-          {imports.data.data.map((i) => (
-            <tr key={i.id}>
-              <th scope="row">
-                <Link to={`/imports/${i.id}`}>{formatDateTime(i.created_at)}</Link>
-              </th>
-              <td>{i.type.replace(/Import$/, '')}</td>
-              <td>
-                <ImportStatusBadge status={i.status} />
-              </td>
-              <td>{i.stats.rows_count}</td>
-              <td>{i.stats.invalid_rows_count}</td>
-            </tr>
-          ))}
-        </DataTable>
+        <div className="table-scroll">
+          <DataTable caption="Imports" columns={['File', 'Type', 'Account', 'Dates', 'Rows', 'With errors', 'Status', 'Created']}>
+            {imports.data.data.map((i) => (
+              <tr key={i.id}>
+                <th scope="row">
+                  <Link to={`/imports/${i.id}`}>{importSource(i)}</Link>
+                </th>
+                <td>{i.type.replace(/Import$/, '')}</td>
+                <td>{accountLabel(i)}</td>
+                <td>{rowDates(i)}</td>
+                <td>{i.stats.rows_count}</td>
+                <td>{i.stats.invalid_rows_count}</td>
+                <td>
+                  <ImportStatusBadge status={i.status} />
+                </td>
+                <td>{formatDateTime(i.created_at)}</td>
+              </tr>
+            ))}
+          </DataTable>
+        </div>
       )}
       {meta && meta.total_pages > 1 && (
         <nav className="pager" aria-label="Pages">

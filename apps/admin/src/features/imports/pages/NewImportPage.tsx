@@ -2,6 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Papa from 'papaparse';
 import { IMPORT_TYPES, type ImportType } from '@hearth/contracts';
+import { FILE_HEAD_BYTES, wrongFileKind } from '@hearth/domain/import-formats';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { useCreateImport, type ImportConfiguration } from '../api/useImports';
@@ -48,6 +49,8 @@ export function NewImportPage() {
   const create = useCreateImport();
   const sourceName = useId();
   const [file, setFile] = useState<File | null>(null);
+  // The chosen file's first bytes, to tell a picture or spreadsheet from the type's content whichever is chosen first.
+  const [head, setHead] = useState<Uint8Array | null>(null);
   const [fileText, setFileText] = useState('');
   const [pasting, setPasting] = useState(false);
   const [pasted, setPasted] = useState('');
@@ -58,7 +61,9 @@ export function NewImportPage() {
 
   const kind = fileKindOf(type);
   const byPaste = kind.pasteable && pasting;
-  const text = byPaste ? pasted : fileText;
+  const problem = !byPaste && file && head ? wrongFileKind(file.name, head, kind.format) : null;
+  // A file of the wrong kind is not previewed: its bytes read as text are no columns or lines.
+  const text = byPaste ? pasted : problem ? '' : fileText;
   const csv = useMemo(() => (kind.preview === 'columns' && text.trim() ? readCsv(text) : null), [kind.preview, text]);
   // Columns are guessed once for each header row: choosing the type after the file, or typing more pasted rows, keeps
   // the columns the user picked.
@@ -70,9 +75,11 @@ export function NewImportPage() {
   const lines = kind.preview === 'lines' ? text.slice(0, SAMPLE_BYTES).split(/\r?\n/).slice(0, PREVIEW_LINES).join('\n') : '';
 
   const choose = async (chosen: File) => {
+    const sample = await chosen.slice(0, SAMPLE_BYTES).arrayBuffer();
     setFile(chosen);
+    setHead(new Uint8Array(sample.slice(0, FILE_HEAD_BYTES)));
     // Read whatever the type: the user may choose the type after the file.
-    setFileText(await chosen.slice(0, SAMPLE_BYTES).text());
+    setFileText(new TextDecoder().decode(sample));
   };
 
   const submit = (event: FormEvent) => {
@@ -80,7 +87,7 @@ export function NewImportPage() {
     const account_id = takesAccount(type) ? accountId || undefined : undefined;
     // Column settings mean something only to the CSV types.
     const settings = { ...(kind.preview === 'columns' ? config : {}), type, account_id };
-    const content = byPaste ? (pasted.trim() ? { raw_file_content: pasted } : null) : file ? { file } : null;
+    const content = byPaste ? (pasted.trim() ? { raw_file_content: pasted } : null) : file && !problem ? { file } : null;
     if (content) create.mutate({ ...settings, ...content }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
   };
 
@@ -117,7 +124,7 @@ export function NewImportPage() {
             <textarea rows={8} value={pasted} spellCheck={false} onChange={(e) => setPasted(e.target.value)} />
           </Field>
         ) : (
-          <DropZone file={file} onFile={(f) => void choose(f)} noun={kind.noun} accept={kind.accept} />
+          <DropZone file={file} onFile={(f) => void choose(f)} noun={kind.noun} accept={kind.accept} problem={problem} />
         )}
         {csv && csv.rows.length > 0 && (
           <section className="card" aria-labelledby="columns-title">
@@ -133,9 +140,9 @@ export function NewImportPage() {
             <ConfigurationFields type={type} headers={null} value={config} onChange={setConfig} />
           </section>
         )}
-        {kind.preview === 'none' && file && <p className="muted">The statement is read when it is uploaded: its rows show on the next page, to check before publishing.</p>}
+        {kind.preview === 'none' && file && !problem && <p className="muted">The statement is read when it is uploaded: its rows show on the next page, to check before publishing.</p>}
         <div className="status-slot">{create.isError && <ErrorState error={create.error} />}</div>
-        <button type="submit" disabled={!(byPaste ? pasted.trim() : file) || create.isPending}>
+        <button type="submit" disabled={!(byPaste ? pasted.trim() : file && !problem) || create.isPending}>
           {create.isPending ? 'Uploading…' : 'Upload'}
         </button>
       </form>
