@@ -23,7 +23,7 @@ export function ImportsPage() {
       {imports.isError && <ErrorState error={imports.error} onRetry={() => void imports.refetch()} />}
       {imports.data?.data.length === 0 && <p className="empty">No imports yet. Start with “New import”.</p>}
       {imports.data && imports.data.data.length > 0 && (
-        <DataTable caption="Imports" columns={['Created', 'Type', 'Status', 'Rows', 'With errors']}>
+        <DataTable caption="Imports" columns={['Created', 'Type', 'Status', 'Rows', 'With errors']} cardsOnPhone>
           {imports.data.data.map((i) => (
             <tr key={i.id}>
               <th scope="row">

@@ -61,7 +61,7 @@ export function ProvidersPage() {
       {providers.data?.sso_providers.length === 0 && <p className="empty">No provider yet: only e-mail and password sign-in is available.</p>}
       {providers.data && providers.data.sso_providers.length > 0 && (
         <div className="table-scroll">
-          <DataTable caption="Sign-in providers" columns={['Provider', 'Strategy', 'Status', 'Callback URL']} actions>
+          <DataTable caption="Sign-in providers" columns={['Provider', 'Strategy', 'Status', 'Callback URL']} actions cardsOnPhone>
             {providers.data.sso_providers.map((p) => (
               <tr key={p.id}>
                 <th scope="row">
