@@ -80,7 +80,7 @@ export async function startBrowserApp(env: Record<string, string> = {}, port = 0
 export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.goto('/sign-in');
   await submitSignIn(page, email, password);
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await page.getByRole('banner').waitFor(); // the app's header; its navigation is behind a Menu button at phone width
 }
 
 /** Fills and sends the form of the sign-in page the browser is on. */
@@ -95,9 +95,10 @@ export async function signInAs(page: Page, email: string, path = '/', password =
   const res = await page.context().request.post('/sessions', { data: { email, password } });
   if (res.status() !== 201) throw new Error(`sign-in of ${email} failed: ${res.status()} ${await res.text()}`);
   await page.goto(path);
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await page.getByRole('banner').waitFor(); // the app's header; its navigation is behind a Menu button at phone width
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+/** The whole page; `fullPage: false` for the window alone (a modal dialog sits in the window, not on the page). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage });
 }

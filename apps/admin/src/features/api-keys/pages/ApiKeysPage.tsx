@@ -30,7 +30,7 @@ export function ApiKeysPage() {
         {keys.isError && <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />}
         {keys.data?.length === 0 && <p className="empty">You have no API keys yet.</p>}
         {keys.data && keys.data.length > 0 && (
-          <DataTable caption="Your API keys" columns={['Name', 'Prefix', 'Scope', 'Created', 'Last used', 'Status']} actions>
+          <DataTable caption="Your API keys" columns={['Name', 'Prefix', 'Scope', 'Created', 'Last used', 'Status']} actions cardsOnPhone>
             {keys.data.map((key) => (
               <tr key={key.id}>
                 <th scope="row">{key.name}</th>

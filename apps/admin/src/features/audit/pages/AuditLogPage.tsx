@@ -68,22 +68,20 @@ export function AuditLogPage() {
           {logs.data.audit_logs.length === 0 ? (
             <p className="empty">No event matches these filters.</p>
           ) : (
-            <div className="table-scroll">
-              <DataTable caption="Audit events" columns={['When', 'Event', 'User', 'Provider', 'IP address', 'Details']}>
-                {logs.data.audit_logs.map((log) => (
-                  <tr key={log.id}>
-                    <td>{formatDateTime(log.created_at)}</td>
-                    <td>{label(log.event)}</td>
-                    <td>{log.user_email ?? (log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—')}</td>
-                    <td>{log.provider_name ?? '—'}</td>
-                    <td>{log.ip_address ?? '—'}</td>
-                    <td>
-                      <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
-                    </td>
-                  </tr>
-                ))}
-              </DataTable>
-            </div>
+            <DataTable caption="Audit events" columns={['When', 'Event', 'User', 'Provider', 'IP address', 'Details']}>
+              {logs.data.audit_logs.map((log) => (
+                <tr key={log.id}>
+                  <td>{formatDateTime(log.created_at)}</td>
+                  <td>{label(log.event)}</td>
+                  <td>{log.user_email ?? (log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—')}</td>
+                  <td>{log.provider_name ?? '—'}</td>
+                  <td>{log.ip_address ?? '—'}</td>
+                  <td>
+                    <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           {pages > 1 && (
             <nav className="pager" aria-label="Pages">

@@ -16,7 +16,7 @@ export function CategoryRows({ budgetId, month }: { budgetId: string; month: str
   return (
     <>
       <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
-      <DataTable caption="Planned and actual spending per category" columns={['Category', 'Planned', 'Actual', 'Left', 'Progress']}>
+      <DataTable caption="Planned and actual spending per category" columns={['Category', 'Planned', 'Actual', 'Left', 'Progress']} cardsOnPhone>
         {list.data.map((row, i) => {
           const detail = details[i]?.data;
           return (

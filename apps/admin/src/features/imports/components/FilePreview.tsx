@@ -5,16 +5,14 @@ export function FilePreview({ rows }: { rows: string[][] }) {
   const [header, ...body] = rows;
   if (!header) return null;
   return (
-    <div className="table-scroll">
-      <DataTable caption={`Preview of the first ${body.length} rows`} columns={header} showCaption>
-        {body.map((row, r) => (
-          <tr key={r}>
-            {header.map((_, i) => (
-              <td key={i}>{row[i] ?? ''}</td>
-            ))}
-          </tr>
-        ))}
-      </DataTable>
-    </div>
+    <DataTable caption={`Preview of the first ${body.length} rows`} columns={header} showCaption>
+      {body.map((row, r) => (
+        <tr key={r}>
+          {header.map((_, i) => (
+            <td key={i}>{row[i] ?? ''}</td>
+          ))}
+        </tr>
+      ))}
+    </DataTable>
   );
 }

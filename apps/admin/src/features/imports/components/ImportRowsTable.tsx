@@ -124,45 +124,43 @@ export function ImportRowsTable({ detail }: { detail: ImportDetail }) {
       {rows.isError && <ErrorState error={rows.error} onRetry={() => void rows.refetch()} />}
       {rows.data?.data.length === 0 && <p className="empty">{onlyErrors ? 'No rows with errors.' : 'No rows.'}</p>}
       {rows.data && rows.data.data.length > 0 && (
-        <div className="table-scroll">
-          <DataTable caption="Import rows" columns={['Row', ...fields.map((f) => f.replaceAll('_', ' ')), 'Errors', ...(editable ? ['Actions'] : [])]}>
-            {rows.data.data.map((row) => (
-              <tr key={row.row_number} className={row.valid ? undefined : 'invalid'}>
-                <th scope="row">{row.row_number}</th>
-                {fields.map((f) => (
-                  <td key={f}>{shownValue(row, f, signs === true)}</td>
-                ))}
-                <td>
-                  {row.valid ? (
-                    // Published: the row added to a record already there instead of creating another.
-                    <span className="muted">{row.duplicate_of ? 'OK, matched an existing record' : 'OK'}</span>
-                  ) : (
-                    <ul className="row-errors">
-                      {row.errors.map((e) => (
-                        <li key={e}>{e}</li>
-                      ))}
-                    </ul>
+        <DataTable caption="Import rows" columns={['Row', ...fields.map((f) => f.replaceAll('_', ' ')), 'Errors', ...(editable ? ['Actions'] : [])]}>
+          {rows.data.data.map((row) => (
+            <tr key={row.row_number} className={row.valid ? undefined : 'invalid'}>
+              <th scope="row">{row.row_number}</th>
+              {fields.map((f) => (
+                <td key={f}>{shownValue(row, f, signs === true)}</td>
+              ))}
+              <td>
+                {row.valid ? (
+                  // Published: the row added to a record already there instead of creating another.
+                  <span className="muted">{row.duplicate_of ? 'OK, matched an existing record' : 'OK'}</span>
+                ) : (
+                  <ul className="row-errors">
+                    {row.errors.map((e) => (
+                      <li key={e}>{e}</li>
+                    ))}
+                  </ul>
+                )}
+              </td>
+              {editable && (
+                <td className="row-actions">
+                  {!row.valid && (
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Skip row ${row.row_number}`}
+                      disabled={skip.isPending}
+                      onClick={() => setSkipped(row.row_number, true)}
+                    >
+                      Skip row
+                    </button>
                   )}
                 </td>
-                {editable && (
-                  <td className="row-actions">
-                    {!row.valid && (
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={`Skip row ${row.row_number}`}
-                        disabled={skip.isPending}
-                        onClick={() => setSkipped(row.row_number, true)}
-                      >
-                        Skip row
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </DataTable>
-        </div>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       )}
       {meta && meta.total_pages > 1 && (
         <nav className="pager" aria-label="Row pages">

@@ -29,26 +29,24 @@ export function ImportsPage() {
       {imports.isError && <ErrorState error={imports.error} onRetry={() => void imports.refetch()} />}
       {imports.data?.data.length === 0 && <p className="empty">No imports yet. Start with “New import”.</p>}
       {imports.data && imports.data.data.length > 0 && (
-        <div className="table-scroll">
-          <DataTable caption="Imports" columns={['File', 'Type', 'Account', 'Dates', 'Rows', 'With errors', 'Status', 'Created']}>
-            {imports.data.data.map((i) => (
-              <tr key={i.id}>
-                <th scope="row">
-                  <Link to={`/imports/${i.id}`}>{importSource(i)}</Link>
-                </th>
-                <td>{i.type.replace(/Import$/, '')}</td>
-                <td>{accountLabel(i)}</td>
-                <td>{rowDates(i)}</td>
-                <td>{i.stats.rows_count}</td>
-                <td>{i.stats.invalid_rows_count}</td>
-                <td>
-                  <ImportStatusBadge status={i.status} />
-                </td>
-                <td>{formatDateTime(i.created_at)}</td>
-              </tr>
-            ))}
-          </DataTable>
-        </div>
+        <DataTable caption="Imports" columns={['File', 'Type', 'Account', 'Dates', 'Rows', 'With errors', 'Status', 'Created']} cardsOnPhone>
+          {imports.data.data.map((i) => (
+            <tr key={i.id}>
+              <th scope="row">
+                <Link to={`/imports/${i.id}`}>{importSource(i)}</Link>
+              </th>
+              <td>{i.type.replace(/Import$/, '')}</td>
+              <td>{accountLabel(i)}</td>
+              <td>{rowDates(i)}</td>
+              <td>{i.stats.rows_count}</td>
+              <td>{i.stats.invalid_rows_count}</td>
+              <td>
+                <ImportStatusBadge status={i.status} />
+              </td>
+              <td>{formatDateTime(i.created_at)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {meta && meta.total_pages > 1 && (
         <nav className="pager" aria-label="Pages">

@@ -25,7 +25,7 @@ export function SecurityPage() {
         {identities.isError && <ErrorState error={identities.error} onRetry={() => void identities.refetch()} />}
         {identities.data?.length === 0 && <p className="empty">No single sign-on account is connected.</p>}
         {identities.data && identities.data.length > 0 && (
-          <DataTable caption="Connected accounts" columns={['Provider', 'Account', 'Connected', 'Last used']} actions>
+          <DataTable caption="Connected accounts" columns={['Provider', 'Account', 'Connected', 'Last used']} actions cardsOnPhone>
             {identities.data.map((identity) => (
               <tr key={identity.id}>
                 <th scope="row">{identity.provider_label || identity.provider_name}</th>

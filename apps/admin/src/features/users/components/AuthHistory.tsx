@@ -1,3 +1,4 @@
+import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { formatDateTime } from '../../../lib/format';
@@ -13,26 +14,16 @@ export function AuthHistory({ user }: { user: AdminUser }) {
       {history.isError && <ErrorState error={history.error} onRetry={() => void history.refetch()} />}
       {history.data?.length === 0 && <p className="empty">No events recorded.</p>}
       {history.data && history.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Provider</th>
-              <th scope="col">IP address</th>
+        <DataTable caption="Sign-in and account events" columns={['When', 'Event', 'Provider', 'IP address']}>
+          {history.data.map((e) => (
+            <tr key={e.id}>
+              <td>{formatDateTime(e.created_at)}</td>
+              <td>{e.event.replaceAll('_', ' ')}</td>
+              <td>{e.provider ?? '—'}</td>
+              <td>{e.ip_address ?? '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {history.data.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDateTime(e.created_at)}</td>
-                <td>{e.event.replaceAll('_', ' ')}</td>
-                <td>{e.provider ?? '—'}</td>
-                <td>{e.ip_address ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -20,7 +20,7 @@ export function RemovedIdentities() {
       {blocks.isError && <ErrorState error={blocks.error} onRetry={() => void blocks.refetch()} />}
       {blocks.data?.length === 0 && <p className="empty">No removed SSO identities.</p>}
       {blocks.data && blocks.data.length > 0 && (
-        <DataTable caption="Removed SSO identities" columns={['Removed user', 'Provider', 'Removed']} actions>
+        <DataTable caption="Removed SSO identities" columns={['Removed user', 'Provider', 'Removed']} actions cardsOnPhone>
           {blocks.data.map((block) => (
             <tr key={block.id}>
               <th scope="row">{block.identity_label}</th>

@@ -115,7 +115,7 @@ export function UsersPage() {
           {users.data.users.length === 0 ? (
             <p className="empty">No user matches these filters.</p>
           ) : (
-            <DataTable caption="Users" columns={['E-mail', 'Name', 'Role', 'Status', 'Sign-in methods', 'Last sign-in']} actions>
+            <DataTable caption="Users" columns={['E-mail', 'Name', 'Role', 'Status', 'Sign-in methods', 'Last sign-in']} actions cardsOnPhone>
               {users.data.users.map((user) => {
                 const self = user.id === me?.id;
                 // A super admin's suspension is lifted (or the user removed) only by a super admin: others see why, and no
