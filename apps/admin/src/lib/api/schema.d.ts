@@ -2564,7 +2564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them */
+            /** @description Role below admin, or CSRF token/Origin check failed; a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2712,7 +2712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them */
+            /** @description Role below admin, or CSRF token/Origin check failed; a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2914,11 +2914,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilySettingsDto"];
                 };
             };
-            /**
-             * @description No valid session (signed out, expired, revoked or suspended user)
-             *
-             *     Missing, invalid, expired or revoked API key, or deactivated user
-             */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2927,11 +2923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /**
-             * @description Role below member, or CSRF token/Origin check failed
-             *
-             *     Key lacks the 'read' scope
-             */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3007,7 +2999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3016,7 +3008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3067,7 +3059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3076,7 +3068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3134,7 +3126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3143,7 +3135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3196,7 +3188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3205,7 +3197,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3277,7 +3269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportRowListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3286,7 +3278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3336,7 +3328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3345,7 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3404,7 +3396,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3413,7 +3405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4153,7 +4145,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4162,7 +4154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4217,7 +4209,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4226,7 +4218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4271,7 +4263,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4280,7 +4272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4334,7 +4326,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4343,7 +4335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4401,7 +4393,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetCategoryListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4410,7 +4402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4455,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetCategoryDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4464,7 +4456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4519,7 +4511,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetCategoryDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4528,7 +4520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4585,7 +4577,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4594,7 +4586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4641,7 +4633,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4650,7 +4642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4729,7 +4721,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4738,7 +4730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4781,7 +4773,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4790,7 +4782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4832,7 +4824,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilyExportListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4841,7 +4833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4879,7 +4871,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilyExportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4888,7 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4925,7 +4917,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilyExportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4934,7 +4926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4965,22 +4957,22 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Export not completed yet (export_not_ready) */
