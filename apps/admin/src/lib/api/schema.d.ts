@@ -4385,6 +4385,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A row per budget and category of the family, categories made after the budget included; a category that never counts as spending (only money in, or transfers) is left out while nothing is planned for it */
             200: {
                 headers: {
                     [name: string]: unknown;
