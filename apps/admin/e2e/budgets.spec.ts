@@ -78,6 +78,38 @@ describe('browser: /budgets', () => {
     await page.context().close();
   });
 
+  it('lists a category an import brought after the budget started, and its rows add up to Spent', async () => {
+    const h = await app.t.newHousehold();
+    await publishCsv(h.apiKey, ['Date,Amount,Description,Category,Account', `${MONTH}-05,-45.99,Grocer,Groceries,Checking`].join('\n'));
+    const page = await app.newPage();
+    await signInAs(page, h.email, `/budgets?month=${MONTH}`);
+    await page.getByRole('button', { name: 'Start this month’s budget' }).click();
+    await page.getByRole('row', { name: /Groceries/ }).getByRole('cell', { name: '$45.99', exact: true }).waitFor();
+
+    // Later in the month: a new category with a subcategory, spending without a category, and a salary.
+    const later = [
+      'Date,Amount,Description,Category,Account',
+      `${MONTH}-10,-30.00,Vet,Pets,Checking`,
+      `${MONTH}-11,-12.50,Toys,Pets: Toys,Checking`,
+      `${MONTH}-12,-9.01,Kiosk,,Checking`,
+      `${MONTH}-15,2500.00,Employer,Salary,Checking`,
+    ].join('\n');
+    await publishCsv(h.apiKey, later);
+    await page.reload();
+    const actual = (category: string) => page.getByRole('row', { name: new RegExp(`^${category}`) }).locator('td').nth(1);
+    await actual('Pets').getByText('$42.50', { exact: true }).waitFor();
+    await actual('Toys').getByText('$12.50', { exact: true }).waitFor();
+    await actual('Groceries').getByText('$45.99', { exact: true }).waitFor();
+    await actual('Uncategorized').getByText('$9.01', { exact: true }).waitFor();
+    expect(await page.getByRole('row', { name: /^Salary/ }).count()).toBe(0);
+    // Top-level rows (Pets includes Toys) and the uncategorized spending make what the page says was spent.
+    expect(await page.getByTestId('actual-spending').textContent()).toBe('$97.50');
+    await screenshot(page, 'budgets-new-category');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'budgets-new-category-390');
+    await page.context().close();
+  });
+
   it('shows the budget month starting in the chosen month, and finds it again, for a household whose month starts on the 15th', async () => {
     const h = await app.t.newHousehold();
     await app.t.dataSource.query(`UPDATE families SET month_start_day = 15 WHERE id = $1`, [h.familyId]);

@@ -4,6 +4,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { UsersService } from '../src/users/users.service';
 import { startTestApp, TestApp, Household } from './support/test-app';
 import { BudgetFixtures, seedHousehold, SeededHousehold } from './support/budgets';
+import { publishAndWait } from './support/imports';
 
 const NOT_FOUND = { error: 'record_not_found', message: 'The requested resource was not found' };
 const NBSP = '\u00a0';
@@ -135,7 +136,8 @@ describe('Budgets API', () => {
         available_to_spend: '-$12.34',
         available_to_spend_cents: -1234,
       });
-      expect(await show(home.categories.income)).toMatchObject({ actual_spending: '$0.00', available_to_spend: '$0.00' });
+      // Money only ever came in through Income: it is not a spending row.
+      expect((await get(`/budget_categories?budget_id=${budgetId}&category_id=${home.categories.income}`, home.h.apiKey)).body.budget_categories).toEqual([]);
     });
 
     it('formats in the requested locale: ?locale= first, then Accept-Language', async () => {
@@ -180,6 +182,65 @@ describe('Budgets API', () => {
       expect(rows.body.budget_categories).toEqual([
         expect.objectContaining({ budgeted_spending: '$0.00', budgeted_spending_cents: 0, subcategory: false }),
       ]);
+    });
+  });
+
+  describe('rows follow the categories', () => {
+    const columns = { date_col_label: 'Date', amount_col_label: 'Amount', name_col_label: 'Description', category_col_label: 'Category', account_col_label: 'Account' };
+    type Row = { id: string; subcategory: boolean; category: { name: string } };
+    const rowsOf = async (h: Household, budgetId: string): Promise<Row[]> =>
+      (await get(`/budget_categories?budget_id=${budgetId}`, h.apiKey).expect(200)).body.budget_categories;
+    /** Each row's actual spending, in cents, by category name. */
+    const actuals = async (h: Household, rows: Row[]) =>
+      Object.fromEntries(
+        await Promise.all(rows.map(async (row) => [row.category.name, (await get(`/budget_categories/${row.id}`, h.apiKey).expect(200)).body.actual_spending_cents])),
+      );
+
+    it('lists categories an import made after the budget, not income ones, and the rows add up to the spending', async () => {
+      const h = await t.newHousehold();
+      await fx.category(h.familyId, 'Rent');
+      const budgetId = (await post('/budgets', h.apiKey, { start_date: '2025-03-01' }).expect(201)).body.id;
+      // After the budget: an import brings Pets, Food with its subcategory Dining, and Salary (money in only).
+      const csv = [
+        'Date,Amount,Description,Category,Account',
+        '2025-03-03,-40.00,Vet,Pets,Checking',
+        '2025-03-04,-25.50,Cafe,Food: Dining,Checking',
+        '2025-03-05,-12.25,Market,Food,Checking',
+        '2025-03-06,-9.99,Kiosk,,Checking',
+        '2025-03-07,2000.00,Employer,Salary,Checking',
+        '2025-03-08,-700.00,Landlord,Rent,Checking',
+      ].join('\n');
+      expect((await publishAndWait(t, h, { raw_file_content: csv, ...columns })).status).toBe('complete');
+
+      const rows = await rowsOf(h, budgetId);
+      expect(rows.map((row) => [row.category.name, row.subcategory])).toEqual([['Dining', true], ['Food', false], ['Pets', false], ['Rent', false]]);
+      expect(await actuals(h, rows)).toEqual({ Dining: 2550, Food: 3775, Pets: 4000, Rent: 70000 });
+      // Top-level rows (a parent's actual includes its subcategories') and the uncategorized 9.99 make the total.
+      const budget = (await get(`/budgets/${budgetId}`, h.apiKey).expect(200)).body;
+      expect(budget.actual_spending_cents).toBe(3775 + 4000 + 70000 + 999);
+      const { pagination } = (await get(`/budget_categories?budget_id=${budgetId}&per_page=1`, h.apiKey).expect(200)).body;
+      expect(pagination.total_count).toBe(4);
+
+      // A CategoryImport's category, with nothing spent yet, is a row too; Salary becomes one once something is planned for it.
+      expect((await publishAndWait(t, h, { type: 'CategoryImport', raw_file_content: 'name,color,parent_category,lucide_icon\nGifts,,,' })).status).toBe('complete');
+      await t.dataSource.query(
+        `UPDATE budget_categories SET budgeted_spending_minor = 100 WHERE budget_id = $1 AND category_id = (SELECT id FROM categories WHERE family_id = $2 AND name = 'Salary')`,
+        [budgetId, h.familyId],
+      );
+      expect((await rowsOf(h, budgetId)).map((row) => row.category.name)).toEqual(['Dining', 'Food', 'Gifts', 'Pets', 'Rent', 'Salary']);
+    });
+
+    it('adds the rows once when reads come at once', async () => {
+      const h = await t.newHousehold();
+      const budgetIds = await Promise.all(['2025-04-01', '2025-05-01'].map(async (date) => (await post('/budgets', h.apiKey, { start_date: date }).expect(201)).body.id));
+      await t.dataSource.query(`INSERT INTO categories (family_id, name) SELECT $1, 'Category ' || g FROM generate_series(1, 30) g`, [h.familyId]);
+      const reads = await Promise.all([...budgetIds, ...budgetIds].map((id) => get(`/budget_categories?budget_id=${id}`, h.apiKey)));
+      expect(reads.map((res) => [res.status, res.body.budget_categories.length])).toEqual(Array(4).fill([200, 25]));
+      const [{ rows, pairs }] = await t.dataSource.query(
+        `SELECT count(*)::int AS rows, count(DISTINCT (budget_id, category_id))::int AS pairs FROM budget_categories WHERE budget_id = ANY($1::uuid[])`,
+        [budgetIds],
+      );
+      expect({ rows, pairs }).toEqual({ rows: 60, pairs: 60 });
     });
   });
 

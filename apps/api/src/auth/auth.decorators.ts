@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { applyDecorators } from '@nestjs/common';
 import type { RequiredScope, Role } from '@hearth/contracts';
 import { ErrorResponseDto } from '../common/error-response.dto';
@@ -23,14 +23,10 @@ export type RateLimitName = 'admin' | 'login';
 /** The route needs no credentials. Every other route must name its scope, or the guard refuses it. */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
+// openapi.json documents these two (security, 401, 403, the role) from the same metadata the guard reads (openapi.ts).
+
 /** The route takes an API key (X-Api-Key) with this scope; `write` needs a read_write key. */
-export const RequireScope = (scope: RequiredScope) =>
-  applyDecorators(
-    SetMetadata(REQUIRED_SCOPE, scope),
-    ApiSecurity('ApiKey'),
-    ApiResponse({ type: ErrorResponseDto, status: 401, description: 'Missing, invalid, expired or revoked API key, or deactivated user' }),
-    ApiResponse({ type: ErrorResponseDto, status: 403, description: `Key lacks the '${scope}' scope` }),
-  );
+export const RequireScope = (scope: RequiredScope) => SetMetadata(REQUIRED_SCOPE, scope);
 
 /**
  * The route takes a browser session (the httpOnly session cookie) of a user with at least `minRole`. Unsafe methods
@@ -41,12 +37,7 @@ export const RequireScope = (scope: RequiredScope) =>
 export const RequireSession = (requirement: Partial<SessionRequirement> = {}) => {
   const minRole = requirement.minRole ?? 'member';
   const signOut = requirement.signOut ?? false;
-  return applyDecorators(
-    SetMetadata(REQUIRED_SESSION, { minRole, signOut } satisfies SessionRequirement),
-    ApiSecurity('Session'),
-    ApiResponse({ type: ErrorResponseDto, status: 401, description: 'No valid session (signed out, expired, revoked or suspended user)' }),
-    ApiResponse({ type: ErrorResponseDto, status: 403, description: `Role below ${minRole}, or CSRF token/Origin check failed` }),
-  );
+  return SetMetadata(REQUIRED_SESSION, { minRole, signOut } satisfies SessionRequirement);
 };
 
 /** Counts requests to the route against the named per-IP budget(s). */

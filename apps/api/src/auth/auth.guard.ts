@@ -1,13 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { roleAtLeast, RequiredScope, Role } from '@hearth/contracts';
+import { roleAtLeast, Role } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { PUBLIC_ROUTE, REQUIRED_SCOPE, REQUIRED_SESSION, SessionRequirement } from './auth.decorators';
 import { ApiKeysService, unauthorized } from './api-keys.service';
 import { assertCsrfToken, assertSameOrigin, isUnsafeMethod } from './csrf';
 import type { Principal, SessionPrincipal } from './principal';
+import { routeAccess } from './route-access';
 import { readCookie, SESSION_COOKIE } from './session-token';
 import { SessionsService } from './sessions.service';
 
@@ -36,10 +36,9 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const scope = this.reflector.getAllAndOverride<RequiredScope>(REQUIRED_SCOPE, targets);
-    const session = this.reflector.getAllAndOverride<SessionRequirement>(REQUIRED_SESSION, targets);
+    const access = routeAccess(this.reflector, context.getHandler(), context.getClass());
+    if (access.public) return true;
+    const { scope, session } = access;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
 
     if (scope && (!session || req.header('x-api-key') !== undefined)) {

@@ -11,7 +11,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { AuthConfigController } from './auth-config.controller';
 import { AuthGuard } from './auth.guard';
-import { LogMailer, MAILER } from './mailer';
+import { MAILER, mailerProvider } from './mailer';
 import { MeController } from './me.controller';
 import { PasswordResetsService } from './password-resets.service';
 import { RateLimitGuard, rateLimitOptions, RateLimitStorage } from './rate-limit';
@@ -28,7 +28,7 @@ import { SessionsService } from './sessions.service';
     SessionsRepository,
     SessionsService,
     PasswordResetsService,
-    { provide: MAILER, useClass: LogMailer },
+    mailerProvider,
     {
       provide: RateLimitStorage,
       useFactory: (config: AppConfig, logger: Logger) => new RateLimitStorage(config.redisUrl, logger),

@@ -21,7 +21,11 @@ export class BudgetCategoriesController {
   @Get()
   @RequireScope('read')
   @LanguageHeader()
-  @ApiOkResponse({ type: BudgetCategoryListDto })
+  @ApiOkResponse({
+    type: BudgetCategoryListDto,
+    description:
+      'A row per budget and category of the family, categories made after the budget included; a category that never counts as spending (only money in, or transfers) is left out while nothing is planned for it',
+  })
   @ApiResponse({ status: 422, description: 'validation_failed: a date filter is not an ISO 8601 date, an id filter not a UUID, locale not a language tag, or a parameter the list does not take' })
   list(
     @CurrentPrincipal() principal: Principal,

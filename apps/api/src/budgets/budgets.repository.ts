@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   ALWAYS_EXPENSE_KINDS,
+  BUDGET_COUNTED_KINDS,
   BUDGET_EXCLUDED_KINDS,
   COUNTED_ENTRYABLE_TYPES,
   EXCLUDED_INVESTMENT_ACTIVITY_LABELS,
@@ -80,6 +81,8 @@ export interface DateFilter {
 export interface BudgetCategoryFilter extends DateFilter {
   budgetId?: string;
   categoryId?: string;
+  /** Categories whose rows are left out while nothing is planned for them (nonSpendingCategories). */
+  leftOut?: string[];
 }
 
 const big = (value: string | null): bigint | null => (value === null ? null : BigInt(value));
@@ -163,7 +166,26 @@ const categoryConditions = (params: unknown[], filter: BudgetCategoryFilter) =>
   conditions(params, [
     ['bc.budget_id = ?::uuid', filter.budgetId],
     ['bc.category_id = ?::uuid', filter.categoryId],
+    // Rows of categories that are not spending categories, unless something is planned for them.
+    ['(bc.category_id <> ALL(?::uuid[]) OR bc.budgeted_spending_minor <> 0)', filter.leftOut],
   ]) + dateConditions(params, filter);
+
+/**
+ * Gives each budget `where` selects (over `budgets b`) a row, budget 0, for every family category it lacks: one
+ * statement. In a fixed order, so that concurrent callers wait on each other rather than deadlock; the unique index
+ * keeps one row per budget and category.
+ */
+async function addMissingRows(manager: EntityManager, where: string, params: unknown[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO budget_categories (budget_id, category_id, budgeted_spending_minor, currency)
+     SELECT b.id, c.id, 0, b.currency FROM budgets b JOIN categories c ON c.family_id = b.family_id
+      WHERE ${where}
+        AND NOT EXISTS (SELECT 1 FROM budget_categories bc WHERE bc.budget_id = b.id AND bc.category_id = c.id)
+      ORDER BY b.id, c.id
+     ON CONFLICT (budget_id, category_id) DO NOTHING`,
+    params,
+  );
+}
 
 @Injectable()
 export class BudgetsRepository {
@@ -258,6 +280,32 @@ export class BudgetsRepository {
     );
   }
 
+  /**
+   * The categories of the family's top-level categories none of whose transactions (their subcategories' included)
+   * count as spending, by kind and sign as budgetContribution classifies them: money only ever came in (salary,
+   * interest), or only moved (transfers). A category nothing was booked to yet is a spending category. Each
+   * category's search reads its counted kinds in transactions_category_kind and stops at the first spending.
+   */
+  async nonSpendingCategories(familyId: string): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH RECURSIVE tree(id, top) AS (
+         SELECT id, id FROM categories WHERE family_id = $1 AND parent_id IS NULL
+         UNION ALL
+         SELECT c.id, tree.top FROM categories c JOIN tree ON c.parent_id = tree.id WHERE c.family_id = $1
+       ), probed AS (
+         SELECT tree.top,
+                EXISTS (SELECT 1 FROM transactions t WHERE t.category_id = tree.id) AS used,
+                EXISTS (SELECT 1 FROM transactions t JOIN entries e ON e.id = t.entry_id
+                         WHERE t.category_id = tree.id AND t.kind = ANY($2::text[])
+                           AND (t.kind = ANY($3::text[]) OR e.amount_minor >= 0)) AS spent
+           FROM tree)
+       SELECT tree.id FROM tree
+        WHERE tree.top IN (SELECT top FROM probed GROUP BY top HAVING bool_or(used) AND NOT bool_or(spent))`,
+      [familyId, BUDGET_COUNTED_KINDS, ALWAYS_EXPENSE_KINDS],
+    );
+    return rows.map((row) => row.id);
+  }
+
   async oldestEntryDate(familyId: string): Promise<IsoDate | null> {
     const [row] = await this.dataSource.query(
       `SELECT to_char(min(date), 'YYYY-MM-DD') AS oldest FROM entries WHERE family_id = $1`,
@@ -285,13 +333,7 @@ export class BudgetsRepository {
             `SELECT id FROM budgets WHERE family_id = $1 AND user_id IS NULL AND start_date = $2::date AND end_date = $3::date`,
             [familyId, period.startDate, period.endDate],
           );
-      await tx.query(
-        `INSERT INTO budget_categories (budget_id, category_id, budgeted_spending_minor, currency)
-         SELECT b.id, c.id, 0, b.currency FROM budgets b JOIN categories c ON c.family_id = b.family_id
-          WHERE b.id = $1
-         ON CONFLICT (budget_id, category_id) DO NOTHING`,
-        [id],
-      );
+      await addMissingRows(tx, `b.family_id = $1 AND b.id = $2`, [familyId, id]);
       return { id, created: inserted.length > 0 };
     });
   }
@@ -312,6 +354,13 @@ export class BudgetsRepository {
       });
     if (!sets.length) return;
     await this.dataSource.query(`UPDATE budgets SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+  }
+
+  /** addMissingRows for the visible budgets the filter selects: categories made after a budget appear in it. */
+  async addMissingCategories(viewer: BudgetViewer, filter: DateFilter & { budgetId?: string }): Promise<void> {
+    const params: unknown[] = [viewer.familyId, viewer.userId];
+    const where = VISIBLE_BUDGET + conditions(params, [['b.id = ?::uuid', filter.budgetId]]) + dateConditions(params, filter);
+    await addMissingRows(this.dataSource.manager, where, params);
   }
 
   countVisibleCategories(viewer: BudgetViewer, filter: BudgetCategoryFilter): Promise<number> {

@@ -170,7 +170,11 @@ export class BudgetsService {
       ...this.dateFilter(query),
       budgetId: uuidParam('budget_id', query.budget_id),
       categoryId: uuidParam('category_id', query.category_id),
+      // Income and transfer categories are not spending rows: the listed rows add up to actual spending.
+      leftOut: await this.budgets.nonSpendingCategories(principal.familyId),
     };
+    // Every category of the family is in every budget, whenever it was made (its spending is in the totals).
+    await this.budgets.addMissingCategories(viewer, filter);
     const { window, pagination } = pageWindow(query, await this.budgets.countVisibleCategories(viewer, filter));
     const rows = await this.budgets.listVisibleCategories(viewer, filter, window);
     return { budget_categories: rows.map((row) => presentBudgetCategorySummary(row, view)), pagination };

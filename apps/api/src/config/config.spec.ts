@@ -43,6 +43,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('mails through the log by default, and through SMTP_URL from MAIL_FROM (or no-reply@ the APP_URL domain)', () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: null, from: 'Hearth <no-reply@localhost>' });
+    const smtp = 'smtps://me%40example.com:p%40ss@mail.example.com:465';
+    expect(loadConfig({ SMTP_URL: smtp, MAIL_FROM: ' Hearth Bot <bot@example.com> ' }).mail).toEqual({ smtpUrl: smtp, from: 'Hearth Bot <bot@example.com>' });
+    expect(loadConfig({ SMTP_URL: 'smtp://relay.internal', APP_URL: 'https://money.example.com/x' }).mail.from).toBe('Hearth <no-reply@money.example.com>');
+    expect(loadConfig({ MAIL_FROM: 'bot@example.com' }).mail.from).toBe('bot@example.com');
+  });
+
+  it.each([
+    [{ SMTP_URL: 'http://user:hunter2@mail.example.com', MAIL_FROM: 'a@example.com' }, 'SMTP_URL must use smtp: or smtps: (got "http:")'],
+    [{ SMTP_URL: 'smtp://user:hunter2@mail.example.com/path', MAIL_FROM: 'a@example.com' }, 'SMTP_URL must be smtp://user:password@host:port or smtps://... (a host, no path or query)'],
+    [{ SMTP_URL: 'smtp://user:hunter2@mail.example.com?pool=true', MAIL_FROM: 'a@example.com' }, 'SMTP_URL must be smtp://user:password@host:port or smtps://... (a host, no path or query)'],
+    [{ SMTP_URL: 'smtp://:hunter2@mail.example.com', MAIL_FROM: 'a@example.com' }, 'SMTP_URL has a password without a user name'],
+    [{ SMTP_URL: 'smtp://user:hunter2@ bad host', MAIL_FROM: 'a@example.com' }, 'SMTP_URL must be a URL (smtp: or smtps:)'],
+    [{ SMTP_URL: 'smtp://user:hunter2@mail.example.com' }, 'MAIL_FROM must be set with SMTP_URL (or APP_URL, whose domain then sends as no-reply@)'],
+    [{ SMTP_URL: 'smtp://user:hunter2@mail.example.com', APP_URL: 'http://localhost:3000' }, 'MAIL_FROM must be set with SMTP_URL (or APP_URL, whose domain then sends as no-reply@)'],
+    [{ MAIL_FROM: 'not an address' }, 'MAIL_FROM must be an e-mail address or Name <address> (got "not an address")'],
+    [{ MAIL_FROM: 'Hearth <a@example.com>\r\nBcc: x@example.com' }, 'MAIL_FROM must be an e-mail address or Name <address>'],
+  ])('refuses mail settings %j without echoing the SMTP password', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+    expect(() => loadConfig(env)).not.toThrow(/hunter2/);
+  });
+
   it('runs every role in one process by default and refuses split roles without DATABASE_URL', () => {
     expect(loadConfig({}).role).toBe('all');
     expect(loadConfig({ HEARTH_ROLE: 'api', DATABASE_URL: 'postgres://db/hearth' }).role).toBe('api');

@@ -38,6 +38,15 @@ export interface AppConfig {
   auth: AuthConfig;
   sso: SsoConfig;
   audit: AuditConfig;
+  mail: MailConfig;
+}
+
+/** Outgoing e-mail (password reset links). */
+export interface MailConfig {
+  /** SMTP_URL: smtp:// (STARTTLS when offered) or smtps:// (TLS), credentials in it; null: the log mailer. */
+  smtpUrl: string | null;
+  /** MAIL_FROM: the sender, `Name <address>` or an address; with SMTP_URL, required unless APP_URL gives a domain. */
+  from: string;
 }
 
 /** Audit log retention (SPEC.md 6). */
@@ -216,6 +225,36 @@ function auditConfig(env: Env, dataDir: string): AuditConfig {
   });
 }
 
+/** Never echoes the value: it carries the SMTP password. */
+function smtpUrl(env: Env): string | null {
+  const raw = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  if (raw === null) return null;
+  const parsed = new URL(raw);
+  if (!parsed.hostname || (parsed.pathname !== '' && parsed.pathname !== '/') || parsed.search || parsed.hash) {
+    throw new ConfigError('SMTP_URL must be smtp://user:password@host:port or smtps://... (a host, no path or query)');
+  }
+  if (parsed.password && !parsed.username) throw new ConfigError('SMTP_URL has a password without a user name');
+  return raw;
+}
+
+const MAIL_ADDRESS = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+
+function mailConfig(env: Env, appUrl: string | null): MailConfig {
+  const from = env.MAIL_FROM?.trim();
+  if (from) {
+    // One line (no header injection): an address, or a display name then the address in angle brackets.
+    const named = /^([^<>\r\n"]*[^\s<>"])\s*<([^<>]+)>$/.exec(from);
+    if (!MAIL_ADDRESS.test(named ? named[2] : from)) throw new ConfigError(`MAIL_FROM must be an e-mail address or Name <address> (got "${from}")`);
+  }
+  const smtp = smtpUrl(env);
+  if (from) return Object.freeze({ smtpUrl: smtp, from });
+  const host = appUrl === null ? null : new URL(appUrl).hostname;
+  if (smtp !== null && (host === null || !host.includes('.'))) {
+    throw new ConfigError('MAIL_FROM must be set with SMTP_URL (or APP_URL, whose domain then sends as no-reply@)');
+  }
+  return Object.freeze({ smtpUrl: smtp, from: `Hearth <no-reply@${host ?? 'localhost'}>` });
+}
+
 function queuePrefix(env: Env): string {
   const raw = env.QUEUE_PREFIX || 'hearth';
   if (!/^[a-z0-9_-]{1,40}$/i.test(raw)) throw new ConfigError('QUEUE_PREFIX must be 1 to 40 letters, digits, _ or -');
@@ -236,6 +275,7 @@ function processRole(env: Env, databaseUrl: string | null): ProcessRole {
 export function loadConfig(env: Env = process.env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const publicUrl = appUrl(env);
   return Object.freeze({
     nodeEnv,
     role: processRole(env, databaseUrl),
@@ -253,11 +293,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     importChunkRows: integer(env, 'IMPORT_CHUNK_ROWS', 5_000, 1, 100_000),
     importStuckAfterSeconds: integer(env, 'IMPORT_STUCK_AFTER_SECONDS', 15 * 60, 10, 7 * 24 * 3600),
-    appUrl: appUrl(env),
+    appUrl: publicUrl,
     trustProxy: trustProxy(env),
     auth: authConfig(env),
     sso: ssoConfig(env, nodeEnv),
     audit: auditConfig(env, env.DATA_DIR || './data'),
+    mail: mailConfig(env, publicUrl),
   });
 }
 

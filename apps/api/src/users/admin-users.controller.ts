@@ -64,7 +64,7 @@ export class AdminUsersController {
   @ApiResponse({
     status: 403,
     type: ErrorResponseDto,
-    description: 'Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them',
+    description: 'a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them',
   })
   async reactivate(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Req() req: Request): Promise<AdminUserDto> {
     return adminUserDto(await this.users.reactivate(actor, id, requestOrigin(req)));
@@ -77,7 +77,7 @@ export class AdminUsersController {
   @ApiResponse({
     status: 403,
     type: ErrorResponseDto,
-    description: 'Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them',
+    description: 'a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them',
   })
   async remove(@CurrentSession() actor: SessionPrincipal, @UserId() id: string, @Body() body: DeleteUserDto, @Req() req: Request): Promise<void> {
     await this.users.remove(actor, id, body.confirmation_email, requestOrigin(req));

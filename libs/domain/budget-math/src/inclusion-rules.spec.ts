@@ -1,4 +1,5 @@
 import {
+  BUDGET_COUNTED_KINDS,
   BUDGET_EXCLUDED_KINDS,
   EXCLUDED_INVESTMENT_ACTIVITY_LABELS,
   budgetContribution,
@@ -8,6 +9,10 @@ import {
 describe('inclusion rule constants', () => {
   it('exclude transfers, one-offs and card payments', () => {
     expect([...BUDGET_EXCLUDED_KINDS].sort()).toEqual(['cc_payment', 'funds_movement', 'one_time']);
+  });
+
+  it('count every other kind', () => {
+    expect([...BUDGET_COUNTED_KINDS].sort()).toEqual(['investment_contribution', 'loan_payment', 'standard']);
   });
 
   it('exclude the investment movement labels', () => {

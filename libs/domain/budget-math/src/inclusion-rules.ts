@@ -1,4 +1,5 @@
 import type { MinorUnits } from '@hearth/domain/money';
+import { TRANSACTION_KINDS } from '@hearth/contracts';
 import type { TransactionKind } from '@hearth/contracts';
 
 /*
@@ -30,6 +31,11 @@ export const BUDGET_EXCLUDED_KINDS = [
   'one_time',
   'cc_payment',
 ] as const satisfies readonly TransactionKind[];
+
+/** Every other kind: budgets count it, as spending or income (budgetContribution). */
+export const BUDGET_COUNTED_KINDS: readonly TransactionKind[] = TRANSACTION_KINDS.filter(
+  (kind) => !(BUDGET_EXCLUDED_KINDS as readonly string[]).includes(kind),
+);
 
 /** Outflow sides of transfers to a loan or an investment: expenses by abs(amount) even when the amount is negative. */
 export const ALWAYS_EXPENSE_KINDS = [

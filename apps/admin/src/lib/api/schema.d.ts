@@ -2586,7 +2586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them */
+            /** @description Role below admin, or CSRF token/Origin check failed; a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin removes them */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2734,7 +2734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Role below admin, CSRF token/Origin check failed, a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them */
+            /** @description Role below admin, or CSRF token/Origin check failed; a user ranked above the caller, or suspended_by_super_admin: a super admin suspended the user, and only a super admin reactivates them */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2936,11 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilySettingsDto"];
                 };
             };
-            /**
-             * @description No valid session (signed out, expired, revoked or suspended user)
-             *
-             *     Missing, invalid, expired or revoked API key, or deactivated user
-             */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2949,11 +2945,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /**
-             * @description Role below member, or CSRF token/Origin check failed
-             *
-             *     Key lacks the 'read' scope
-             */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3029,7 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3038,7 +3030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3089,7 +3081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3098,7 +3090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3156,7 +3148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3165,7 +3157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3204,7 +3196,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3275,7 +3267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3284,7 +3276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3356,7 +3348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportRowListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3365,7 +3357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3415,7 +3407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3424,7 +3416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3492,7 +3484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3501,7 +3493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4241,7 +4233,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4250,7 +4242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4297,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4359,7 +4351,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4368,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4422,7 +4414,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4431,7 +4423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4481,6 +4473,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A row per budget and category of the family, categories made after the budget included; a category that never counts as spending (only money in, or transfers) is left out while nothing is planned for it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4489,7 +4482,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetCategoryListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4498,7 +4491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4543,7 +4536,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetCategoryDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4552,7 +4545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4607,7 +4600,7 @@ export interface operations {
                     "application/json": components["schemas"]["BudgetCategoryDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4616,7 +4609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4673,7 +4666,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4682,7 +4675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4729,7 +4722,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4738,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4817,7 +4810,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4826,7 +4819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4869,7 +4862,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4878,7 +4871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4920,7 +4913,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilyExportListDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4929,7 +4922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4967,7 +4960,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilyExportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4976,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5013,7 +5006,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilyExportResponseDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5022,7 +5015,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5053,22 +5046,22 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'read' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'read' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Export not completed yet (export_not_ready) */

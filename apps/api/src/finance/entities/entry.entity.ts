@@ -59,6 +59,8 @@ export class Entry {
 
 /** Transaction details of an entry (entryable_type = 'Transaction'). */
 @Entity('transactions')
+// By category and kind, with the entry (INCLUDE, so the migration owns it): budgets find a category's first spending.
+@Index('transactions_category_kind', { synchronize: false })
 @Check(
   'transactions_kind_valid',
   `"kind" IN ('standard', 'funds_movement', 'cc_payment', 'loan_payment', 'one_time', 'investment_contribution')`,
@@ -68,7 +70,7 @@ export class EntryTransaction {
   @PrimaryColumn({ type: 'uuid' }) entryId: string;
   // These three references are checked per statement (migration StatementReferences), with the same delete rules.
   @OneToOne(() => Entry, { createForeignKeyConstraints: false }) @JoinColumn() entry?: Entry;
-  @Index() @Column({ type: 'uuid', nullable: true }) categoryId: string | null;
+  @Column({ type: 'uuid', nullable: true }) categoryId: string | null;
   @ManyToOne(() => Category, { createForeignKeyConstraints: false }) @JoinColumn() category?: Category;
   @Index('transactions_merchant_id', { where: '"merchant_id" IS NOT NULL' }) @Column({ type: 'uuid', nullable: true }) merchantId: string | null;
   @ManyToOne(() => Merchant, { createForeignKeyConstraints: false }) @JoinColumn() merchant?: Merchant;

@@ -4,6 +4,7 @@ import type { components } from '../../../lib/api/schema';
 
 export type Budget = components['schemas']['BudgetDto'];
 export type BudgetCategory = components['schemas']['BudgetCategoryDto'];
+type BudgetCategorySummary = components['schemas']['BudgetCategorySummaryDto'];
 
 /** Money strings come formatted for the browser's language. */
 const header = { 'accept-language': navigator.language };
@@ -49,12 +50,20 @@ export const useMonthBudget = (month: string) =>
     },
   });
 
-/** The category rows of a budget with their actual spending (one detail call per row). */
+/** The category rows of a budget, every page of them, with their actual spending (one detail call per row). */
 export function useBudgetCategories(budgetId: string) {
   const list = useQuery({
     queryKey: budgetKeys.categories(budgetId),
-    queryFn: async () =>
-      (await unwrap(api.GET('/api/v1/budget_categories', { params: { query: { budget_id: budgetId, per_page: '100' }, header } }))).budget_categories,
+    queryFn: async () => {
+      const rows: BudgetCategorySummary[] = [];
+      for (let page = 1, pages = 1; page <= pages; page++) {
+        const query = { budget_id: budgetId, per_page: '100', page: String(page) };
+        const answer = await unwrap(api.GET('/api/v1/budget_categories', { params: { query, header } }));
+        rows.push(...answer.budget_categories);
+        pages = answer.pagination.total_pages;
+      }
+      return rows;
+    },
   });
   const details = useQueries({
     queries: (list.data ?? []).map((row) => ({

@@ -1,18 +1,36 @@
-import { formatDecimal } from '@hearth/domain/money';
+import { formatDecimal, formatMoney } from '@hearth/domain/money';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
-import { useBudgetCategories, useUpdateBudgetCategory } from '../api/useBudgets';
+import { useBudgetCategories, useUpdateBudgetCategory, type Budget } from '../api/useBudgets';
 import { AmountEditor } from './AmountEditor';
 import { BudgetBar } from './BudgetBar';
 
-/** Planned vs actual per category, with bars and an editable planned amount. */
-export function CategoryRows({ budgetId, month }: { budgetId: string; month: string }) {
-  const { list, details } = useBudgetCategories(budgetId);
+/**
+ * Spending with no category: what the budget's total has beyond its top-level rows. Every category the family spends
+ * in has a row (the API adds the rows of categories made after the budget, and leaves out only categories that never
+ * count as spending), and a top-level row's actual includes its subcategories', so the rest is exactly the
+ * uncategorized spending. Undefined until every row's figures are in.
+ */
+function uncategorizedCents(budget: Budget, rows: { subcategory: boolean }[], actuals: (number | undefined)[]): number | undefined {
+  let categorized = 0;
+  for (const [i, row] of rows.entries()) {
+    if (actuals[i] === undefined) return undefined;
+    if (!row.subcategory) categorized += actuals[i];
+  }
+  return budget.actual_spending_cents - categorized;
+}
+
+/** Planned vs actual per category, with bars and an editable planned amount; then spending without a category. */
+export function CategoryRows({ budget, month }: { budget: Budget; month: string }) {
+  const { list, details } = useBudgetCategories(budget.id);
   const update = useUpdateBudgetCategory(month);
   if (list.isPending) return <Loading label="Loading categories…" />;
   if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  if (list.data.length === 0) return <p className="empty">No categories yet: categories appear here once transactions or imports create them.</p>;
+  const uncategorized = uncategorizedCents(budget, list.data, details.map((detail) => detail.data?.actual_spending_cents));
+  if (list.data.length === 0 && !budget.actual_spending_cents) {
+    return <p className="empty">No categories yet: categories appear here once transactions or imports create them.</p>;
+  }
   return (
     <>
       <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
@@ -40,6 +58,17 @@ export function CategoryRows({ budgetId, month }: { budgetId: string; month: str
             </tr>
           );
         })}
+        {uncategorized !== undefined && uncategorized > 0 && (
+          <tr>
+            <th scope="row">Uncategorized</th>
+            <td>
+              <small className="muted">Spending without a category</small>
+            </td>
+            <td>{formatMoney(BigInt(uncategorized), budget.currency, navigator.language)}</td>
+            <td />
+            <td />
+          </tr>
+        )}
       </DataTable>
     </>
   );

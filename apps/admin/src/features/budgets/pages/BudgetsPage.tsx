@@ -103,7 +103,7 @@ function MonthBudget({ month, onMonth }: { month: string; onMonth: (month: strin
           <Totals budget={budget.data} month={month} />
           <section className="card" aria-labelledby="categories-title">
             <h2 id="categories-title">Categories</h2>
-            <CategoryRows budgetId={budget.data.id} month={month} />
+            <CategoryRows budget={budget.data} month={month} />
           </section>
         </>
       )}
