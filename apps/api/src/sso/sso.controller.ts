@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiProperty, Api
 import { IsString, Length } from 'class-validator';
 import type { CookieOptions, Request, Response } from 'express';
 import { requestOrigin } from '../audit/audit.service';
-import { CurrentSession, Public, RateLimit, RequireSession } from '../auth/auth.decorators';
+import { CurrentSession, Public, RateLimit, RequireSession, SignInNavigation } from '../auth/auth.decorators';
 import { SignedInDto } from '../auth/auth.dto';
 import { assertSameOrigin } from '../auth/csrf';
 import { toMeDto } from '../auth/me.presenter';
@@ -88,10 +88,14 @@ export class SsoController {
     return { logout_url: url };
   }
 
-  /** Starts sign-in: redirects to the provider. `?intent=connect` with a session adds the provider to that account. */
+  /**
+   * Starts sign-in: redirects to the provider. `?intent=connect` with a session adds the provider to that account.
+   * This is the one step of an SSO sign-in counted as a sign-in attempt; the provider's return counts as a return step.
+   */
   @Get(':provider')
   @Public()
   @RateLimit('login')
+  @SignInNavigation()
   @ApiExcludeEndpoint()
   async start(@Param('provider') name: string, @Query('intent') intent: string | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const connectUser = intent === 'connect' ? await this.sessionOf(req) : null;
@@ -105,7 +109,8 @@ export class SsoController {
 
   @Get(':provider/callback')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   @ApiExcludeEndpoint()
   async callbackGet(@Param('provider') name: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.callback(name, query, req, res);
@@ -114,7 +119,8 @@ export class SsoController {
   /** form_post responses arrive as a cross-site POST; the state and the browser cookie are what protect it. */
   @Post(':provider/callback')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   @ApiExcludeEndpoint()
   async callbackPost(@Param('provider') name: string, @Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.callback(name, body, req, res);
