@@ -1,5 +1,4 @@
-import { ErrorState } from '../../../components/ErrorState';
-import { Loading } from '../../../components/Loading';
+import { QueryState } from '../../../components/QueryState';
 import { formatDateTime } from '../../../lib/format';
 import { useAuthHistory, type AdminUser } from '../api/useUsers';
 
@@ -9,31 +8,34 @@ export function AuthHistory({ user }: { user: AdminUser }) {
   return (
     <section className="card" aria-labelledby="history-title">
       <h2 id="history-title">History of {user.email}</h2>
-      {history.isPending && <Loading label="Loading history…" />}
-      {history.isError && <ErrorState error={history.error} onRetry={() => void history.refetch()} />}
-      {history.data?.length === 0 && <p className="empty">No events recorded.</p>}
-      {history.data && history.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Provider</th>
-              <th scope="col">IP address</th>
-            </tr>
-          </thead>
-          <tbody>
-            {history.data.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDateTime(e.created_at)}</td>
-                <td>{e.event.replaceAll('_', ' ')}</td>
-                <td>{e.provider ?? '—'}</td>
-                <td>{e.ip_address ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <QueryState query={history} loading="Loading history…">
+        {(list) =>
+          list.length === 0 ? (
+            <p className="empty">No events recorded.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">IP address</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((e) => (
+                  <tr key={e.id}>
+                    <td>{formatDateTime(e.created_at)}</td>
+                    <td>{e.event.replaceAll('_', ' ')}</td>
+                    <td>{e.provider ?? '—'}</td>
+                    <td>{e.ip_address ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryState>
     </section>
   );
 }
