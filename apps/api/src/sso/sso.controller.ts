@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString, Length } from 'class-validator';
 import type { CookieOptions, Request, Response } from 'express';
 import { requestOrigin } from '../audit/audit.service';
@@ -11,6 +11,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
 import { readCookie, SESSION_COOKIE } from '../auth/session-token';
 import { SessionsService } from '../auth/sessions.service';
+import { ErrorResponseDto } from '../common/error-response.dto';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UsersService } from '../users/users.service';
 import { SsoLoginService } from './sso-login.service';
@@ -56,6 +57,7 @@ export class SsoController {
   @Get('link')
   @Public()
   @ApiOkResponse({ type: PendingLinkDto })
+  @ApiResponse({ type: ErrorResponseDto, status: 404, description: 'link_not_found: no pending link for this browser, or it expired' })
   async pendingLink(@Req() req: Request): Promise<PendingLinkDto> {
     const info = await this.login.pendingLink(this.browserToken(req));
     return { email: info.email, provider_name: info.providerName, provider_label: info.providerLabel };
@@ -66,6 +68,10 @@ export class SsoController {
   @Public()
   @RateLimit('login')
   @ApiCreatedResponse({ type: SignedInDto })
+  @ApiResponse({ type: ErrorResponseDto, status: 401, description: 'invalid_credentials: not the password of the account (audited as login_failed, link_password_invalid)' })
+  @ApiResponse({ type: ErrorResponseDto, status: 403, description: 'csrf_failed: a cross-origin request; removed_identity: the identity was removed with its user meanwhile' })
+  @ApiResponse({ type: ErrorResponseDto, status: 404, description: 'link_not_found: no pending link for this browser, or it expired' })
+  @ApiResponse({ type: ErrorResponseDto, status: 409, description: 'identity_in_use: the identity was linked to an account meanwhile' })
   async link(@Body() body: LinkAccountDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInDto> {
     assertSameOrigin(req, this.config.appUrl);
     const signedIn = await this.login.completeLink(this.browserToken(req), body.password, requestOrigin(req));
