@@ -15,7 +15,7 @@ import { until } from './support/until';
 describe('user management API (/api/v1/admin/users)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
+    t = await startTestApp({ RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_ADMIN_READS_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
   });
   afterAll(() => t.close());
 
@@ -297,7 +297,7 @@ describe('user management API (/api/v1/admin/users)', () => {
 describe('the last active super admin', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startFreshTestApp({ RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
+    t = await startFreshTestApp({ RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_ADMIN_READS_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
   });
   afterAll(() => t.close());
 

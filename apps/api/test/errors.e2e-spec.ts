@@ -7,7 +7,7 @@ import { as, signIn } from './support/sessions';
 describe('error format', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ MAX_JSON_BODY_BYTES: '2048', RATE_LIMIT_ADMIN_PER_MINUTE: '100000' });
+    t = await startTestApp({ MAX_JSON_BODY_BYTES: '2048', RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_ADMIN_READS_PER_MINUTE: '100000' });
   });
   afterAll(() => t.close());
 

@@ -147,6 +147,7 @@ if (!scaleOutUrls) {
       HOST: '127.0.0.1',
       TRUST_PROXY: 'loopback',
       RATE_LIMIT_ADMIN_PER_MINUTE: '6',
+      RATE_LIMIT_ADMIN_READS_PER_MINUTE: '6',
       RATE_LIMIT_LOGIN_PER_MINUTE: '1000',
     };
     const ports = [await freePort(), await freePort()];

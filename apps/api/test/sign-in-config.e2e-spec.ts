@@ -19,7 +19,7 @@ const RESET_DISABLED = {
   error: 'password_reset_disabled',
   message: 'Password reset is disabled. Please reset your password through your identity provider.',
 };
-const HIGH_LIMITS = { RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000' };
+const HIGH_LIMITS = { RATE_LIMIT_ADMIN_PER_MINUTE: '100000', RATE_LIMIT_ADMIN_READS_PER_MINUTE: '100000', RATE_LIMIT_LOGIN_PER_MINUTE: '100000', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000' };
 
 const PASSWORD_SESSION_ENDED = { error: 'unauthorized', message: 'Password sign-in is turned off for your account. Sign in with single sign-on.' };
 const ORIGIN = { ip: '127.0.0.1', userAgent: 'spec' };
@@ -310,7 +310,7 @@ describe('local login disabled with the super-admin override', () => {
 describe('rate limits', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '3', RATE_LIMIT_ADMIN_PER_MINUTE: '4', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000' });
+    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '3', RATE_LIMIT_ADMIN_READS_PER_MINUTE: '4', LOGIN_MAX_FAILURES_PER_ACCOUNT: '100000' });
   });
   afterAll(() => t.close());
 
@@ -325,18 +325,48 @@ describe('rate limits', () => {
     expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 
-  it('allows 4 admin requests a minute per IP (configured), then 429 with Retry-After', async () => {
+  it('counts admin reads against their own budget (configured: 4), then 429 with Retry-After', async () => {
     const admin = await t.newHousehold({ role: 'admin' });
     // sign in through the service: the login budget of this IP is spent by the test above
     const { SessionsService } = await import('../src/auth/sessions.service');
     const signedIn = await t.app.get(SessionsService).openSession((await t.dataSource.query(`SELECT * FROM users WHERE id = $1`, [admin.userId]))[0], { ip: null, userAgent: null }, {});
     const cookie = `hearth_session=${signedIn.token}`;
     for (let i = 0; i < 4; i++) await request(t.server).get('/api/v1/admin/users').set('Cookie', cookie).expect(200);
-    const res = await request(t.server).get('/api/v1/admin/users').set('Cookie', cookie).expect(429);
+    const res = await request(t.server).get('/api/v1/admin/sso_identity_blocks').set('Cookie', cookie).expect(429);
     expect(res.body.error).toBe('rate_limit_exceeded');
     expect(res.headers['retry-after']).toMatch(/^\d+$/);
-    // other routes are not counted against the admin budget
+    // other routes are not counted against the admin budgets
     await request(t.server).get('/api/v1/me').set('Cookie', cookie).expect(200);
+  });
+});
+
+describe('admin rate limit: changes at 10 a minute, reads apart', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // RATE_LIMIT_ADMIN_PER_MINUTE and RATE_LIMIT_ADMIN_READS_PER_MINUTE at their defaults (10 and 300).
+    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
+  });
+  afterAll(() => t.close());
+
+  it('lets an admin browse the lists freely; the 11th change in a minute is 429 with Retry-After, and reads go on', async () => {
+    const root = await t.newHousehold({ role: 'super_admin' });
+    const other = await t.newHousehold({ role: 'admin' });
+    const admin = await signIn(t.server, root.email);
+    const lists = ['/api/v1/admin/users', '/api/v1/admin/sso_providers', '/api/v1/admin/audit_logs', '/api/v1/admin/sso_identity_blocks'];
+    // Loading the users screen 15 times (its two lists each time), and the other screens: far past 10 requests.
+    for (let i = 0; i < 15; i++) for (const path of lists) await as(t.server, admin, 'get', path).expect(200);
+
+    const roles = ['member', 'admin'];
+    for (let i = 0; i < 10; i++) await as(t.server, admin, 'patch', `/api/v1/admin/users/${other.userId}`).send({ role: roles[i % 2] }).expect(200);
+    const refused = await as(t.server, admin, 'patch', `/api/v1/admin/users/${other.userId}`).send({ role: 'member' }).expect(429);
+    expect(refused.body).toMatchObject({ error: 'rate_limit_exceeded', details: { limit: 10, period_seconds: 60 } });
+    const wait = Number(refused.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(refused.body.message).toBe(`Rate limit exceeded. Try again in ${wait} seconds.`);
+    // The refused change changed nothing, and the lists still answer.
+    expect((await t.dataSource.query(`SELECT role FROM users WHERE id = $1`, [other.userId]))[0].role).toBe('admin');
+    for (const path of lists) await as(t.server, admin, 'get', path).expect(200);
   });
 });
 

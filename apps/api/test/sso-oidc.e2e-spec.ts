@@ -264,6 +264,23 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
       expect(unlink.provider_name).toBe(CORP);
     });
 
+    it('keeps a pending link to the browser that signed in, for ten minutes', async () => {
+      const local = await t.newHousehold({ role: 'member' });
+      idp.accounts.ivy = { email: local.email, email_verified: true };
+      const pending = await expectRefusedLink(() => ssoLogin(t.server, idp, CORP, 'ivy'));
+      // Another browser, even one with a sign-in of its own under way, neither sees nor completes it.
+      const other = await startSso(t.server, CORP);
+      expect((await request(t.server).get('/auth/link').set('Cookie', other.cookie).expect(404)).body.error).toBe('link_not_found');
+      await request(t.server).post('/auth/link').set('Cookie', other.cookie).send({ password: PASSWORD }).expect(404);
+      await request(t.server).post('/auth/link').send({ password: PASSWORD }).expect(404);
+      expect(await countRows(t, `sso_identities WHERE user_id = '${local.userId}'`)).toBe(0);
+      // Past its ten minutes, not even the browser that signed in can complete it.
+      await t.dataSource.query(`UPDATE sso_login_states SET expires_at = now() - interval '1 second' WHERE purpose = 'link' AND user_id = $1`, [local.userId]);
+      await request(t.server).get('/auth/link').set('Cookie', pending.cookie).expect(404);
+      await request(t.server).post('/auth/link').set('Cookie', pending.cookie).send({ password: PASSWORD }).expect(404);
+      expect(await countRows(t, `sso_identities WHERE user_id = '${local.userId}'`)).toBe(0);
+    });
+
     it("checks no more link passwords than the account's failure budget (10) when the guesses arrive all at once", async () => {
       const local = await t.newHousehold({ role: 'member' });
       idp.accounts.hank = { email: local.email, email_verified: true };

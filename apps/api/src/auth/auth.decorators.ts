@@ -9,6 +9,7 @@ export const PUBLIC_ROUTE = 'hearth:public';
 export const REQUIRED_SCOPE = 'hearth:scope';
 export const REQUIRED_SESSION = 'hearth:session';
 export const RATE_LIMITS = 'hearth:rate-limits';
+export const SIGN_IN_NAVIGATION = 'hearth:sign-in-navigation';
 
 export interface SessionRequirement {
   /** Lowest role allowed; super_admin > admin > member. */
@@ -17,8 +18,11 @@ export interface SessionRequirement {
   signOut: boolean;
 }
 
-/** Named request budgets (see rate-limit.ts). */
-export type RateLimitName = 'admin' | 'login';
+/**
+ * Named request budgets (see rate-limit.ts). `admin`: administration (changes and reads have separate budgets);
+ * `login`: sign-in attempts; `sso_return`: the steps by which a provider returns to us (callbacks, SAML ACS and SLO).
+ */
+export type RateLimitName = 'admin' | 'login' | 'sso_return';
 
 /** The route needs no credentials. Every other route must name its scope, or the guard refuses it. */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
@@ -46,6 +50,12 @@ export const RateLimit = (...names: RateLimitName[]) =>
     SetMetadata(RATE_LIMITS, names),
     ApiResponse({ type: ErrorResponseDto, status: 429, description: 'Rate limit exceeded; see Retry-After' }),
   );
+
+/**
+ * The route is a browser navigation of SSO (a redirect to or from a provider), not an API call: when a rate limit
+ * refuses it, the browser is sent to the sign-in page with the wait instead of getting a JSON body.
+ */
+export const SignInNavigation = () => SetMetadata(SIGN_IN_NAVIGATION, true);
 
 export const CurrentSession = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): SessionPrincipal => ctx.switchToHttp().getRequest().sessionPrincipal,

@@ -7,44 +7,71 @@ import {
   ThrottlerStorage,
   ThrottlerStorageService,
 } from '@nestjs/throttler';
+import type { Request } from 'express';
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { ApiError } from '../common/api-error';
+import { ApiError, NavigationRefused } from '../common/api-error';
 import type { AppConfig } from '../config/config';
-import { RATE_LIMITS, RateLimitName } from './auth.decorators';
+import { RATE_LIMITS, RateLimitName, SIGN_IN_NAVIGATION } from './auth.decorators';
+import { isUnsafeMethod } from './csrf';
 
 const MINUTE_MS = 60_000;
 const WARN_INTERVAL_MS = 60_000;
+/**
+ * Provider return steps (OIDC callback; SAML ACS, the browser's return from it, single logout) allowed per sign-in
+ * attempt. They are not attempts themselves (a sign-in is counted once, when it starts), but forged ones cost work, so
+ * they have a budget of their own: a multiple of the sign-in budget that a SAML sign-in (two steps) and sign-out (one)
+ * never reach.
+ */
+export const RETURN_STEPS_PER_SIGN_IN = 5;
 
-/** Named per-IP budgets; a route opts in with @RateLimit(name). All requests count, whatever their outcome. */
+/** Where a refused SSO navigation sends the browser: the sign-in page, which says how long to wait. */
+export const rateLimitedSignInPage = (seconds: number) => `/login?error=rate_limited&retry_after=${seconds}`;
+
+/**
+ * Named per-IP budgets; a route opts in with @RateLimit(name). All requests count, whatever their outcome.
+ * Administration has two: changes (POST/PUT/PATCH/DELETE) against RATE_LIMIT_ADMIN_PER_MINUTE, and reads against
+ * RATE_LIMIT_ADMIN_READS_PER_MINUTE, so that browsing the admin screens never uses up the budget for changes.
+ */
 export function rateLimitOptions(config: AppConfig, storage: ThrottlerStorage): ThrottlerModuleOptions {
-  const appliesTo = (name: RateLimitName) => (context: ExecutionContext) => {
-    const names: RateLimitName[] | undefined =
-      Reflect.getMetadata(RATE_LIMITS, context.getHandler()) ?? Reflect.getMetadata(RATE_LIMITS, context.getClass());
-    return !names?.includes(name);
-  };
+  const named = (context: ExecutionContext): RateLimitName[] =>
+    Reflect.getMetadata(RATE_LIMITS, context.getHandler()) ?? Reflect.getMetadata(RATE_LIMITS, context.getClass()) ?? [];
+  const change = (context: ExecutionContext) => isUnsafeMethod(context.switchToHttp().getRequest<Request>().method);
+  const appliesTo = (name: RateLimitName, when: (context: ExecutionContext) => boolean = () => true) => (context: ExecutionContext) =>
+    !(named(context).includes(name) && when(context));
+  const { auth } = config;
   return {
     storage,
     throttlers: [
-      { name: 'admin', ttl: MINUTE_MS, limit: config.auth.adminRateLimitPerMinute, skipIf: appliesTo('admin') },
-      { name: 'login', ttl: MINUTE_MS, limit: config.auth.loginRateLimitPerMinute, skipIf: appliesTo('login') },
+      { name: 'admin', ttl: MINUTE_MS, limit: auth.adminRateLimitPerMinute, skipIf: appliesTo('admin', change) },
+      { name: 'admin_reads', ttl: MINUTE_MS, limit: auth.adminReadRateLimitPerMinute, skipIf: appliesTo('admin', (c) => !change(c)) },
+      { name: 'login', ttl: MINUTE_MS, limit: auth.loginRateLimitPerMinute, skipIf: appliesTo('login') },
+      { name: 'sso_return', ttl: MINUTE_MS, limit: auth.loginRateLimitPerMinute * RETURN_STEPS_PER_SIGN_IN, skipIf: appliesTo('sso_return') },
     ],
     // One bucket per budget and client IP across all its routes, namespaced per instance (QUEUE_PREFIX).
     generateKey: (_context, tracker, name) => `${config.queuePrefix}:rate:${name}:${tracker}`,
   };
 }
 
-/** Turns the library's exception into our 429 ErrorResponse with a plain Retry-After header. */
+/**
+ * Turns the library's exception into our 429 ErrorResponse with a plain Retry-After header; an SSO navigation is
+ * sent to the sign-in page with the wait instead, since a browser, not a script, follows it.
+ */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const seconds = Math.max(1, detail.timeToBlockExpire);
+    const message = `Rate limit exceeded. Try again in ${seconds} seconds.`;
+    const headers = { 'Retry-After': String(seconds) };
+    if (this.reflector.get<boolean>(SIGN_IN_NAVIGATION, context.getHandler())) {
+      throw new NavigationRefused(rateLimitedSignInPage(seconds), 429, 'rate_limit_exceeded', message, headers);
+    }
     throw new ApiError(
       429,
       'rate_limit_exceeded',
-      `Rate limit exceeded. Try again in ${seconds} seconds.`,
+      message,
       { details: { limit: detail.limit, period_seconds: Math.round(detail.ttl / 1000), retry_after_seconds: seconds } },
-      { 'Retry-After': String(seconds) },
+      headers,
     );
   }
 

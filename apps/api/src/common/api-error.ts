@@ -27,3 +27,19 @@ export class ApiError extends Error {
     return new ApiError(404, 'record_not_found', 'The requested resource was not found');
   }
 }
+
+/**
+ * A refusal of a browser navigation outside the API (an SSO redirect): the browser is sent to `location`, a page of
+ * the app that explains it, instead of being shown a JSON body. The headers (Retry-After) go with the redirect.
+ */
+export class NavigationRefused extends ApiError {
+  constructor(
+    readonly location: string,
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(status, code, message, {}, headers);
+  }
+}

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
 import type { ErrorBody } from '@hearth/contracts';
-import { ApiError } from './api-error';
+import { ApiError, NavigationRefused } from './api-error';
 import { LOGGER } from './logger';
 import { requestIdOf } from './request-context';
 
@@ -53,6 +53,7 @@ export class ErrorFilter implements ExceptionFilter {
     if (status >= 500) this.logger.error({ ...log, err: exception }, 'request failed');
     else this.logger.info(log, 'request rejected');
     if (res.headersSent) return;
+    if (exception instanceof NavigationRefused) return res.set(headers).redirect(302, exception.location);
     res.status(status).set(headers).json(body);
   }
 

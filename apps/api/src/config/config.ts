@@ -83,9 +83,11 @@ export interface AuthConfig {
   sessionTtlHours: number;
   /** SESSION_IDLE_MINUTES: a session unused this long ends as if it had expired. */
   sessionIdleMinutes: number;
-  /** Requests per minute per IP to /api/v1/admin/* (SPEC.md 8: 10). */
+  /** Changes (POST/PUT/PATCH/DELETE) per minute per IP to provider and user administration (SPEC.md 8: 10). */
   adminRateLimitPerMinute: number;
-  /** Sign-in and password-reset attempts per minute per IP. */
+  /** Reads per minute per IP of the administration lists: a budget of its own, which no person browsing reaches. */
+  adminReadRateLimitPerMinute: number;
+  /** Sign-in attempts (password, SSO, link, setup, password reset) per minute per IP. */
   loginRateLimitPerMinute: number;
   /** Failed sign-ins for one e-mail address within loginFailureWindowMinutes before it is refused with 429. */
   loginMaxFailuresPerAccount: number;
@@ -175,6 +177,7 @@ function authConfig(env: Env): AuthConfig {
     sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 336, 1, 8760),
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 120, 5, 525_600),
     adminRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_PER_MINUTE', 10, 1, 100_000),
+    adminReadRateLimitPerMinute: integer(env, 'RATE_LIMIT_ADMIN_READS_PER_MINUTE', 300, 1, 100_000),
     loginRateLimitPerMinute: integer(env, 'RATE_LIMIT_LOGIN_PER_MINUTE', 10, 1, 100_000),
     loginMaxFailuresPerAccount: integer(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 10, 1, 100_000),
     loginFailureWindowMinutes: integer(env, 'LOGIN_FAILURE_WINDOW_MINUTES', 15, 1, 1440),

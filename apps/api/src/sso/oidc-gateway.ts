@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Configuration, IDToken } from 'openid-client';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { openIdClient } from './openid-client';
+import { describeProviderFailure, providerUnavailable } from './provider-failure';
 import type { SamlSessionRef } from './saml-profile';
 import { SecretBox } from './secret-box';
 import type { SsoProvider } from './sso.entities';
@@ -101,13 +102,7 @@ export class OidcGateway {
         idTokenExpected: oidc,
       });
     } catch (error) {
-      const reason =
-        error instanceof client.AuthorizationResponseError || (error as { code?: string }).code === "OAUTH_AUTHORIZATION_RESPONSE_ERROR"
-          ? 'provider_error'
-          : error instanceof client.ResponseBodyError
-            ? 'token_exchange_failed'
-            : 'invalid_id_token';
-      throw new ProviderExchangeError(reason, describe(error));
+      throw new ProviderExchangeError(exchangeFailure(client, error), describe(error));
     }
     const idTokenClaims: IDToken | undefined = oidc ? tokens.claims() : undefined;
     if (idTokenClaims) checkIdTokenFreshAndOurs(idTokenClaims, provider.clientId!);
@@ -217,11 +212,17 @@ async function plainUserInfo(
   return body as Record<string, unknown>;
 }
 
-/** A short, secret-free description for the audit record (error codes and names only). */
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown; error?: unknown }).error ?? (error as { code?: unknown }).code;
-    return `${error.name}${typeof code === 'string' ? `(${code})` : ''}: ${error.message}`.slice(0, 300);
-  }
-  return 'unknown error';
+/**
+ * Why the code exchange failed, as audited: the provider refused the authorization or the code (provider_error,
+ * token_exchange_failed), could not be reached or answered a server error or no JSON (provider_unavailable: the IdP's
+ * fault, worth trying again later), or its answer failed our checks of the ID token (invalid_id_token).
+ */
+function exchangeFailure(client: Awaited<ReturnType<typeof openIdClient>>, error: unknown): string {
+  if (error instanceof client.AuthorizationResponseError || (error as { code?: string }).code === 'OAUTH_AUTHORIZATION_RESPONSE_ERROR') return 'provider_error';
+  if (providerUnavailable(error)) return 'provider_unavailable';
+  if (error instanceof client.ResponseBodyError || error instanceof client.WWWAuthenticateChallengeError) return 'token_exchange_failed';
+  return 'invalid_id_token';
 }
+
+/** A short, secret-free description for the audit record (error codes and names only, or the connection problem). */
+const describe = describeProviderFailure;

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res } from '@ne
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { requestOrigin } from '../audit/audit.service';
-import { Public, RateLimit } from '../auth/auth.decorators';
+import { Public, RateLimit, SignInNavigation } from '../auth/auth.decorators';
 import { setSessionCookies } from '../auth/session-cookies';
 import { readCookie } from '../auth/session-token';
 import { APP_CONFIG, AppConfig } from '../config/config';
@@ -37,7 +37,8 @@ export class SamlController {
 
   @Post('callback')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   async acs(@Param('id') id: string, @Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const result = await this.login.samlCallback(id, body?.SAMLResponse, publicOrigin(req, this.config), requestOrigin(req));
     if (result.kind === 'failed') return res.redirect(302, `/login?error=${result.error}`);
@@ -51,7 +52,8 @@ export class SamlController {
    */
   @Get('callback')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   async complete(@Param('id') id: string, @Query('state') state: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     const result = await this.login.samlComplete(id, state, readCookie(req.header('cookie'), SSO_COOKIE), requestOrigin(req));
     if (result.kind === 'test_login') {
@@ -63,7 +65,8 @@ export class SamlController {
   /** The SingleLogoutService by HTTP-POST: the IdP's LogoutRequest, or its LogoutResponse to ours. */
   @Post('logout')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   async logout(@Param('id') id: string, @Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const origin = publicOrigin(req, this.config);
     const target =
@@ -80,7 +83,8 @@ export class SamlController {
    */
   @Get('logout')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   async logoutGet(
     @Param('id') id: string,
     @Query('SAMLRequest') samlRequest: unknown,

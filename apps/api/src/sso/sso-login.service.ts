@@ -1,15 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verify } from 'argon2';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { accountKey, hashToken, sameSecret } from '../auth/session-token';
 import { SessionsService, SignedIn } from '../auth/sessions.service';
 import { ApiError } from '../common/api-error';
+import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { User } from '../users/user.entity';
 import { OidcGateway, ProviderClaims, ProviderExchangeError } from './oidc-gateway';
+import { describeProviderFailure } from './provider-failure';
 import { ProviderSource } from './provider-source';
 import { SamlGateway } from './saml-gateway';
 import { SamlNameId, SamlRejection, SamlSessionRef } from './saml-profile';
@@ -92,6 +95,7 @@ export class SsoLoginService {
     private readonly audit: AuditService,
     private readonly source: ProviderSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.box = SecretBox.fromConfig(config);
   }
@@ -117,7 +121,7 @@ export class SsoLoginService {
     try {
       request = await this.oidc.authorizationRequest(provider, redirectUri);
     } catch (error) {
-      return this.fail(provider, 'provider_unavailable', requestOrigin, { detail: error instanceof Error ? error.message.slice(0, 300) : 'unknown' });
+      return this.fail(provider, 'provider_unavailable', requestOrigin, { detail: describeProviderFailure(error) });
     }
     // Finished and abandoned sign-ins are kept a day (for inspection), then dropped; cheap with the expires_at index.
     await this.repository.purgeExpiredLoginStates(new Date());
@@ -431,7 +435,7 @@ export class SsoLoginService {
       const context = { browserHash: sha256(browserToken), purpose: connectUser ? 'connect' : 'login', userId: connectUser?.userId ?? null };
       return { url: await this.saml.authorizationUrl(provider, origin, context) };
     } catch (error) {
-      return this.fail(provider, 'provider_unavailable', requestOrigin, { detail: error instanceof Error ? error.message.slice(0, 300) : 'unknown' });
+      return this.fail(provider, 'provider_unavailable', requestOrigin, { detail: describeProviderFailure(error) });
     }
   }
 
@@ -449,6 +453,8 @@ export class SsoLoginService {
       origin,
       details: { reason, ...details },
     });
+    // The IdP's fault, not the user's: operators look for it in the log (an untrusted certificate, a 5xx, no answer).
+    if (reason === 'provider_unavailable') this.logger.warn({ provider: provider?.name, detail: details.detail }, 'Identity provider unavailable');
     return { kind: 'failed', error: USER_FACING[reason] ?? 'sso_failed' };
   }
 }

@@ -5,6 +5,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { OidcGateway } from './oidc-gateway';
+import { connectionProblem } from './provider-failure';
 import { ProviderSource } from './provider-source';
 import { SecretBox } from './secret-box';
 import type { CreateProviderDto, UpdateProviderDto } from './sso-providers.dto';
@@ -111,7 +112,8 @@ export class SsoProvidersService {
     try {
       discovered = (await this.oidc.discover(provider.issuer!, provider.clientId!)).issuer;
     } catch (error) {
-      const detail = error instanceof Error ? error.message : 'unknown error';
+      // "fetch failed" says nothing: name the connection problem (an untrusted certificate, a refused connection).
+      const detail = connectionProblem(error) ?? (error instanceof Error ? error.message : 'unknown error');
       const hint = /unexpected JSON attribute value|issuer/i.test(detail)
         ? 'the document names a different issuer; copy the issuer exactly as the provider returns it (watch trailing slashes)'
         : detail;

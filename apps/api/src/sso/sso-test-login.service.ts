@@ -11,6 +11,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { User } from '../users/user.entity';
 import { parseEmailAddress } from './email-address';
 import { OidcGateway, ProviderClaims, ProviderExchangeError } from './oidc-gateway';
+import { connectionProblem, describeProviderFailure } from './provider-failure';
 import { SamlGateway } from './saml-gateway';
 import { SecretBox } from './secret-box';
 import { groupsOf } from './sso-accounts.service';
@@ -89,9 +90,10 @@ export class SsoTestLoginService {
         stage: 'started',
         outcome: 'failed',
         reason: 'provider_unavailable',
-        detail: error instanceof Error ? error.message.slice(0, 300) : 'unknown',
+        detail: describeProviderFailure(error),
       });
-      throw new ApiError(422, 'provider_unavailable', UNAVAILABLE[provider.strategy === 'saml' ? 'saml' : 'oidc']);
+      const connection = connectionProblem(error);
+      throw new ApiError(422, 'provider_unavailable', connection ? `The provider could not be reached: ${connection}.` : UNAVAILABLE[provider.strategy === 'saml' ? 'saml' : 'oidc']);
     }
     const expiresAt = new Date(Date.now() + TRANSACTION_TTL_MS);
     await this.providers.purgeExpiredLoginStates(new Date());

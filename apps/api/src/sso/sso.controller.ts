@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { IsString, Length } from 'class-validator';
 import type { CookieOptions, Request, Response } from 'express';
 import { requestOrigin } from '../audit/audit.service';
-import { CurrentSession, Public, RateLimit, RequireSession } from '../auth/auth.decorators';
+import { CurrentSession, Public, RateLimit, RequireSession, SignInNavigation } from '../auth/auth.decorators';
 import { SignedInDto } from '../auth/auth.dto';
 import { assertSameOrigin } from '../auth/csrf';
 import { toMeDto } from '../auth/me.presenter';
@@ -11,6 +11,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import { clearSessionCookies, setSessionCookies } from '../auth/session-cookies';
 import { readCookie, SESSION_COOKIE } from '../auth/session-token';
 import { SessionsService } from '../auth/sessions.service';
+import { ErrorResponseDto } from '../common/error-response.dto';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { UsersService } from '../users/users.service';
 import { SsoLoginService } from './sso-login.service';
@@ -56,6 +57,7 @@ export class SsoController {
   @Get('link')
   @Public()
   @ApiOkResponse({ type: PendingLinkDto })
+  @ApiResponse({ type: ErrorResponseDto, status: 404, description: 'link_not_found: no pending link for this browser, or it expired' })
   async pendingLink(@Req() req: Request): Promise<PendingLinkDto> {
     const info = await this.login.pendingLink(this.browserToken(req));
     return { email: info.email, provider_name: info.providerName, provider_label: info.providerLabel };
@@ -66,6 +68,10 @@ export class SsoController {
   @Public()
   @RateLimit('login')
   @ApiCreatedResponse({ type: SignedInDto })
+  @ApiResponse({ type: ErrorResponseDto, status: 401, description: 'invalid_credentials: not the password of the account (audited as login_failed, link_password_invalid)' })
+  @ApiResponse({ type: ErrorResponseDto, status: 403, description: 'csrf_failed: a cross-origin request; removed_identity: the identity was removed with its user meanwhile' })
+  @ApiResponse({ type: ErrorResponseDto, status: 404, description: 'link_not_found: no pending link for this browser, or it expired' })
+  @ApiResponse({ type: ErrorResponseDto, status: 409, description: 'identity_in_use: the identity was linked to an account meanwhile' })
   async link(@Body() body: LinkAccountDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<SignedInDto> {
     assertSameOrigin(req, this.config.appUrl);
     const signedIn = await this.login.completeLink(this.browserToken(req), body.password, requestOrigin(req));
@@ -88,10 +94,14 @@ export class SsoController {
     return { logout_url: url };
   }
 
-  /** Starts sign-in: redirects to the provider. `?intent=connect` with a session adds the provider to that account. */
+  /**
+   * Starts sign-in: redirects to the provider. `?intent=connect` with a session adds the provider to that account.
+   * This is the one step of an SSO sign-in counted as a sign-in attempt; the provider's return counts as a return step.
+   */
   @Get(':provider')
   @Public()
   @RateLimit('login')
+  @SignInNavigation()
   @ApiExcludeEndpoint()
   async start(@Param('provider') name: string, @Query('intent') intent: string | undefined, @Req() req: Request, @Res() res: Response): Promise<void> {
     const connectUser = intent === 'connect' ? await this.sessionOf(req) : null;
@@ -105,7 +115,8 @@ export class SsoController {
 
   @Get(':provider/callback')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   @ApiExcludeEndpoint()
   async callbackGet(@Param('provider') name: string, @Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.callback(name, query, req, res);
@@ -114,7 +125,8 @@ export class SsoController {
   /** form_post responses arrive as a cross-site POST; the state and the browser cookie are what protect it. */
   @Post(':provider/callback')
   @Public()
-  @RateLimit('login')
+  @RateLimit('sso_return')
+  @SignInNavigation()
   @ApiExcludeEndpoint()
   async callbackPost(@Param('provider') name: string, @Body() body: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.callback(name, body, req, res);

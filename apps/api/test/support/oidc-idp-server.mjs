@@ -3,7 +3,7 @@
 // browser tests (through the typed oidc-idp.ts) and the hostile harness's group F. Sign-in is driven over HTTP by
 // `login()` the way a browser follows the redirects, or in a browser through the login form at /interaction/<uid>.
 // Hooks make it misbehave on purpose: rewrite and re-sign the ID token of token responses, rewrite user info,
-// publish extra JWKS keys, fail JWKS, hang the token endpoint.
+// publish extra JWKS keys, fail JWKS, hang the token endpoint or answer it with anything (a 500 page).
 import { createHmac, createPrivateKey, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
@@ -31,7 +31,7 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
   const attacker = rsaJwk();
   const rotated = rsaJwk();
   const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
-  const state = { tamper: null, userinfo: null, extraKeys: [], jwksFails: false, hangToken: false, jwksHits: 0, lastJwksHit: 0, hung: [] };
+  const state = { tamper: null, userinfo: null, extraKeys: [], jwksFails: false, hangToken: false, tokenAnswer: null, jwksHits: 0, lastJwksHit: 0, hung: [] };
 
   const server = createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -169,6 +169,11 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
           state.hung.push(res);
           return; // never answered until close()
         }
+        if (state.tokenAnswer) {
+          const { status, contentType, body } = state.tokenAnswer;
+          res.writeHead(status, { 'content-type': contentType }).end(body);
+          return;
+        }
         if (state.tamper) {
           const tamper = state.tamper;
           intercept(res, (json) => {
@@ -202,12 +207,17 @@ export async function startIdp({ clients, accounts, keys = 1 }) {
     tamperUserinfo(fn) {
       state.userinfo = fn;
     },
+    /** answerToken({ status, contentType, body }) answers every token request so; null to stop. */
+    answerToken(answer) {
+      state.tokenAnswer = answer;
+    },
     reset() {
       state.tamper = null;
       state.userinfo = null;
       state.extraKeys = [];
       state.jwksFails = false;
       state.hangToken = false;
+      state.tokenAnswer = null;
       for (const res of state.hung.splice(0)) res.destroy();
     },
     /** Follows an authorization URL through the provider's login as `accountId`; returns the redirect back to the client. */

@@ -43,6 +43,8 @@ export interface OidcIdp {
   /** Follows an authorization URL through the provider's login as `accountId`; returns the redirect back to the client. */
   login(authorizationUrl: string, accountId: string): Promise<URL>;
   tamperIdToken(tamper: IdTokenTamper | null): void;
+  /** Answers every token request with this (an outage: a 500 page, a 503), until null. */
+  answerToken(answer: { status: number; contentType: string; body: string } | null): void;
   close(): Promise<void>;
 }
 

@@ -13,6 +13,7 @@ export const SSO_ENV = {
   SSO_ALLOW_INSECURE_HTTP: 'true',
   RATE_LIMIT_LOGIN_PER_MINUTE: '100000',
   RATE_LIMIT_ADMIN_PER_MINUTE: '100000',
+  RATE_LIMIT_ADMIN_READS_PER_MINUTE: '100000',
 };
 
 /** Where the IdP sends the browser back to for the provider `name`: a redirect URI its client must list. */

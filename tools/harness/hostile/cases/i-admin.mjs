@@ -189,15 +189,18 @@ export default (ctx) => {
     { id: 'I107e', title: 'audit log filter with SQL in it', req: () => ({ path: "/api/v1/admin/audit_logs?event=login'%20OR%201=1--&provider=x'--", session: ctx.sessions.ops }), expect: { status: 422, error: 'validation_failed' }, actor: 'superAdmin' },
     {
       id: 'I104',
-      title: '11th admin request in a minute from one address -> 429 + Retry-After; rotating the client part of X-Forwarded-For does not reset it',
+      title: '11th admin change in a minute from one address -> 429 + Retry-After; rotating the client part of X-Forwarded-For does not reset it',
       last: true,
       run: async () => {
         const proxyHop = '10.251.0.1';
+        // Changes count against the limit (reads have a budget of their own); a change of a user that is not there
+        // counts as well, and changes nothing.
+        const change = (ip) => ({ method: 'PATCH', path: `/api/v1/admin/users/${randomUUID()}`, json: { role: 'member' }, session: ctx.sessions.f1admin, ip });
         let res;
-        for (let n = 0; n < 11; n += 1) res = await ctx.req({ path: '/api/v1/admin/users', session: ctx.sessions.f1admin, ip: proxyHop });
+        for (let n = 0; n < 11; n += 1) res = await ctx.req(change(proxyHop));
         if (res.status !== 429) return res;
         const problem = res.headers.get('retry-after') ? null : 'no Retry-After';
-        const rotated = await ctx.req({ path: '/api/v1/admin/users', session: ctx.sessions.f1admin, ip: `203.0.113.${Math.floor(Math.random() * 200) + 1}, ${proxyHop}` });
+        const rotated = await ctx.req(change(`203.0.113.${Math.floor(Math.random() * 200) + 1}, ${proxyHop}`));
         rotated.problem = problem;
         return rotated;
       },

@@ -21,11 +21,13 @@ function signInReason({ request }: LoaderFunctionArgs) {
 
 /**
  * Public pages. /login is where the API sends the browser back after a failed provider sign-in (with ?error=) and a
- * provider's end-session page returns to; /password_reset is the mailed reset link.
+ * provider's end-session page returns to; /password_reset is the mailed reset link; /sso/link is where a provider
+ * sign-in naming an existing account's e-mail asks for that account's password.
  */
 export const authRoutes: RouteObject[] = [
   { path: 'sign-in', loader: signInReason, lazy: signIn },
   { path: 'login', loader: signInReason, lazy: signIn },
   { path: 'forgot-password', lazy: () => import('./pages/ForgotPasswordPage').then((m) => ({ Component: m.ForgotPasswordPage })) },
   { path: 'password_reset', lazy: () => import('./pages/PasswordResetPage').then((m) => ({ Component: m.PasswordResetPage })) },
+  { path: 'sso/link', lazy: () => import('./pages/SsoLinkPage').then((m) => ({ Component: m.SsoLinkPage })) },
 ];

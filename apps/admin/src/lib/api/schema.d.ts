@@ -3548,6 +3548,15 @@ export interface operations {
                     "application/json": components["schemas"]["PendingLinkDto"];
                 };
             };
+            /** @description link_not_found: no pending link for this browser, or it expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     SsoController_link: {
@@ -3569,6 +3578,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SignedInDto"];
+                };
+            };
+            /** @description invalid_credentials: not the password of the account (audited as login_failed, link_password_invalid) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description csrf_failed: a cross-origin request; removed_identity: the identity was removed with its user meanwhile */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description link_not_found: no pending link for this browser, or it expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description identity_in_use: the identity was linked to an account meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Rate limit exceeded; see Retry-After */

@@ -1,9 +1,8 @@
 import { useSearchParams } from 'react-router';
 import { AUDIT_EVENTS } from '@hearth/contracts';
 import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
-import { Loading } from '../../../components/Loading';
+import { QueryState } from '../../../components/QueryState';
 import { formatDateTime } from '../../../lib/format';
 import { useAuditLogs, type AuditFilters } from '../api/useAuditLogs';
 
@@ -58,46 +57,46 @@ export function AuditLogPage() {
           <input type="datetime-local" value={toLocal(params.get('to'))} onChange={(e) => update('to', toIso(e.target.value))} />
         </Field>
       </div>
-      {logs.isPending && <Loading label="Loading events…" />}
-      {logs.isError && <ErrorState error={logs.error} onRetry={() => void logs.refetch()} />}
-      {logs.data && (
-        <>
-          <p className="muted" aria-live="polite">
-            {logs.data.total} {logs.data.total === 1 ? 'event' : 'events'}
-          </p>
-          {logs.data.audit_logs.length === 0 ? (
-            <p className="empty">No event matches these filters.</p>
-          ) : (
-            <DataTable caption="Audit events" columns={['When', 'Event', 'User', 'Provider', 'IP address', 'Details']}>
-              {logs.data.audit_logs.map((log) => (
-                <tr key={log.id}>
-                  <td>{formatDateTime(log.created_at)}</td>
-                  <td>{label(log.event)}</td>
-                  <td>{log.user_email ?? (log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—')}</td>
-                  <td>{log.provider_name ?? '—'}</td>
-                  <td>{log.ip_address ?? '—'}</td>
-                  <td>
-                    <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-          )}
-          {pages > 1 && (
-            <nav className="pager" aria-label="Pages">
-              <button type="button" className="secondary" disabled={logs.data.page <= 1} onClick={() => update('page', String(logs.data.page - 1))}>
-                Previous
-              </button>
-              <span>
-                Page {logs.data.page} of {pages}
-              </span>
-              <button type="button" className="secondary" disabled={logs.data.page >= pages} onClick={() => update('page', String(logs.data.page + 1))}>
-                Next
-              </button>
-            </nav>
-          )}
-        </>
-      )}
+      <QueryState query={logs} loading="Loading events…">
+        {(list) => (
+          <>
+            <p className="muted" aria-live="polite">
+              {list.total} {list.total === 1 ? 'event' : 'events'}
+            </p>
+            {list.audit_logs.length === 0 ? (
+              <p className="empty">No event matches these filters.</p>
+            ) : (
+              <DataTable caption="Audit events" columns={['When', 'Event', 'User', 'Provider', 'IP address', 'Details']}>
+                {list.audit_logs.map((log) => (
+                  <tr key={log.id}>
+                    <td>{formatDateTime(log.created_at)}</td>
+                    <td>{label(log.event)}</td>
+                    <td>{log.user_email ?? (log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—')}</td>
+                    <td>{log.provider_name ?? '—'}</td>
+                    <td>{log.ip_address ?? '—'}</td>
+                    <td>
+                      <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
+            )}
+            {pages > 1 && (
+              <nav className="pager" aria-label="Pages">
+                <button type="button" className="secondary" disabled={list.page <= 1} onClick={() => update('page', String(list.page - 1))}>
+                  Previous
+                </button>
+                <span>
+                  Page {list.page} of {pages}
+                </span>
+                <button type="button" className="secondary" disabled={list.page >= pages} onClick={() => update('page', String(list.page + 1))}>
+                  Next
+                </button>
+              </nav>
+            )}
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -35,6 +35,21 @@ export function useSetup() {
   });
 }
 
+/**
+ * The SSO sign-in waiting in this browser for the password of the account with the provider's e-mail (the API keeps it
+ * for ten minutes, bound to this browser's sign-in cookie): 404 link_not_found when there is none.
+ */
+export const usePendingLink = () => useQuery({ queryKey: ['auth', 'pending-link'], queryFn: () => unwrap(api.GET('/auth/link')), retry: false });
+
+/** Links the provider's identity to the account with that account's password, and signs in as it. */
+export function useLinkAccount() {
+  const onSignedIn = useSignedIn();
+  return useMutation({
+    mutationFn: (body: components['schemas']['LinkAccountDto']) => unwrap(api.POST('/auth/link', { body })),
+    onSuccess: onSignedIn,
+  });
+}
+
 /** Asks for a reset link; the API answers the same for every address, and so does the page. */
 export const useRequestPasswordReset = () =>
   useMutation({

@@ -9,8 +9,9 @@ import { useAuthConfig, useSignIn } from '../api/useAuth';
 import { SetupForm } from '../components/SetupForm';
 
 /**
- * What the `?error=` codes mean: the API redirects to /login with one when a provider sign-in fails, and the app adds
- * session_idle when it signed out a session left unused too long.
+ * What the `?error=` codes mean: the API redirects to /login with one when a provider sign-in fails (rate_limited, with
+ * `retry_after`, when too many came from the network), and the app adds session_idle when it signed out a session left
+ * unused too long.
  */
 const SIGN_IN_ERRORS: Record<string, string> = {
   session_idle: 'Your session ended after a period of inactivity. Sign in again to continue.',
@@ -25,6 +26,16 @@ const SIGN_IN_ERRORS: Record<string, string> = {
   sso_session_required: 'Sign in first, then connect the provider from Security settings.',
   sso_failed: 'Sign-in with the provider failed. Try again.',
 };
+
+/** What the sign-in page says about `?error=` (and, for a rate limit, `?retry_after=` seconds). */
+function signInError(code: string, retryAfter: string | null): string {
+  if (code === 'rate_limited') {
+    const seconds = Number(retryAfter);
+    const wait = Number.isInteger(seconds) && seconds > 0 ? `${seconds} ${seconds === 1 ? 'second' : 'seconds'}` : 'a minute';
+    return `Too many sign-in attempts from your network. Wait ${wait}, then try again.`;
+  }
+  return SIGN_IN_ERRORS[code] ?? SIGN_IN_ERRORS.sso_failed;
+}
 
 export function SignInPage() {
   const [params] = useSearchParams();
@@ -52,7 +63,7 @@ export function SignInPage() {
         </h1>
         {ssoError && (
           <p className="error" role="alert">
-            {SIGN_IN_ERRORS[ssoError] ?? SIGN_IN_ERRORS.sso_failed}
+            {signInError(ssoError, params.get('retry_after'))}
           </p>
         )}
         {config.isPending && <Loading label="Loading sign-in options…" />}

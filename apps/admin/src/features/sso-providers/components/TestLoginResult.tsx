@@ -5,7 +5,8 @@ import { useTestLoginResult } from '../api/useProviders';
 /** What the latest test login with a provider showed: claims, e-mail, groups and the role the mapping gives. */
 export function TestLoginResult({ providerId, providerName, onClose }: { providerId: string; providerName: string; onClose: () => void }) {
   const result = useTestLoginResult(providerId);
-  const r = result.data;
+  // A refused read shows why, not the result read before it.
+  const r = result.isError ? undefined : result.data;
   return (
     <section aria-labelledby="test-login-heading">
       <div className="page-head">

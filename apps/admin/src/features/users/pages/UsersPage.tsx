@@ -5,7 +5,7 @@ import { useSession } from '../../../app/auth/useSession';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
-import { Loading } from '../../../components/Loading';
+import { QueryState } from '../../../components/QueryState';
 import { formatDateTime } from '../../../lib/format';
 import { useReactivateUser, useSuspendUser, useSyncRoles, useUsers, type AdminUser, type UserFilters } from '../api/useUsers';
 import { AuthHistory } from '../components/AuthHistory';
@@ -104,87 +104,87 @@ export function UsersPage() {
           </p>
         )}
       </div>
-      {users.isPending && <Loading label="Loading users…" />}
-      {users.isError && <ErrorState error={users.error} onRetry={() => void users.refetch()} />}
-      {users.data && (
-        <>
-          <p className="muted" aria-live="polite">
-            {users.data.total} {users.data.total === 1 ? 'user' : 'users'}
-            {users.isFetching && ' (updating…)'}
-          </p>
-          {users.data.users.length === 0 ? (
-            <p className="empty">No user matches these filters.</p>
-          ) : (
-            <DataTable caption="Users" columns={['E-mail', 'Name', 'Role', 'Status', 'Sign-in methods', 'Last sign-in']} actions cardsOnPhone>
-              {users.data.users.map((user) => {
-                const self = user.id === me?.id;
-                // A super admin's suspension is lifted (or the user removed) only by a super admin: others see why, and no
-                // Reactivate or Delete the API would refuse.
-                const bySuperAdmin = user.status === 'suspended' && user.suspended_by_role === 'super_admin';
-                const heldByOther = bySuperAdmin && me?.role !== 'super_admin';
-                return (
-                  <tr key={user.id}>
-                    <th scope="row">{user.email}</th>
-                    <td>{[user.first_name, user.last_name].filter(Boolean).join(' ') || '—'}</td>
-                    <td>{label(user.role)}</td>
-                    <td>
-                      <span className={`badge ${user.status}`}>{user.status}</span>
-                      {bySuperAdmin && <span className="muted"> by a super admin</span>}
-                    </td>
-                    <td>{user.auth_methods.join(', ') || '—'}</td>
-                    <td>{formatDateTime(user.last_login_at, 'Never')}</td>
-                    <td className="row-actions">
-                      <button type="button" className="secondary" aria-label={`History of ${user.email}`} onClick={() => setHistoryOf(user)}>
-                        History
-                      </button>
-                      {!self &&
-                        (user.status === 'active' ? (
-                          <button type="button" className="secondary" aria-label={`Suspend ${user.email}`} disabled={suspend.isPending} onClick={() => suspend.mutate(user.id)}>
-                            Suspend
-                          </button>
-                        ) : heldByOther ? null : (
-                          <button type="button" className="secondary" aria-label={`Reactivate ${user.email}`} disabled={reactivate.isPending} onClick={() => reactivate.mutate(user.id)}>
-                            Reactivate
-                          </button>
-                        ))}
-                      {!self && user.auth_methods.some((method) => method !== 'password') && (
-                        <button
-                          type="button"
-                          className="secondary"
-                          aria-label={`Sync roles of ${user.email}`}
-                          title="Apply the SSO provider's current role mapping to the groups of the last sign-in"
-                          disabled={syncRoles.isPending}
-                          onClick={() => syncRoles.mutate(user.id)}
-                        >
-                          Sync roles
+      <QueryState query={users} loading="Loading users…">
+        {(list) => (
+          <>
+            <p className="muted" aria-live="polite">
+              {list.total} {list.total === 1 ? 'user' : 'users'}
+              {users.isFetching && ' (updating…)'}
+            </p>
+            {list.users.length === 0 ? (
+              <p className="empty">No user matches these filters.</p>
+            ) : (
+              <DataTable caption="Users" columns={['E-mail', 'Name', 'Role', 'Status', 'Sign-in methods', 'Last sign-in']} actions cardsOnPhone>
+                {list.users.map((user) => {
+                  const self = user.id === me?.id;
+                  // A super admin's suspension is lifted (or the user removed) only by a super admin: others see why, and no
+                  // Reactivate or Delete the API would refuse.
+                  const bySuperAdmin = user.status === 'suspended' && user.suspended_by_role === 'super_admin';
+                  const heldByOther = bySuperAdmin && me?.role !== 'super_admin';
+                  return (
+                    <tr key={user.id}>
+                      <th scope="row">{user.email}</th>
+                      <td>{[user.first_name, user.last_name].filter(Boolean).join(' ') || '—'}</td>
+                      <td>{label(user.role)}</td>
+                      <td>
+                        <span className={`badge ${user.status}`}>{user.status}</span>
+                        {bySuperAdmin && <span className="muted"> by a super admin</span>}
+                      </td>
+                      <td>{user.auth_methods.join(', ') || '—'}</td>
+                      <td>{formatDateTime(user.last_login_at, 'Never')}</td>
+                      <td className="row-actions">
+                        <button type="button" className="secondary" aria-label={`History of ${user.email}`} onClick={() => setHistoryOf(user)}>
+                          History
                         </button>
-                      )}
-                      {!self && !heldByOther && (
-                        <button type="button" className="danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
-                          Delete
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </DataTable>
-          )}
-          {pages > 1 && (
-            <nav className="pager" aria-label="Pages">
-              <button type="button" className="secondary" disabled={users.data.page <= 1} onClick={() => update({ page: String(users.data.page - 1) })}>
-                Previous
-              </button>
-              <span>
-                Page {users.data.page} of {pages}
-              </span>
-              <button type="button" className="secondary" disabled={users.data.page >= pages} onClick={() => update({ page: String(users.data.page + 1) })}>
-                Next
-              </button>
-            </nav>
-          )}
-        </>
-      )}
+                        {!self &&
+                          (user.status === 'active' ? (
+                            <button type="button" className="secondary" aria-label={`Suspend ${user.email}`} disabled={suspend.isPending} onClick={() => suspend.mutate(user.id)}>
+                              Suspend
+                            </button>
+                          ) : heldByOther ? null : (
+                            <button type="button" className="secondary" aria-label={`Reactivate ${user.email}`} disabled={reactivate.isPending} onClick={() => reactivate.mutate(user.id)}>
+                              Reactivate
+                            </button>
+                          ))}
+                        {!self && user.auth_methods.some((method) => method !== 'password') && (
+                          <button
+                            type="button"
+                            className="secondary"
+                            aria-label={`Sync roles of ${user.email}`}
+                            title="Apply the SSO provider's current role mapping to the groups of the last sign-in"
+                            disabled={syncRoles.isPending}
+                            onClick={() => syncRoles.mutate(user.id)}
+                          >
+                            Sync roles
+                          </button>
+                        )}
+                        {!self && !heldByOther && (
+                          <button type="button" className="danger" aria-label={`Delete ${user.email}`} onClick={() => setDeleting(user)}>
+                            Delete
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </DataTable>
+            )}
+            {pages > 1 && (
+              <nav className="pager" aria-label="Pages">
+                <button type="button" className="secondary" disabled={list.page <= 1} onClick={() => update({ page: String(list.page - 1) })}>
+                  Previous
+                </button>
+                <span>
+                  Page {list.page} of {pages}
+                </span>
+                <button type="button" className="secondary" disabled={list.page >= pages} onClick={() => update({ page: String(list.page + 1) })}>
+                  Next
+                </button>
+              </nav>
+            )}
+          </>
+        )}
+      </QueryState>
       {historyOf && <AuthHistory user={historyOf} />}
       {me?.role === 'super_admin' && <RemovedIdentities />}
       {deleting && <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />}
