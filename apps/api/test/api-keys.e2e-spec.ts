@@ -165,7 +165,7 @@ describe('operator CLI', () => {
       usage(/--role must be one of/),
     );
     expect(await exitCode(['users:create', '--email', 'not-an-email', '--password', 'short', '--family-name', 'F', '--currency', 'dollars'], env)).toEqual(
-      usage(/email must be a valid e-mail address; password must be 8 to 256 characters; currency must be an ISO 4217 code/),
+      usage(/email must be a valid e-mail address; password must be 8 to 256 characters; currency must be an ISO 4217 currency code such as USD or EUR \("DOLLARS" is not one\)/),
     );
   }, 300_000); // eight CLI processes
 

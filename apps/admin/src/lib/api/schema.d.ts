@@ -862,7 +862,10 @@ export interface components {
             password: string;
             /** @example The Smiths */
             family_name: string;
-            /** @example USD */
+            /**
+             * @description ISO 4217 code of the household currency; left out: USD. Never null.
+             * @example USD
+             */
             currency?: string;
         };
         PasswordResetRequestDto: {
@@ -1021,7 +1024,10 @@ export interface components {
         };
         UpdateFamilySettingsDto: {
             name?: string;
-            /** @example EUR */
+            /**
+             * @description ISO 4217 code
+             * @example EUR
+             */
             currency?: string;
             /** @example en */
             locale?: string;
@@ -1664,12 +1670,12 @@ export interface components {
         };
         UpdateBudgetDto: {
             /**
-             * @description Decimal amount in the budget currency, >= 0 (string recommended; more digits than the currency has round half away from zero); null: not initialized
+             * @description Decimal amount in the budget currency, >= 0, without grouping (string recommended); more decimals than the currency has are refused (422); null: not initialized
              * @example 3000.00
              */
             budgeted_spending?: (string | number) | null;
             /**
-             * @description Decimal amount in the budget currency, >= 0 (string recommended; more digits than the currency has round half away from zero)
+             * @description Decimal amount in the budget currency, >= 0, without grouping (string recommended); more decimals than the currency has are refused (422)
              * @example 3000.00
              */
             expected_income?: (string | number) | null;
@@ -1763,7 +1769,7 @@ export interface components {
         };
         UpdateBudgetCategoryDto: {
             /**
-             * @description Decimal amount in the budget currency, >= 0 (string recommended; more digits than the currency has round half away from zero); 0 on a subcategory: share the parent's budget
+             * @description Decimal amount in the budget currency, >= 0, without grouping (string recommended); more decimals than the currency has are refused (422); 0 on a subcategory: share the parent's budget
              * @example 3000.00
              */
             budgeted_spending: string | number;
@@ -2963,7 +2969,11 @@ export interface operations {
                     "application/json": components["schemas"]["FamilySettingsDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /**
+             * @description No valid session (signed out, expired, revoked or suspended user)
+             *
+             *     Missing, invalid, expired or revoked API key, or deactivated user
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2972,8 +2982,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /**
+             * @description Role below admin, or CSRF token/Origin check failed
+             *
+             *     Key lacks the 'write' scope
+             */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a setting out of range, null, or a currency that is not ISO 4217; nothing is changed */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
