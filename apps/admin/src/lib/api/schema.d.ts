@@ -766,7 +766,12 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
+            /**
+             * @description Who acted: user (through the API or the admin app), cli (an operator command on the server), system (a background job)
+             * @enum {string}
+             */
+            actor: "user" | "cli" | "system";
             /** Format: uuid */
             user_id: string | null;
             /** @description The user's e-mail; null without a user or once the user is removed */
@@ -977,7 +982,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
             provider: string | null;
             ip_address: string | null;
             user_agent: string | null;
@@ -1975,7 +1980,7 @@ export interface operations {
     AuditLogsController_list: {
         parameters: {
             query?: {
-                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
                 /** @description Events at or after this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
                 from?: string;
                 /** @description Events before this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
