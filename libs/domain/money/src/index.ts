@@ -6,3 +6,5 @@ export { convertAmount, finerThanMinorUnit, formatDecimal, LARGEST_CENTS, parseA
 export { convertedSumToMinorUnits } from './converted-sum';
 export type { MinorUnits } from './amounts';
 export { DEFAULT_MONEY_LOCALE, formatMoney } from './format-money';
+export { localeDecimal, readLocaleAmount } from './locale-amount';
+export type { LocaleAmount } from './locale-amount';

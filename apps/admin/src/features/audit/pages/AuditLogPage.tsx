@@ -1,14 +1,17 @@
 import { useSearchParams } from 'react-router';
-import { AUDIT_EVENTS } from '@hearth/contracts';
+import { AUDIT_EVENTS, type AuditActor } from '@hearth/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
 import { formatDateTime } from '../../../lib/format';
 import { useAuditLogs, type AuditFilters } from '../api/useAuditLogs';
+import { AuditDetails } from '../components/AuditDetails';
 
 const PER_PAGE = 50;
 const label = (event: string) => event.replaceAll('_', ' ');
+/** Who acted, in words. */
+const ACTORS: Record<AuditActor, string> = { user: 'App or API', cli: 'Command line', system: 'System' };
 /** datetime-local (local time, no zone) to ISO 8601 and back. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 const toLocal = (iso: string | null) => {
@@ -69,16 +72,17 @@ export function AuditLogPage() {
             <p className="empty">No event matches these filters.</p>
           ) : (
             <div className="table-scroll">
-              <DataTable caption="Audit events" columns={['When', 'Event', 'User', 'Provider', 'IP address', 'Details']}>
+              <DataTable caption="Audit events" columns={['When', 'Event', 'By', 'User', 'Provider', 'IP address', 'Details']}>
                 {logs.data.audit_logs.map((log) => (
                   <tr key={log.id}>
                     <td>{formatDateTime(log.created_at)}</td>
                     <td>{label(log.event)}</td>
+                    <td>{ACTORS[log.actor]}</td>
                     <td>{log.user_email ?? (log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—')}</td>
                     <td>{log.provider_name ?? '—'}</td>
                     <td>{log.ip_address ?? '—'}</td>
                     <td>
-                      <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
+                      <AuditDetails details={log.details} />
                     </td>
                   </tr>
                 ))}
