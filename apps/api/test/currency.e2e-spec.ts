@@ -90,6 +90,15 @@ describe('household currency', () => {
     await createImport(t.server, h.apiKey, csv).expect(201);
   });
 
+  it('takes a currency that is not ISO 4217 in an import row as an error of that row, naming it', async () => {
+    const h = await t.newHousehold();
+    const account = await newAccount(t, h);
+    const csv = 'date,amount,name,currency\n2025-01-02,12.00,Shop,EUR\n2025-01-03,5.00,Cafe,XYZ\n';
+    const created = await createImport(t.server, h.apiKey, { raw_file_content: csv, currency_col_label: 'currency', account_id: account }).expect(201);
+    const rows = await api(h.apiKey, 'get', `/imports/${created.body.data.id}/rows?errors=only`).expect(200);
+    expect(rows.body.data.map((r: { row_number: number; errors: string[] }) => [r.row_number, r.errors])).toEqual([[2, ["Row 2: currency 'XYZ' is not a valid currency code"]]]);
+  });
+
   it('keeps the valid currencies of other rows when the household currency changes', async () => {
     const h = await t.newHousehold();
     await newAccount(t, h, 'Savings', 'GBP');
