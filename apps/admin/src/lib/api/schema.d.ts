@@ -3113,6 +3113,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description unsupported_media_type: the body is neither JSON nor multipart/form-data */
             415: {
                 headers: {
@@ -3251,7 +3260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first) */
+            /** @description import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first); invalid_family_currency: the stored household currency is not ISO 4217 */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4262,6 +4271,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+            /** @description invalid_family_currency: the stored household currency is not ISO 4217 (nothing is created); an admin sets a valid one in household settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead); or amount_out_of_range as for GET, the budget then made */
             422: {
