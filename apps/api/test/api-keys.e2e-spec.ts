@@ -47,7 +47,7 @@ describe('API-key authentication', () => {
   it('refuses a revoked key', async () => {
     const h = await t.newHousehold();
     await settings(h.apiKey).expect(200);
-    expect(await t.app.get(ApiKeysService).revoke(h.apiKeyPrefix)).toBe(true);
+    expect(await t.app.get(ApiKeysService).revoke(h.apiKeyPrefix)).toMatchObject({ prefix: h.apiKeyPrefix, userId: h.userId });
     expect((await settings(h.apiKey).expect(401)).body).toEqual(INVALID);
   });
 
