@@ -157,6 +157,68 @@ describe('browser: /budgets', () => {
     await page.context().close();
   });
 
+  it('says at the field what is wrong with an amount, in words, and takes the grouping of the locale (en-US)', async () => {
+    const h = await app.t.newHousehold();
+    await publishCsv(h.apiKey, ['Date,Amount,Description,Category,Account', `${MONTH}-05,-45.99,Grocer,Groceries,Checking`].join('\n'));
+    const page = await app.newPage();
+    await signInAs(page, h.email, `/budgets?month=${MONTH}`);
+    await page.getByRole('button', { name: 'Start this month’s budget' }).click();
+    await page.getByRole('heading', { name: MONTH_NAME }).waitFor();
+    const stored = async () =>
+      (
+        await app.t.dataSource.query(
+          `SELECT b.budgeted_spending_minor::text AS planned, bc.budgeted_spending_minor::text AS groceries
+             FROM budgets b JOIN budget_categories bc ON bc.budget_id = b.id JOIN categories c ON c.id = bc.category_id
+            WHERE b.family_id = $1 AND c.name = 'Groceries'`,
+          [h.familyId],
+        )
+      )[0];
+    const planned = page.getByLabel('Planned spending', { exact: true });
+    const patches: string[] = [];
+    page.on('request', (req) => req.method() === 'PATCH' && patches.push(req.postData() ?? ''));
+
+    // More decimals than USD has: refused at the field, in words, before anything is sent; focus stays on the field.
+    await planned.fill('12.345');
+    await planned.press('Enter');
+    const totals = page.getByRole('region', { name: MONTH_NAME });
+    await totals.getByRole('alert').filter({ hasText: 'USD amounts have at most 2 decimals.' }).waitFor();
+    expect(await planned.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Planned spending');
+    await planned.fill('lots');
+    await planned.press('Enter');
+    await totals.getByRole('alert').filter({ hasText: 'Enter the amount as a number, such as 1,234.50.' }).waitFor();
+    await screenshot(page, 'budgets-field-error');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'budgets-field-error-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(patches).toEqual([]);
+    expect(await stored()).toEqual({ planned: null, groceries: '0' });
+
+    // The locale's grouping is taken: 1,000.50 is saved as 1000.50; typing clears the message.
+    await planned.fill('1,000.50');
+    expect(await totals.getByRole('alert').count()).toBe(0);
+    await planned.press('Enter');
+    await totals.getByRole('definition').filter({ hasText: '$1,000.50' }).first().waitFor();
+    const groceries = page.getByLabel('Planned for Groceries');
+    await groceries.fill('1,000');
+    await groceries.press('Enter');
+    await page.getByRole('row', { name: /Groceries/ }).getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect(await stored()).toEqual({ planned: '100050', groceries: '100000' });
+
+    // A refusal of the API (beyond the largest amount) shows at the field it names, in words, not at the card.
+    await groceries.fill('90,071,992,547,409.92');
+    await groceries.press('Enter');
+    const row = page.getByRole('row', { name: /Groceries/ });
+    await row.getByRole('alert').filter({ hasText: 'The planned amount must be at most 90071992547409.91.' }).waitFor();
+    expect(await groceries.getAttribute('aria-invalid')).toBe('true');
+    await groceries.fill('12.345');
+    await groceries.press('Enter');
+    await row.getByRole('alert').filter({ hasText: 'USD amounts have at most 2 decimals.' }).waitFor();
+    await screenshot(page, 'budgets-category-field-error');
+    expect(await stored()).toEqual({ planned: '100050', groceries: '100000' });
+    await page.context().close();
+  });
+
   it('shows and keeps amounts of a currency without minor units (JPY) as they are', async () => {
     const h = await app.t.newHousehold({ currency: 'JPY' });
     const page = await app.newPage();

@@ -7,6 +7,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { ApiKey } from '../src/auth/auth.entities';
 import { Family } from '../src/finance/entities/family.entity';
 import { User } from '../src/users/user.entity';
+import { as, signIn } from './support/sessions';
 import { startTestApp, TestApp } from './support/test-app';
 
 const INVALID = { error: 'unauthorized', message: 'Access token or API key is invalid, expired, or missing' };
@@ -46,7 +47,7 @@ describe('API-key authentication', () => {
   it('refuses a revoked key', async () => {
     const h = await t.newHousehold();
     await settings(h.apiKey).expect(200);
-    expect(await t.app.get(ApiKeysService).revoke(h.apiKeyPrefix)).toBe(true);
+    expect(await t.app.get(ApiKeysService).revoke(h.apiKeyPrefix)).toMatchObject({ prefix: h.apiKeyPrefix, userId: h.userId });
     expect((await settings(h.apiKey).expect(401)).body).toEqual(INVALID);
   });
 
@@ -133,11 +134,22 @@ describe('operator CLI', () => {
       expect(ok.body.currency).toBe('EUR');
       expect(await cli(['api-keys:revoke', '--prefix', prefix], env)).toContain(`Revoked API key ${prefix}`);
       await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', key).expect(401);
+      // Each command is in the audit log with actor cli, as the super admin reads it.
+      const browser = await signIn(t.server, email, 'long enough pw');
+      const [user] = await t.dataSource.query(`SELECT id, family_id FROM users WHERE email = $1`, [email]);
+      const log = await as(t.server, browser, 'get', `/api/v1/admin/audit_logs?user_id=${user.id}`).expect(200);
+      const byCli = log.body.audit_logs.filter((row: { actor: string }) => row.actor === 'cli');
+      expect(byCli.map((row: { event: string; family_id: string; details: Record<string, unknown> }) => [row.event, row.family_id, row.details]).reverse()).toEqual([
+        ['user_created', user.family_id, { role: 'super_admin', family_created: true }],
+        ['api_key_created', user.family_id, { api_key_id: expect.any(String), prefix, scope: 'read' }],
+        ['api_key_revoked', user.family_id, { api_key_id: expect.any(String), prefix }],
+      ]);
+      expect(log.body.audit_logs.find((row: { event: string }) => row.event === 'login')).toMatchObject({ actor: 'user' });
     } finally {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 240_000); // three CLI processes, each booting an embedded database from disk
+  }, 360_000); // three CLI processes, each booting an embedded database from disk
 
   it('explains a bad command and exits non-zero', async () => {
     await expect(cli(['users:create', '--email', 'x@example.com'], { DATA_DIR: 'memory://' })).rejects.toThrow(
@@ -165,7 +177,7 @@ describe('operator CLI', () => {
       usage(/--role must be one of/),
     );
     expect(await exitCode(['users:create', '--email', 'not-an-email', '--password', 'short', '--family-name', 'F', '--currency', 'dollars'], env)).toEqual(
-      usage(/email must be a valid e-mail address; password must be 8 to 256 characters; currency must be an ISO 4217 code/),
+      usage(/email must be a valid e-mail address; password must be 8 to 256 characters; currency must be an ISO 4217 currency code such as USD or EUR \("DOLLARS" is not one\)/),
     );
   }, 300_000); // eight CLI processes
 

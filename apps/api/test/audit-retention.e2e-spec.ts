@@ -107,7 +107,7 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       expect(await present(t, [...expired, ...kept])).toEqual([...kept].sort());
       expect(existsSync(archiveDir())).toBe(false);
       const [audit] = await t.dataSource.query(`SELECT * FROM audit_logs WHERE event = 'audit_retention' ORDER BY created_at DESC LIMIT 1`);
-      expect(audit.details).toMatchObject({ tier: 'standard', purged_rows: 2, archived_rows: 0 });
+      expect(audit).toMatchObject({ actor: 'system', details: { tier: 'standard', purged_rows: 2, archived_rows: 0 } });
     });
   });
 
@@ -140,6 +140,7 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       expect(events.find((e) => e.id === archived[0])).toEqual({
         id: archived[0],
         event: 'link',
+        actor: 'user',
         created_at: row.created,
         user_id: null,
         family_id: null,
@@ -216,6 +217,8 @@ describe('audit log retention tiers (SPEC.md 6): the daily job on the real datab
       expect(out.join('\n')).toMatch(/Database: deleted 0 audit rows created before \d{4}-/);
       expect(out.join('\n')).toContain(`wrote ${report.archive!.written[0].file} (1 rows, sha256 ${report.archive!.written[0].sha256})`);
       expect((await archiveContents(archiveDir())).events.map((e) => e.id)).toContain(fresh);
+      const [audit] = await t.dataSource.query(`SELECT actor FROM audit_logs WHERE event = 'audit_retention' ORDER BY created_at DESC LIMIT 1`);
+      expect(audit.actor).toBe('cli');
     });
 
     it('detects a tampered archive: edited bytes, a re-checksummed edit, a missing file', async () => {

@@ -308,9 +308,13 @@ describe('Budgets API', () => {
 
   describe('writes', () => {
     it.each([
-      [{ budgeted_spending: '-5' }, 'budgeted_spending must be a decimal amount of at least 0 in USD'],
-      [{ budgeted_spending: '12,50' }, 'budgeted_spending must be a decimal amount of at least 0 in USD'],
-      [{ expected_income: true }, 'expected_income must be a decimal amount of at least 0 in USD'],
+      [{ budgeted_spending: '-5' }, 'budgeted_spending must be a decimal amount of at least 0 in USD, written without grouping such as 1000.50 (got "-5")'],
+      [{ budgeted_spending: '12,50' }, 'budgeted_spending must be a decimal amount of at least 0 in USD, written without grouping such as 1000.50 (got "12,50")'],
+      [{ budgeted_spending: '1,000' }, 'budgeted_spending must be a decimal amount of at least 0 in USD, written without grouping such as 1000.50 (got "1,000")'],
+      [{ expected_income: true }, 'expected_income must be a decimal amount of at least 0 in USD, written without grouping such as 1000.50'],
+      // Refused as imports refuse such amounts: rounding would store something else than what was sent.
+      [{ budgeted_spending: '12.345' }, 'budgeted_spending has more decimals than USD stores: USD amounts have 2 decimals (got 12.345)'],
+      [{ expected_income: 10.005 }, 'expected_income has more decimals than USD stores: USD amounts have 2 decimals (got 10.005)'],
       [{ budgeted_spending: '90071992547409.92' }, 'budgeted_spending must be at most 90071992547409.91'],
     ])('PATCH /budgets refuses %p with 422 and changes nothing', async (body, message) => {
       const id = (await post('/budgets', home.h.apiKey, { start_date: '2025-04-01' })).body.id;
@@ -319,9 +323,9 @@ describe('Budgets API', () => {
       expect((await get(`/budgets/${id}`, home.h.apiKey)).body).toMatchObject({ budgeted_spending: null, expected_income: null });
     });
 
-    it('rounds extra digits half away from zero and un-initializes with null', async () => {
+    it('takes trailing zeros beyond the currency digits and un-initializes with null', async () => {
       const id = (await post('/budgets', home.h.apiKey, { start_date: '2025-05-01' })).body.id;
-      const set = await patch(`/budgets/${id}`, home.h.apiKey, { budgeted_spending: '10.005', expected_income: null }).expect(200);
+      const set = await patch(`/budgets/${id}`, home.h.apiKey, { budgeted_spending: '10.0100', expected_income: null }).expect(200);
       expect(set.body).toMatchObject({ budgeted_spending: '$10.01', budgeted_spending_cents: 1001, initialized: true, expected_income: null });
       const unset = await patch(`/budgets/${id}`, home.h.apiKey, { budgeted_spending: null }).expect(200);
       expect(unset.body).toMatchObject({ initialized: false, budgeted_spending: null, budgeted_spending_cents: null, available_to_spend: '$0.00' });
@@ -375,11 +379,18 @@ describe('Budgets API', () => {
       expect(budget.body.allocated_spending).toBe('$1,300.00');
     });
 
-    it('PATCH /budget_categories refuses a negative limit', async () => {
+    it('PATCH /budget_categories refuses a negative limit, grouping and more decimals than the currency has, changing nothing', async () => {
       const id = (await post('/budgets', home.h.apiKey, { start_date: '2025-07-01' })).body.id;
       const row = (await get(`/budget_categories?budget_id=${id}`, home.h.apiKey)).body.budget_categories[0];
-      const res = await patch(`/budget_categories/${row.id}`, home.h.apiKey, { budgeted_spending: '-1' }).expect(422);
-      expect(res.body.error).toBe('validation_failed');
+      for (const [amount, message] of [
+        ['-1', 'budgeted_spending must be a decimal amount of at least 0 in USD, written without grouping such as 1000.50 (got "-1")'],
+        ['1,000', 'budgeted_spending must be a decimal amount of at least 0 in USD, written without grouping such as 1000.50 (got "1,000")'],
+        ['12.345', 'budgeted_spending has more decimals than USD stores: USD amounts have 2 decimals (got 12.345)'],
+      ]) {
+        const res = await patch(`/budget_categories/${row.id}`, home.h.apiKey, { budgeted_spending: amount });
+        expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: { error: 'validation_failed', message, errors: [message] } });
+      }
+      expect((await get(`/budget_categories/${row.id}`, home.h.apiKey)).body.budgeted_spending_cents).toBe(row.budgeted_spending_cents);
     });
 
     it('PATCH /budget_categories refuses limits that together exceed the largest amount, and the budget stays readable', async () => {

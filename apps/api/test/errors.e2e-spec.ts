@@ -61,7 +61,7 @@ describe('error format', () => {
       expect.arrayContaining([
         'month_start_day must not be greater than 28',
         'timezone must be an IANA time zone such as Europe/Berlin',
-        'currency must be an ISO 4217 code such as USD',
+        'currency must be an ISO 4217 currency code such as USD or EUR ("dollars" is not one)',
       ]),
     );
     const after = await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', apiKey).expect(200);

@@ -106,16 +106,26 @@ describe('local sign-in and sessions', () => {
     await request(t.server).get('/api/v1/me').set('X-Api-Key', h.apiKey).expect(401);
   });
 
-  it("lets the admin app's session read its family's settings (the budget month it opens on needs them), and only read them", async () => {
+  it("lets the admin app's session read its family's settings (the budget month it opens on needs them); only an admin changes them", async () => {
     const h = await t.newHousehold({ role: 'member' });
-    await request(t.server).patch('/api/v1/family_settings').set('X-Api-Key', h.apiKey).send({ month_start_day: 15, timezone: 'Pacific/Auckland' }).expect(200);
+    // The currency, month start and time zone decide every budget of the household: a member's key is refused.
+    const refused = await request(t.server).patch('/api/v1/family_settings').set('X-Api-Key', h.apiKey).send({ month_start_day: 15 }).expect(403);
+    expect(refused.body).toEqual({ error: 'forbidden', message: "This action requires the 'admin' role" });
+    await t.dataSource.query(`UPDATE families SET month_start_day = 15, timezone = 'Pacific/Auckland' WHERE id = $1`, [h.familyId]);
     const browser = await signIn(t.server, h.email);
     const settings = await as(t.server, browser, 'get', '/api/v1/family_settings').expect(200);
     expect(settings.body).toMatchObject({ id: h.familyId, month_start_day: 15, timezone: 'Pacific/Auckland' });
+    await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', h.apiKey).expect(200);
     await request(t.server).get('/api/v1/family_settings').set('Cookie', 'hearth_session=forged').expect(401);
-    // Changing them still takes an API key.
-    await as(t.server, browser, 'patch', '/api/v1/family_settings').send({ month_start_day: 1 }).expect(401);
+    await as(t.server, browser, 'patch', '/api/v1/family_settings').send({ month_start_day: 1 }).expect(403);
     expect((await request(t.server).get('/api/v1/family_settings').set('X-Api-Key', h.apiKey).expect(200)).body.month_start_day).toBe(15);
+
+    // An admin changes them with a key or from the admin app (CSRF token required).
+    const admin = await t.newHousehold({ role: 'admin' });
+    const adminBrowser = await signIn(t.server, admin.email);
+    await request(t.server).patch('/api/v1/family_settings').set('Cookie', adminBrowser.cookie).send({ month_start_day: 3 }).expect(403);
+    expect((await as(t.server, adminBrowser, 'patch', '/api/v1/family_settings').send({ month_start_day: 3 }).expect(200)).body.month_start_day).toBe(3);
+    expect((await request(t.server).patch('/api/v1/family_settings').set('X-Api-Key', admin.apiKey).send({ month_start_day: 4 }).expect(200)).body.month_start_day).toBe(4);
   });
 
   it('tells the signed-in user whether they have a password and may use it: a local user yes, an SSO-only user has none', async () => {

@@ -139,10 +139,14 @@ describe('provider sources and operator tasks', () => {
       const [row] = await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [SEED_NAME]);
       expect(row.enabled).toBe(false);
       expect(SecretBox.fromConfig(config).open(row.client_secret_encrypted, CLIENT_SECRET_PURPOSE)).toBe(SECRET);
+      // An operator's change is audited with actor cli; the dry run and the unchanged run below record nothing.
+      const audited = () => t.dataSource.query(`SELECT event, actor, provider_id, details->'changed' AS changed FROM audit_logs WHERE provider_name = $1`, [SEED_NAME]);
+      expect(await audited()).toEqual([{ event: 'provider_created', actor: 'cli', provider_id: row.id, changed: expect.arrayContaining(['issuer', 'client_id', 'client_secret']) }]);
 
       out.length = 0;
       await seedProvidersTask(t.dataSource, config, seedFile, false, (l) => out.push(l));
       expect(out).toContain(`SKIP: ${SEED_NAME} (no changes)`);
+      expect(await audited()).toHaveLength(1);
 
       out.length = 0;
       await listProvidersTask(t.dataSource, (l) => out.push(l));
@@ -184,8 +188,11 @@ describe('provider sources and operator tasks', () => {
       expect(preview.results.sso_providers.updated).toBeGreaterThanOrEqual(1);
       expect(await stored()).toBe('plaintext-from-before');
       // Only this provider's value is asserted: a shared PostgreSQL database keeps rows of earlier runs under other keys.
+      const auditedRuns = async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM audit_logs WHERE event = 'secrets_reencrypted' AND actor = 'cli'`))[0].n as number;
+      const runsBefore = await auditedRuns();
       await backfillEncryptionTask(t.dataSource, base, false);
       expect(SecretBox.fromConfig(base).open(await stored(), CLIENT_SECRET_PURPOSE)).toBe('plaintext-from-before');
+      expect(await auditedRuns()).toBe(runsBefore + 1);
 
       const custom = loadConfig({
         ...process.env,

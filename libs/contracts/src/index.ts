@@ -95,8 +95,19 @@ export const AUDIT_EVENTS = [
   'audit_retention',
   // A super admin lets an SSO identity blocked by a permanent user removal sign in again.
   'identity_unblocked',
+  // An operator created a user with the CLI (users:create).
+  'user_created',
+  // An operator re-encrypted stored provider secrets and identity labels (security:backfill_encryption).
+  'secrets_reencrypted',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
+
+/**
+ * Who acted: `user` through the API or the admin app (the row's user, or the administrator in details.actor_user_id),
+ * `cli` an operator's command on the server (npm run cli), `system` a background job (the daily retention run).
+ */
+export const AUDIT_ACTORS = ['user', 'cli', 'system'] as const;
+export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
 export const ACCOUNTABLE_TYPES = [
   'Depository',

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import type { AuditEvent } from '@hearth/contracts';
+import type { AuditActor, AuditEvent } from '@hearth/contracts';
 import { CreatedAt, PrimaryUuid } from '../database/columns';
 
 /** Sign-in and administration events. No foreign keys: the record must outlive the user or provider it names. */
@@ -13,6 +13,7 @@ export class AuditLog {
   @Column({ type: 'uuid', nullable: true }) familyId: string | null;
   @Column({ type: 'uuid', nullable: true }) userId: string | null;
   @Column({ type: 'varchar', length: 40 }) event: AuditEvent;
+  @Column({ type: 'varchar', length: 10, default: 'user' }) actor: AuditActor;
   @Column({ type: 'uuid', nullable: true }) providerId: string | null;
   @Column({ type: 'varchar', length: 100, nullable: true }) providerName: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) ipAddress: string | null;

@@ -35,6 +35,7 @@ export class AuditLogsController {
       audit_logs: rows.map((row) => ({
         id: row.id,
         event: row.event,
+        actor: row.actor,
         user_id: row.userId,
         user_email: row.userEmail,
         family_id: row.familyId,

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDate, IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
-import { AUDIT_EVENTS } from '@hearth/contracts';
-import type { AuditEvent } from '@hearth/contracts';
+import { AUDIT_ACTORS, AUDIT_EVENTS } from '@hearth/contracts';
+import type { AuditActor, AuditEvent } from '@hearth/contracts';
 import { PageParam, PerPageParam } from '../common/paging';
 import { parseUtcDateTime } from '../common/utc-date-time';
 
@@ -31,6 +31,11 @@ export class AuditLogQuery {
 export class AuditLogDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: AUDIT_EVENTS }) event: AuditEvent;
+  @ApiProperty({
+    enum: AUDIT_ACTORS,
+    description: 'Who acted: user (through the API or the admin app), cli (an operator command on the server), system (a background job)',
+  })
+  actor: AuditActor;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) user_id: string | null;
   @ApiProperty({ nullable: true, type: String, description: "The user's e-mail; null without a user or once the user is removed" }) user_email: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'uuid' }) family_id: string | null;

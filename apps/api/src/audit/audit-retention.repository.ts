@@ -22,7 +22,7 @@ export class AuditRetentionRepository {
     for (;;) {
       const rows: { id: string; created: string; line: string }[] = await this.dataSource.query(
         `SELECT a.id, c.created,
-                json_build_object('id', a.id, 'event', a.event, 'created_at', c.created, 'user_id', a.user_id,
+                json_build_object('id', a.id, 'event', a.event, 'actor', a.actor, 'created_at', c.created, 'user_id', a.user_id,
                   'family_id', a.family_id, 'provider_id', a.provider_id, 'provider_name', a.provider_name,
                   'ip_address', a.ip_address, 'user_agent', a.user_agent, 'details', a.details)::text AS line
            FROM audit_logs a

@@ -1,3 +1,4 @@
+import type { AuditActor } from '@hearth/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '../common/logger';
@@ -44,11 +45,13 @@ export class AuditRetentionService {
     this.archive = AuditArchive.fromConfig(config);
   }
 
-  async run(now: Date = new Date()): Promise<RetentionReport> {
+  /** `actor`: the daily job (system) or an operator's `audit:retention` (cli), as the audit row records it. */
+  async run(now: Date = new Date(), actor: AuditActor = 'system'): Promise<RetentionReport> {
     const tier = this.config.audit.retentionTier;
     // Standard keeps no archive and never touches the directory: files left by an earlier tier stay for the operator.
     const report = planRetention(tier, now, null).archive ? await this.archive.withLock(() => this.archiveAndPurge(tier, now)) : await this.purgeOnly(tier, now);
     await this.audit.record('audit_retention', {
+      actor,
       details: {
         tier,
         database_cutoff: report.database_cutoff,

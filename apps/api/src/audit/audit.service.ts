@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AuditEvent } from '@hearth/contracts';
+import type { AuditActor, AuditEvent } from '@hearth/contracts';
 import { AuditLog } from './audit-log.entity';
 
 /** Where a request came from, as the audit log keeps it. */
@@ -11,6 +11,8 @@ export interface RequestOrigin {
 }
 
 export interface AuditEntry {
+  /** Who acted; `user` when left out (a request of the API or the admin app). */
+  actor?: AuditActor;
   userId?: string | null;
   familyId?: string | null;
   providerId?: string | null;
@@ -54,6 +56,7 @@ export class AuditService {
     await manager.getRepository(AuditLog).save(
       manager.getRepository(AuditLog).create({
         event,
+        actor: entry.actor ?? 'user',
         userId: entry.userId ?? null,
         familyId: entry.familyId ?? null,
         providerId: entry.providerId ?? null,

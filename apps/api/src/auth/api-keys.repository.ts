@@ -63,6 +63,10 @@ export class ApiKeysRepository {
     });
   }
 
+  findActiveByPrefix(prefix: string): Promise<ApiKey | null> {
+    return this.dataSource.getRepository(ApiKey).findOneBy({ prefix, revokedAt: IsNull() });
+  }
+
   /** Returns how many keys were revoked (0 when none matched or it was already revoked). */
   async revoke(where: { prefix: string; userId?: string }, at: Date): Promise<number> {
     const result = await this.dataSource

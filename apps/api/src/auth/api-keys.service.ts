@@ -68,7 +68,10 @@ export class ApiKeysService {
     return key;
   }
 
-  async revoke(prefix: string, userId?: string): Promise<boolean> {
-    return (await this.keys.revoke({ prefix, ...(userId ? { userId } : {}) }, new Date())) > 0;
+  /** Revokes the active key with this prefix (an operator's CLI command); the key revoked, or null when none was active. */
+  async revoke(prefix: string): Promise<ApiKey | null> {
+    const key = await this.keys.findActiveByPrefix(prefix);
+    if (!key || !(await this.keys.revoke({ prefix }, new Date()))) return null;
+    return key;
   }
 }

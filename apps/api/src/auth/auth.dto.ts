@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
 import { API_KEY_SCOPES, ROLES, SSO_STRATEGIES, USER_STATUSES } from '@hearth/contracts';
 import type { ApiKeyScope, Role, SsoStrategy, UserStatus } from '@hearth/contracts';
+import { IsCurrencyCode } from '../common/currency-field';
+import { OptionalNotNull } from '../common/optional-not-null';
 
 /** Longest accepted password: long passphrases fit, megabyte bodies never reach argon2. */
 export const PASSWORD_MAX = 256;
@@ -19,9 +21,9 @@ export class SetupDto {
   @ApiProperty({ example: 'you@example.com' }) @IsString() @Length(3, 320) email: string;
   @ApiProperty({ format: 'password', minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) @IsString() @MinLength(PASSWORD_MIN) @MaxLength(PASSWORD_MAX) password: string;
   @ApiProperty({ example: 'The Smiths' }) @IsString() @Length(1, 200) family_name: string;
-  @ApiPropertyOptional({ example: 'USD' })
-  @IsOptional()
-  @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as USD' })
+  @ApiPropertyOptional({ example: 'USD', description: 'ISO 4217 code of the household currency; left out: USD. Never null.' })
+  @OptionalNotNull()
+  @IsCurrencyCode()
   currency?: string;
 }
 

@@ -32,7 +32,7 @@ export class ListBudgetCategoriesQuery extends ListBudgetsQuery {
 const AMOUNT = {
   oneOf: [{ type: 'string' }, { type: 'number' }],
   example: '3000.00',
-  description: 'Decimal amount in the budget currency, >= 0 (string recommended; more digits than the currency has round half away from zero)',
+  description: 'Decimal amount in the budget currency, >= 0, without grouping (string recommended); more decimals than the currency has are refused (422)',
 };
 
 export class CreateBudgetDto {

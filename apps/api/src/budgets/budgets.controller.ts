@@ -49,6 +49,7 @@ export class BudgetsController {
   @ApiResponse({ status: 201, type: BudgetDto, description: 'Budget created, with a row (0) per category' })
   @ApiResponse({ status: 200, type: BudgetDto, description: 'The budget of that month already existed; rows added for new categories' })
   @ApiResponse({ status: 422, description: 'validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead); or amount_out_of_range as for GET, the budget then made' })
+  @ApiResponse({ status: 409, description: 'invalid_family_currency: the stored household currency is not ISO 4217 (nothing is created); an admin sets a valid one in household settings' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateBudgetDto,

@@ -10,10 +10,11 @@ import {
   summarizeBudget,
 } from '@hearth/domain/budget-math';
 import type { BudgetSummary, CategoryActivity, IsoDate } from '@hearth/domain/budget-math';
-import { convertedSumToMinorUnits, formatDecimal, LARGEST_CENTS, MoneyError, parseAmount } from '@hearth/domain/money';
+import { convertedSumToMinorUnits, finerThanMinorUnit, formatDecimal, LARGEST_CENTS, minorUnitDigits, MoneyError, parseAmount } from '@hearth/domain/money';
 import type { MinorUnits } from '@hearth/domain/money';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
+import { assertUsableFamilyCurrency } from '../common/currency-field';
 import { LOGGER } from '../common/logger';
 import { pageWindow } from '../common/paging';
 import { uuidParam } from '../common/query-params';
@@ -75,17 +76,26 @@ function isoDateParam(name: string, value: unknown): IsoDate | undefined {
   }
 }
 
-/** A decimal amount >= 0 in `currency`, from a JSON string or number. */
+/**
+ * A decimal amount >= 0 in `currency`, from a JSON string or number, refused (as imports refuse it) when it has more
+ * decimals than the currency stores: rounding 12.345 to 12.35 would save something other than what was sent.
+ */
 function amountParam(name: string, value: unknown, currency: string): MinorUnits {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : undefined;
   let amount: MinorUnits | undefined;
   try {
-    if (typeof text === 'string') amount = parseAmount(text.trim(), currency);
+    if (text !== undefined) amount = parseAmount(text, currency);
   } catch (error) {
     if (!(error instanceof MoneyError)) throw error;
   }
   if (amount === undefined || amount < 0n) {
-    throw ApiError.validation([`${name} must be a decimal amount of at least 0 in ${currency}`]);
+    const got = typeof value === 'string' ? ` (got "${value.slice(0, 40)}")` : '';
+    throw ApiError.validation([`${name} must be a decimal amount of at least 0 in ${currency}, written without grouping such as 1000.50${got}`]);
+  }
+  if (finerThanMinorUnit(text!, currency)) {
+    const digits = minorUnitDigits(currency);
+    const allowed = digits === 0 ? `${currency} amounts have no decimals` : `${currency} amounts have ${digits} decimals`;
+    throw ApiError.validation([`${name} has more decimals than ${currency} stores: ${allowed} (got ${text})`]);
   }
   if (amount > LARGEST_CENTS) throw ApiError.validation([`${name} must be at most ${formatDecimal(LARGEST_CENTS, currency)}`]);
   return amount;
@@ -141,6 +151,7 @@ export class BudgetsService {
     if (!date) throw ApiError.validation(['start_date is required']);
     const family = await this.families.findById(principal.familyId);
     if (!family) throw ApiError.notFound();
+    assertUsableFamilyCurrency(family.currency); // a new budget takes it
     const period = budgetPeriodFor(date, family.monthStartDay);
     const today = familyToday(family.timezone);
     const window = budgetWindow(today, family.monthStartDay, await this.budgets.oldestEntryDate(family.id));

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { API_KEY_SCOPES, ApiKeyScope, ROLES, Role } from '@hearth/contracts';
+import { API_KEY_SCOPES, ApiKeyScope, AuditEvent, ROLES, Role } from '@hearth/contracts';
+import { AuditEntry, AuditService } from '../audit/audit.service';
 import { ApiKeysRepository } from '../auth/api-keys.repository';
 import { apiKeyNameProblems, ApiKeysService } from '../auth/api-keys.service';
 import { ApiError } from '../common/api-error';
@@ -23,6 +24,10 @@ interface Command {
   run(values: Record<string, string | undefined>, dataSource: DataSource): Promise<void>;
 }
 
+/** The audit row of a change made by an operator's command: actor `cli`, no request origin. */
+const audited = (dataSource: DataSource, event: AuditEvent, entry: Omit<AuditEntry, 'actor' | 'origin'>) =>
+  new AuditService(dataSource).record(event, { ...entry, actor: 'cli' });
+
 const COMMANDS: Record<string, Command> = {
   'users:create': {
     summary: 'Create a user in the named family, creating the family when new (in --currency, default USD); joining refuses another currency',
@@ -42,6 +47,7 @@ const COMMANDS: Record<string, Command> = {
         familyName: v['family-name'],
         currency: v.currency,
       });
+      await audited(dataSource, 'user_created', { userId: user.id, familyId: family.id, details: { role: user.role, family_created: familyCreated } });
       console.log(`Created user ${user.email} (${user.role}) id=${user.id}`);
       console.log(`${familyCreated ? 'Created' : 'Joined'} family "${family.name}" (${family.currency}) id=${family.id}`);
     },
@@ -64,6 +70,11 @@ const COMMANDS: Record<string, Command> = {
         scope: v.scope as ApiKeyScope,
         uniqueName: true,
       });
+      await audited(dataSource, 'api_key_created', {
+        userId: user.id,
+        familyId: user.familyId,
+        details: { api_key_id: created.id, prefix: created.prefix, scope: created.scope },
+      });
       console.log(`Created API key "${created.name}" (${created.scope}) prefix=${created.prefix}`);
       console.log('Store it now; it cannot be shown again:');
       console.log(created.key);
@@ -77,6 +88,8 @@ const COMMANDS: Record<string, Command> = {
     async run(v, dataSource) {
       const revoked = await new ApiKeysService(new ApiKeysRepository(dataSource)).revoke(v.prefix!);
       if (!revoked) throw new Error(`No active API key with prefix ${v.prefix}`);
+      const owner = await new UsersService(dataSource).findWithFamily(revoked.userId);
+      await audited(dataSource, 'api_key_revoked', { userId: revoked.userId, familyId: owner?.familyId ?? null, details: { api_key_id: revoked.id, prefix: revoked.prefix } });
       console.log(`Revoked API key ${v.prefix}`);
     },
   },

@@ -3,6 +3,8 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
 import type { ErrorBody } from '@hearth/contracts';
+import { MoneyError } from '@hearth/domain/money';
+import { STORED_CURRENCY_REPAIR } from './currency-field';
 import { ApiError, NavigationRefused } from './api-error';
 import { LOGGER } from './logger';
 import { requestIdOf } from './request-context';
@@ -60,6 +62,10 @@ export class ErrorFilter implements ExceptionFilter {
   private toResponse(exception: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
     if (exception instanceof ApiError) {
       return { status: exception.status, body: exception.body(), headers: exception.headers };
+    }
+    if (exception instanceof MoneyError && exception.code === 'invalid_currency') {
+      // Input is checked where it enters, so this is a stored code that is not ISO 4217 (written before that check).
+      return { status: 409, body: { error: 'invalid_stored_currency', message: `Stored data holds a currency that is not valid: ${exception.message}. ${STORED_CURRENCY_REPAIR}` }, headers: {} };
     }
     if (exception instanceof HttpException) {
       return { status: exception.getStatus(), body: this.genericBody(exception.getStatus()), headers: {} };

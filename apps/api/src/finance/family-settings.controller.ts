@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
+import { ErrorResponseDto } from '../common/error-response.dto';
 import type { Family } from './entities/family.entity';
 import { FamiliesRepository } from './families.repository';
 import { FamilySettingsDto, UpdateFamilySettingsDto } from './family-settings.dto';
@@ -27,7 +28,7 @@ export class FamilySettingsController {
 
   @Get()
   @RequireScope('read')
-  @RequireSession() // the admin app reads them too (which budget month is running); changing them takes a key
+  @RequireSession() // the admin app reads them too (which budget month is running)
   @ApiOkResponse({ type: FamilySettingsDto })
   async show(@CurrentPrincipal() principal: Principal): Promise<FamilySettingsDto> {
     const family = await this.families.findById(principal.familyId);
@@ -35,9 +36,15 @@ export class FamilySettingsController {
     return toDto(family);
   }
 
+  /**
+   * Admins only (a member's session or read_write key gets 403): the currency, month start and time zone decide every
+   * budget of the household. A new currency also repairs rows holding a code that is not ISO 4217.
+   */
   @Patch()
   @RequireScope('write')
+  @RequireSession({ minRole: 'admin' })
   @ApiOkResponse({ type: FamilySettingsDto })
+  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: a setting out of range, null, or a currency that is not ISO 4217; nothing is changed' })
   async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateFamilySettingsDto): Promise<FamilySettingsDto> {
     const family = await this.families.update(principal.familyId, {
       name: body.name,

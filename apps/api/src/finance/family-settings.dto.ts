@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Length, Matches, Max, Min, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import { IsCurrencyCode } from '../common/currency-field';
 import { OptionalNotNull } from '../common/optional-not-null';
 
 @ValidatorConstraint({ name: 'timeZone' })
@@ -23,7 +24,7 @@ const DATE_FORMATS = ['%m-%d-%Y', '%d.%m.%Y', '%d-%m-%Y', '%Y-%m-%d', '%d/%m/%Y'
 /** Every setting may be left out (unchanged) but none can be cleared. */
 export class UpdateFamilySettingsDto {
   @ApiPropertyOptional() @OptionalNotNull() @IsString() @Length(1, 200) name?: string;
-  @ApiPropertyOptional({ example: 'EUR' }) @OptionalNotNull() @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as USD' }) currency?: string;
+  @ApiPropertyOptional({ example: 'EUR', description: 'ISO 4217 code' }) @OptionalNotNull() @IsCurrencyCode() currency?: string;
   @ApiPropertyOptional({ example: 'en' }) @OptionalNotNull() @Matches(/^[a-z]{2}(-[A-Z]{2})?$/, { message: 'locale must look like en or en-GB' }) locale?: string;
   @ApiPropertyOptional({ enum: DATE_FORMATS }) @OptionalNotNull() @IsIn(DATE_FORMATS) date_format?: string;
   @ApiPropertyOptional({ example: 'Europe/Berlin' }) @OptionalNotNull() @Validate(IsIanaTimeZone) timezone?: string;

@@ -45,6 +45,7 @@ export class ImportsController {
   @ApiCreatedResponse({ type: ImportResponseDto })
   @BadBody
   @ApiResponse({ status: 415, type: ErrorResponseDto, description: 'unsupported_media_type: the body is neither JSON nor multipart/form-data' })
+  @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings' })
   @ApiResponse({
     status: 422,
     description: 'Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId: the import is stored)',
@@ -93,7 +94,8 @@ export class ImportsController {
   @ApiResponse({
     status: 409,
     type: ErrorResponseDto,
-    description: 'import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first)',
+    description:
+      'import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first); invalid_family_currency: the stored household currency is not ISO 4217',
   })
   @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'Validation error: configuration, content, mappings or skip_rows' })
   async update(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Body() body: UpdateImportDto): Promise<ImportResponseDto> {

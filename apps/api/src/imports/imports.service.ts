@@ -13,6 +13,7 @@ import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Account } from '../finance/entities/account.entity';
 import { Family } from '../finance/entities/family.entity';
+import { assertUsableFamilyCurrency } from '../common/currency-field';
 import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
@@ -144,6 +145,7 @@ export class ImportsService {
 
   async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile): Promise<ImportDetailDto> {
     const type = resolveImportType(dto.type);
+    await this.requireUsableFamilyCurrency(principal.familyId);
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
     const content = readUpload(type, dto.raw_file_content, file, this.config.importMaxBytes);
 
@@ -211,6 +213,7 @@ export class ImportsService {
 
   /** Changes configuration and mappings before publishing; rows are parsed again from the stored content. */
   async update(principal: Principal, id: string, dto: UpdateImportDto): Promise<ImportDetailDto> {
+    await this.requireUsableFamilyCurrency(principal.familyId);
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
     await this.dataSource.transaction(async (tx) => {
       // Locked until the new rows are in: a publish checks them, and moves the import on, only after this commit.
@@ -358,6 +361,7 @@ export class ImportsService {
     // A second publish (a double click, another tab) is told what the import is doing, not that it has a problem.
     const conflict = statusConflict(imp);
     if (conflict) throw new ApiError(409, conflict, PUBLISH_CONFLICTS[conflict], { import_id: id });
+    await this.requireUsableFamilyCurrency(familyId, tx);
     const stats = (await this.imports.stats([id], tx)).get(id)!;
     const reject = (code: string, message: string, errors?: string[]) =>
       new ApiError(422, code, message, { import_id: id, ...(errors ? { errors } : {}) });
@@ -391,6 +395,12 @@ export class ImportsService {
       errors.push(`${stats.unassignedMappingsCount} values are not mapped (see PATCH mappings)`, ...unmapped.map((m) => `${m.type} '${m.key}' is not mapped`));
     }
     return errors;
+  }
+
+  /** Rows read, mapped and published without a currency of their own take the household's: it must be ISO 4217. */
+  private async requireUsableFamilyCurrency(familyId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    const family = await manager.getRepository(Family).findOneByOrFail({ id: familyId });
+    assertUsableFamilyCurrency(family.currency);
   }
 
   /** Adds the job (Redis down must not hang the request); when the queue does not take it, the status is restored. */

@@ -1,4 +1,6 @@
 import type { DataSource } from 'typeorm';
+import type { AuditActor } from '@hearth/contracts';
+import { AuditService } from '../audit/audit.service';
 import type { ProviderSpec } from './provider-yaml';
 import { SecretBox } from './secret-box';
 import { applyProviderFields, newProvider, providerProblems } from './provider-fields';
@@ -21,8 +23,10 @@ export async function seedProviders(
   dataSource: DataSource,
   box: SecretBox,
   specs: ProviderSpec[],
-  options: { dryRun: boolean; allowInsecureHttp: boolean },
+  /** `actor`: who seeds, as the provider_created / provider_updated audit rows record it (cli, or system at start-up). */
+  options: { dryRun: boolean; allowInsecureHttp: boolean; actor: AuditActor },
 ): Promise<SeedResult> {
+  const audit = new AuditService(dataSource);
   const result: SeedResult = { created: [], updated: [], unchanged: [], errors: [], lines: [] };
   const repository = dataSource.getRepository(SsoProvider);
   for (const spec of specs) {
@@ -46,7 +50,16 @@ export async function seedProviders(
       continue;
     }
     const verb = existing ? 'UPDATE' : 'CREATE';
-    if (!options.dryRun) await repository.save(provider);
+    if (!options.dryRun) {
+      await dataSource.transaction(async (tx) => {
+        const saved = await tx.getRepository(SsoProvider).save(provider);
+        await audit.record(
+          existing ? 'provider_updated' : 'provider_created',
+          { actor: options.actor, providerId: saved.id, providerName: saved.name, details: { strategy: saved.strategy, enabled: saved.enabled, changed, source: 'providers file' } },
+          tx,
+        );
+      });
+    }
     (existing ? result.updated : result.created).push(spec.name);
     result.lines.push(`${verb}${options.dryRun ? ' (dry-run)' : ''}: ${spec.name} (${changed.join(', ')})`);
   }

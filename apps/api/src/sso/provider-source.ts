@@ -50,6 +50,7 @@ export class ProviderSource implements OnModuleInit {
       seedProviders(this.dataSource, SecretBox.fromConfig(this.config), providers, {
         dryRun: false,
         allowInsecureHttp: this.config.sso.allowInsecureHttp,
+        actor: 'system',
       }),
     );
     for (const problem of [...problems, ...seeded.errors]) this.logger.warn({ file }, `Provider skipped: ${problem}`);

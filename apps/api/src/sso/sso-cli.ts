@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import { AppConfig, loadConfig } from '../config/config';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
 import { seedProviders } from './provider-seeder';
@@ -35,7 +36,7 @@ export async function seedProvidersTask(dataSource: DataSource, config: AppConfi
     print(`WARNING: No providers found in ${file} for ${config.nodeEnv} environment`);
     return 0;
   }
-  const result = await seedProviders(dataSource, SecretBox.fromConfig(config), providers, { dryRun, allowInsecureHttp: config.sso.allowInsecureHttp });
+  const result = await seedProviders(dataSource, SecretBox.fromConfig(config), providers, { dryRun, allowInsecureHttp: config.sso.allowInsecureHttp, actor: 'cli' });
   for (const line of result.lines) print(line);
   print(`Created: ${result.created.length}  Updated: ${result.updated.length}  Skipped: ${result.unchanged.length + problems.length}  Errors: ${result.errors.length}`);
   return result.errors.length ? 1 : 0;
@@ -113,7 +114,9 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
     labels.updated++;
     if (!dryRun) await dataSource.getRepository(SsoIdentityBlock).update({ id: block.id }, { identityLabelEncrypted: next });
   }
-  return { ok: stats.failed_count + labels.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats, sso_identity_blocks: labels } };
+  const result = { ok: stats.failed_count + labels.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats, sso_identity_blocks: labels } };
+  if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(dataSource).record('secrets_reencrypted', { actor: 'cli', details: result.results });
+  return result;
 }
 
 const dryRunFromEnv = () => process.env.DRY_RUN === 'true';

@@ -4,13 +4,13 @@ import { ROLES, Role } from '@hearth/contracts';
 import { hash } from 'argon2';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/auth.dto';
 import { ApiError } from '../common/api-error';
+import { currencyCodeProblem } from '../common/currency-field';
 import { Family } from '../finance/entities/family.entity';
 import { User } from './user.entity';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const CURRENCY = /^[A-Z]{3}$/;
 
 export interface CreateUserInput {
   email: string;
@@ -35,7 +35,9 @@ export function newUserProblems(input: Pick<CreateUserInput, 'email' | 'password
   }
   if (!input.familyId && !input.familyName?.trim()) errors.push('a family name or family id is required');
   else if (!input.familyId && input.familyName!.trim().length > 200) errors.push('family name must be at most 200 characters');
-  if (input.currency !== undefined && !CURRENCY.test(input.currency.toUpperCase())) errors.push('currency must be an ISO 4217 code such as USD');
+  // The CLI takes "eur" as EUR; the HTTP DTOs have already refused anything but an upper-case code.
+  const currency = input.currency == null ? null : currencyCodeProblem('currency', input.currency.toUpperCase());
+  if (currency) errors.push(currency);
   return errors;
 }
 

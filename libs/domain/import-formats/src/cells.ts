@@ -1,5 +1,5 @@
 import type { NumberFormat } from '@hearth/contracts';
-import { formatDecimal, LARGEST_CENTS, minorUnitDigits, parseAmount, parseDecimal } from '@hearth/domain/money';
+import { finerThanMinorUnit, formatDecimal, LARGEST_CENTS, minorUnitDigits, parseAmount, parseDecimal } from '@hearth/domain/money';
 
 // Cell-level parsing shared by the CSV import types: text encodings, numbers, dates, tag lists, header names.
 
@@ -446,7 +446,7 @@ export const negativeError = (column: string, value: string): string => `${colum
 export function minorUnitError(column: string, decimal: string, currency: string): string | null {
   const digits = minorUnitDigits(currency);
   const point = decimal.indexOf('.');
-  if (point !== -1 && significantDecimals(decimal, point) > digits) {
+  if (finerThanMinorUnit(decimal, currency)) {
     return `${column} '${shownValue(decimal)}' is finer than the ${currency} minor unit: ${currency} amounts have ${digits} decimals`;
   }
   // Fifteen digits of minor units always fit (counted with any sign and leading zeros, which only add to the count);
@@ -456,13 +456,6 @@ export function minorUnitError(column: string, decimal: string, currency: string
   return parseAmount(fraction ? `${whole}.${fraction}` : whole, currency) > LARGEST_CENTS
     ? `${column} '${shownValue(decimal)}' is beyond the largest ${currency} amount Hearth stores (${formatDecimal(LARGEST_CENTS, currency)})`
     : null;
-}
-
-/** The decimals after `point` in a decimal string, not counting trailing zeros ("1.50" has 1). */
-function significantDecimals(decimal: string, point: number): number {
-  let end = decimal.length;
-  while (end > point + 1 && decimal[end - 1] === '0') end--;
-  return end - point - 1;
 }
 
 /** Whether a decimal string is zero, however written ("0", "-0.00", ".0"). */

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { isCurrencyCode } from '@hearth/domain/money';
 import type { ImportType, NumberFormat } from '@hearth/contracts';
 import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, shownValue, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
 import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
@@ -57,7 +58,6 @@ export interface ParsedImport {
   sourceRows?: number;
 }
 
-const SUPPORTED_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 let lastRange: { today: Date; earliest: string; latest: string } | null = null;
 /** Rows may be dated from 30 years ago up to today; computed once per parse, not per row. */
 function dateRange(today: Date): { earliest: string; latest: string } {
@@ -336,7 +336,7 @@ const rowCurrency = (raw: string, opts: ParseOptions, errors: string[], row: num
 
 function checkedCurrency(raw: string, fallback: string, errors: string[], row: number): string {
   const code = (raw || fallback).toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code) || !SUPPORTED_CURRENCIES.has(code)) errors.push(`Row ${row}: currency '${raw}' is not a valid currency code`);
+  if (!isCurrencyCode(code)) errors.push(`Row ${row}: currency '${raw}' is not a valid currency code`);
   return code;
 }
 
@@ -354,7 +354,7 @@ export function amountPrecisionError(amount: string, currency: string, column: s
  * the account it names is checked once its account is mapped (the API's accountCurrencyErrors).
  */
 function checkMinorUnit(amount: string | null, currency: string | null, column: string, errors: string[], row: number): void {
-  if (amount === null || currency === null || !SUPPORTED_CURRENCIES.has(currency)) return;
+  if (amount === null || currency === null || !isCurrencyCode(currency)) return;
   const problem = amountPrecisionError(amount, currency, column, row);
   if (problem) errors.push(problem);
 }

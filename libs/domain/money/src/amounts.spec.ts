@@ -1,4 +1,4 @@
-import { convertAmount, formatDecimal, parseAmount, toCents } from './amounts';
+import { convertAmount, finerThanMinorUnit, formatDecimal, parseAmount, significantDecimals, toCents } from './amounts';
 
 describe('parseAmount', () => {
   it.each([
@@ -87,5 +87,31 @@ describe('toCents', () => {
     expect(() => toCents(BigInt(Number.MAX_SAFE_INTEGER) + 1n)).toThrow(
       expect.objectContaining({ code: 'unsafe_amount' }),
     );
+  });
+});
+
+describe('significantDecimals', () => {
+  it.each([
+    ['12', 0],
+    ['3.000', 0],
+    ['1.50', 1],
+    ['12.345', 3],
+    ['-0.125', 3],
+  ])('%s has %i', (decimal, expected) => {
+    expect(significantDecimals(decimal)).toBe(expected);
+  });
+});
+
+describe('finerThanMinorUnit', () => {
+  it.each([
+    ['12.345', 'USD', true],
+    ['12.340', 'USD', false],
+    ['12.35', 'USD', false],
+    ['12.5', 'JPY', true],
+    ['12.0', 'JPY', false],
+    ['1.2345', 'KWD', true],
+    ['1.234', 'KWD', false],
+  ])('%s in %s: %p', (decimal, currency, expected) => {
+    expect(finerThanMinorUnit(decimal, currency)).toBe(expected);
   });
 });

@@ -14,6 +14,21 @@ export function parseAmount(text: string, currency: string): MinorUnits {
   return rescale(requireDecimal(text, 'invalid_amount'), digits);
 }
 
+/** The decimals of a decimal string that are not trailing zeros: "1.50" has 1, "12" and "3.000" none. */
+export function significantDecimals(decimal: string): number {
+  const point = decimal.indexOf('.');
+  if (point === -1) return 0;
+  let end = decimal.length;
+  while (end > point + 1 && decimal[end - 1] === '0') end--;
+  return end - point - 1;
+}
+
+/**
+ * Whether a decimal string has more significant decimals than `currency` stores (12.345 in USD, 12.5 in JPY): minor
+ * units would round it, so input like that is refused rather than stored as something else. Trailing zeros are fine.
+ */
+export const finerThanMinorUnit = (decimal: string, currency: string): boolean => significantDecimals(decimal) > minorUnitDigits(currency);
+
 /** -123450n in USD -> "-1234.50"; always exactly the currency's digits, no grouping. */
 export function formatDecimal(amount: MinorUnits, currency: string): string {
   const digits = minorUnitDigits(currency);

@@ -1,4 +1,4 @@
-import { assertCurrencyCode, isCurrencyCode, minorUnitDigits } from './currency';
+import { assertCurrencyCode, currencyCodes, isCurrencyCode, minorUnitDigits } from './currency';
 import { MoneyError } from './money-error';
 
 describe('isCurrencyCode', () => {
@@ -35,5 +35,15 @@ describe('minorUnitDigits', () => {
 
   it('rejects an unknown currency', () => {
     expect(() => minorUnitDigits('XYZ')).toThrow(expect.objectContaining({ code: 'invalid_currency' }));
+  });
+});
+
+describe('currencyCodes', () => {
+  it('lists exactly the codes isCurrencyCode accepts, sorted', () => {
+    const codes = currencyCodes();
+    expect(codes).toEqual([...codes].sort());
+    expect(codes).toEqual(expect.arrayContaining(['USD', 'EUR', 'JPY', 'KWD']));
+    expect(codes.every((code) => isCurrencyCode(code))).toBe(true);
+    expect(codes).not.toContain('XYZ');
   });
 });

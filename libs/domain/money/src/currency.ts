@@ -10,6 +10,11 @@ function supportedCurrencyCodes(): ReadonlySet<string> {
   return supportedCodes;
 }
 
+/** Every code isCurrencyCode accepts, sorted: for pickers and for set-based checks in SQL. */
+export function currencyCodes(): readonly string[] {
+  return [...supportedCurrencyCodes()].sort();
+}
+
 /** True for an upper-case ISO 4217 code that this runtime's Intl knows ("usd" and "ABC" are not). */
 export function isCurrencyCode(code: unknown): code is string {
   return typeof code === 'string' && ISO_CODE_SHAPE.test(code) && supportedCurrencyCodes().has(code);

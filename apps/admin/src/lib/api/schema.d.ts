@@ -766,7 +766,12 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
+            /**
+             * @description Who acted: user (through the API or the admin app), cli (an operator command on the server), system (a background job)
+             * @enum {string}
+             */
+            actor: "user" | "cli" | "system";
             /** Format: uuid */
             user_id: string | null;
             /** @description The user's e-mail; null without a user or once the user is removed */
@@ -862,7 +867,10 @@ export interface components {
             password: string;
             /** @example The Smiths */
             family_name: string;
-            /** @example USD */
+            /**
+             * @description ISO 4217 code of the household currency; left out: USD. Never null.
+             * @example USD
+             */
             currency?: string;
         };
         PasswordResetRequestDto: {
@@ -974,7 +982,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
             provider: string | null;
             ip_address: string | null;
             user_agent: string | null;
@@ -1021,7 +1029,10 @@ export interface components {
         };
         UpdateFamilySettingsDto: {
             name?: string;
-            /** @example EUR */
+            /**
+             * @description ISO 4217 code
+             * @example EUR
+             */
             currency?: string;
             /** @example en */
             locale?: string;
@@ -1686,12 +1697,12 @@ export interface components {
         };
         UpdateBudgetDto: {
             /**
-             * @description Decimal amount in the budget currency, >= 0 (string recommended; more digits than the currency has round half away from zero); null: not initialized
+             * @description Decimal amount in the budget currency, >= 0, without grouping (string recommended); more decimals than the currency has are refused (422); null: not initialized
              * @example 3000.00
              */
             budgeted_spending?: (string | number) | null;
             /**
-             * @description Decimal amount in the budget currency, >= 0 (string recommended; more digits than the currency has round half away from zero)
+             * @description Decimal amount in the budget currency, >= 0, without grouping (string recommended); more decimals than the currency has are refused (422)
              * @example 3000.00
              */
             expected_income?: (string | number) | null;
@@ -1785,7 +1796,7 @@ export interface components {
         };
         UpdateBudgetCategoryDto: {
             /**
-             * @description Decimal amount in the budget currency, >= 0 (string recommended; more digits than the currency has round half away from zero); 0 on a subcategory: share the parent's budget
+             * @description Decimal amount in the budget currency, >= 0, without grouping (string recommended); more decimals than the currency has are refused (422); 0 on a subcategory: share the parent's budget
              * @example 3000.00
              */
             budgeted_spending: string | number;
@@ -1991,7 +2002,7 @@ export interface operations {
     AuditLogsController_list: {
         parameters: {
             query?: {
-                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked";
+                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
                 /** @description Events at or after this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
                 from?: string;
                 /** @description Events before this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
@@ -2977,7 +2988,7 @@ export interface operations {
                     "application/json": components["schemas"]["FamilySettingsDto"];
                 };
             };
-            /** @description Missing, invalid, expired or revoked API key, or deactivated user */
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2986,8 +2997,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Key lacks the 'write' scope */
+            /** @description Role below admin, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a setting out of range, null, or a currency that is not ISO 4217; nothing is changed */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3092,6 +3112,15 @@ export interface operations {
             };
             /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3294,7 +3323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first) */
+            /** @description import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first); invalid_family_currency: the stored household currency is not ISO 4217 */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4359,6 +4388,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+            /** @description invalid_family_currency: the stored household currency is not ISO 4217 (nothing is created); an admin sets a valid one in household settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description validation_failed (bad date) or budget_out_of_range (beyond two years back / ahead); or amount_out_of_range as for GET, the budget then made */
             422: {

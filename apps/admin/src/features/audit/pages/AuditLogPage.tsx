@@ -1,13 +1,16 @@
 import { useSearchParams } from 'react-router';
-import { AUDIT_EVENTS } from '@hearth/contracts';
+import { AUDIT_EVENTS, type AuditActor } from '@hearth/contracts';
 import { DataTable } from '../../../components/DataTable';
 import { Field } from '../../../components/Field';
 import { QueryState } from '../../../components/QueryState';
 import { formatDateTime } from '../../../lib/format';
 import { useAuditLogs, type AuditFilters } from '../api/useAuditLogs';
+import { AuditDetails } from '../components/AuditDetails';
 
 const PER_PAGE = 50;
 const label = (event: string) => event.replaceAll('_', ' ');
+/** Who acted, in words. */
+const ACTORS: Record<AuditActor, string> = { user: 'App or API', cli: 'Command line', system: 'System' };
 /** datetime-local (local time, no zone) to ISO 8601 and back. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 const toLocal = (iso: string | null) => {
@@ -66,16 +69,17 @@ export function AuditLogPage() {
             {list.audit_logs.length === 0 ? (
               <p className="empty">No event matches these filters.</p>
             ) : (
-              <DataTable caption="Audit events" columns={['When', 'Event', 'User', 'Provider', 'IP address', 'Details']}>
+              <DataTable caption="Audit events" columns={['When', 'Event', 'By', 'User', 'Provider', 'IP address', 'Details']}>
                 {list.audit_logs.map((log) => (
                   <tr key={log.id}>
                     <td>{formatDateTime(log.created_at)}</td>
                     <td>{label(log.event)}</td>
+                    <td>{ACTORS[log.actor]}</td>
                     <td>{log.user_email ?? (log.user_id ? <code>{log.user_id.slice(0, 8)}</code> : '—')}</td>
                     <td>{log.provider_name ?? '—'}</td>
                     <td>{log.ip_address ?? '—'}</td>
                     <td>
-                      <code className="details">{Object.keys(log.details).length ? JSON.stringify(log.details) : ''}</code>
+                      <AuditDetails details={log.details} />
                     </td>
                   </tr>
                 ))}

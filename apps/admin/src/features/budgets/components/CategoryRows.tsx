@@ -2,6 +2,7 @@ import { formatDecimal, formatMoney } from '@hearth/domain/money';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
+import { problemsOf } from '../../../lib/api/field-errors';
 import { useBudgetCategories, useUpdateBudgetCategory, type Budget } from '../api/useBudgets';
 import { AmountEditor } from './AmountEditor';
 import { BudgetBar } from './BudgetBar';
@@ -25,6 +26,8 @@ function uncategorizedCents(budget: Budget, rows: { subcategory: boolean }[], ac
 export function CategoryRows({ budget, month }: { budget: Budget; month: string }) {
   const { list, details } = useBudgetCategories(budget.id);
   const update = useUpdateBudgetCategory(month);
+  // A refusal of the amount shows at the row's field; any other above the table.
+  const problems = update.isError ? problemsOf(update.error, { amount: { property: 'budgeted_spending', label: 'The planned amount' } }) : null;
   if (list.isPending) return <Loading label="Loading categories…" />;
   if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   const uncategorized = uncategorizedCents(budget, list.data, details.map((detail) => detail.data?.actual_spending_cents));
@@ -33,7 +36,7 @@ export function CategoryRows({ budget, month }: { budget: Budget; month: string 
   }
   return (
     <>
-      <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
+      <div className="status-slot">{problems?.form && <ErrorState error={update.error} />}</div>
       <DataTable caption="Planned and actual spending per category" columns={['Category', 'Planned', 'Actual', 'Left', 'Progress']} cardsOnPhone>
         {list.data.map((row, i) => {
           const detail = details[i]?.data;
@@ -45,9 +48,11 @@ export function CategoryRows({ budget, month }: { budget: Budget; month: string 
               <td>
                 <AmountEditor
                   label={`Planned for ${row.category.name}`}
+                  currency={row.currency}
                   initial={formatDecimal(BigInt(row.budgeted_spending_cents), row.currency)}
                   pending={update.isPending && update.variables?.id === row.id}
                   saved={update.variables?.id === row.id ? update.data : undefined}
+                  error={update.variables?.id === row.id ? problems?.fields.amount : undefined}
                   onSave={(value) => update.mutate({ id: row.id, budgeted_spending: value })}
                 />
                 {row.inherits_parent_budget && <small className="muted">Shares its parent's budget</small>}

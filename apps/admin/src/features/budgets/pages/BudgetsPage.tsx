@@ -5,6 +5,7 @@ import { formatDecimal } from '@hearth/domain/money';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
+import { problemsOf } from '../../../lib/api/field-errors';
 import { useFamilySettings, useMonthBudget, useStartBudget, useUpdateBudget, type Budget } from '../api/useBudgets';
 import { AmountEditor } from '../components/AmountEditor';
 import { BudgetBar } from '../components/BudgetBar';
@@ -22,12 +23,19 @@ const runningMonth = ({ timezone, month_start_day }: { timezone: string | null; 
     : `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
   return budgetPeriodFor(today, month_start_day).startDate.slice(0, 7);
 };
+/** The totals as the API names them, and the words its messages about them start with here. */
+const AMOUNT_FIELDS = {
+  spending: { property: 'budgeted_spending', label: 'Planned spending' },
+  income: { property: 'expected_income', label: 'Expected income' },
+};
 /** A `_cents` amount (minor units of the currency: JPY has none) as the plain decimal the API reads back. */
 const decimal = (cents: number | null, currency: string) => (cents === null ? '' : formatDecimal(BigInt(cents), currency));
 
 function Totals({ budget, month }: { budget: Budget; month: string }) {
   const update = useUpdateBudget(month);
   const [field, setField] = useState<'spending' | 'income'>(); // the editor saved last, whose "Saved" takes focus
+  // A refusal naming a field shows at its editor; any other at the card.
+  const problems = update.isError ? problemsOf(update.error, AMOUNT_FIELDS) : null;
   const save = (changes: { budgeted_spending?: string | null; expected_income?: string | null }) => {
     setField('budgeted_spending' in changes ? 'spending' : 'income');
     update.mutate({
@@ -66,14 +74,32 @@ function Totals({ budget, month }: { budget: Budget; month: string }) {
       <div className="inline-form">
         <div className="field">
           <span className="label">Planned spending ({budget.currency})</span>
-          <AmountEditor label="Planned spending" initial={decimal(budget.budgeted_spending_cents, budget.currency)} pending={update.isPending} saved={field === 'spending' ? update.data : undefined} onSave={(v) => save({ budgeted_spending: v || null })} />
+          <AmountEditor
+            label="Planned spending"
+            currency={budget.currency}
+            allowEmpty
+            initial={decimal(budget.budgeted_spending_cents, budget.currency)}
+            pending={update.isPending}
+            saved={field === 'spending' ? update.data : undefined}
+            error={field === 'spending' ? problems?.fields.spending : undefined}
+            onSave={(v) => save({ budgeted_spending: v || null })}
+          />
         </div>
         <div className="field">
           <span className="label">Expected income ({budget.currency})</span>
-          <AmountEditor label="Expected income" initial={decimal(budget.expected_income_cents, budget.currency)} pending={update.isPending} saved={field === 'income' ? update.data : undefined} onSave={(v) => save({ expected_income: v || null })} />
+          <AmountEditor
+            label="Expected income"
+            currency={budget.currency}
+            allowEmpty
+            initial={decimal(budget.expected_income_cents, budget.currency)}
+            pending={update.isPending}
+            saved={field === 'income' ? update.data : undefined}
+            error={field === 'income' ? problems?.fields.income : undefined}
+            onSave={(v) => save({ expected_income: v || null })}
+          />
         </div>
       </div>
-      <div className="status-slot">{update.isError && <ErrorState error={update.error} />}</div>
+      <div className="status-slot">{problems?.form && <ErrorState error={update.error} />}</div>
     </section>
   );
 }
