@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
-import { AppConfig, loadConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
 import { seedProviders } from './provider-seeder';
 import { ParsedProviders, parseProvidersFile } from './provider-yaml';
@@ -115,40 +115,3 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
   }
   return { ok: stats.failed_count + labels.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats, sso_identity_blocks: labels } };
 }
-
-const dryRunFromEnv = () => process.env.DRY_RUN === 'true';
-
-/** Operator commands for apps/api/src/cli/cli.ts. */
-export const SSO_COMMANDS = {
-  'sso_providers:seed': {
-    summary: 'Create/update SSO providers from config/auth.yml (DRY_RUN=true previews)',
-    usage: '[--file config/auth.yml]',
-    options: { file: { type: 'string' as const } },
-    required: [] as string[],
-    async run(values: Record<string, string | undefined>, dataSource: DataSource) {
-      const config = loadConfig();
-      const code = await seedProvidersTask(dataSource, config, values.file ?? config.sso.providersFile, dryRunFromEnv(), console.log);
-      if (code) throw new Error('some providers were not saved');
-    },
-  },
-  'sso_providers:list': {
-    summary: 'List the SSO providers stored in the database',
-    usage: '',
-    options: {},
-    required: [] as string[],
-    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
-      await listProvidersTask(dataSource, console.log);
-    },
-  },
-  'security:backfill_encryption': {
-    summary: "Encrypt plaintext provider secrets and re-encrypt them and removed identities' labels under custom keys (DRY_RUN=true previews)",
-    usage: '',
-    options: {},
-    required: [] as string[],
-    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
-      const result = await backfillEncryptionTask(dataSource, loadConfig(), dryRunFromEnv());
-      console.log(JSON.stringify(result));
-      if (!result.ok) throw new Error('some values could not be decrypted with the current or the SECRET_KEY_BASE key');
-    },
-  },
-};
