@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { bodyDepthLimit, bodyParserErrors } from './common/body-errors';
 import { PinoNestLogger } from './common/logger';
 import { accessLog, requestId } from './common/request-context';
+import { HASHED_ASSET_CACHE, securityHeaders, setAppPageHeaders } from './common/security-headers';
 import { validationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { buildOpenApiDocument } from './openapi';
@@ -38,6 +39,7 @@ export async function createApp(config: AppConfig, runtime: Runtime, logger: Log
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });
+  app.use(securityHeaders);
   app.use(requestId);
   app.use(accessLog(logger));
   // Imports carry up to 10 MB of CSV inside JSON, where escaping can double it; every other route stays small.
@@ -63,12 +65,16 @@ export async function createApp(config: AppConfig, runtime: Runtime, logger: Log
 function serveAdmin(app: NestExpressApplication, config: AppConfig): void {
   const dir = resolve(config.adminDistDir ?? join(__dirname, '../../../../admin') /* dist/api/apps/api/src -> dist/admin */);
   if (!existsSync(join(dir, 'index.html'))) return;
-  app.useStaticAssets(dir, { index: false });
-  // No Referer from the app's pages: a mailed link's token (/password_reset?token=...) would go out with every
-  // request the page makes before it has read the token and taken it out of the address bar.
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' && !req.path.startsWith('/api/') && !req.path.startsWith('/auth/')
-      ? res.setHeader('Referrer-Policy', 'no-referrer').sendFile(join(dir, 'index.html'))
-      : next(),
-  );
+  app.useStaticAssets(dir, {
+    index: false,
+    setHeaders: (res: Response, file: string) => {
+      if (file.endsWith('.html')) setAppPageHeaders(res);
+      else if (file.startsWith(join(dir, 'assets/'))) res.setHeader('Cache-Control', HASHED_ASSET_CACHE);
+    },
+  });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || req.path.startsWith('/api/') || req.path.startsWith('/auth/')) return next();
+    setAppPageHeaders(res);
+    res.sendFile(join(dir, 'index.html'));
+  });
 }
