@@ -15,6 +15,7 @@ export default defineConfig({
     },
   },
   build: { outDir: fileURLToPath(new URL('../../dist/admin', import.meta.url)), emptyOutDir: true },
-  // The dev server passes the API's paths to it (HEARTH_API, else a local `npm start`): the app and the API share one origin.
-  server: { proxy: Object.fromEntries(['/api', '/auth'].map((path) => [path, process.env.HEARTH_API ?? 'http://127.0.0.1:3000'])) },
+  // The dev server passes the API's paths to it (HEARTH_API, else a local `npm start`): the app and the API share one
+  // origin. The same paths as docker/nginx/hearth.conf.template: the API, password sign-in and sign-out, SSO.
+  server: { proxy: Object.fromEntries(['/api', '/auth', '/sessions'].map((path) => [path, process.env.HEARTH_API ?? 'http://127.0.0.1:3000'])) },
 });
