@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config';
-import { createDataSource, DatabaseTarget } from './database/data-source';
+import type { DatabaseTarget } from './database/data-source';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 import { ADVISORY_LOCKS } from './database/advisory-locks';
 
@@ -88,6 +88,9 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
  * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
  */
 async function migrate(target: DatabaseTarget): Promise<void> {
+  // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
+  // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
+  const { createDataSource } = await import('./database/data-source');
   const dataSource = createDataSource(target);
   await dataSource.initialize();
   const lock = target.embedded ? null : dataSource.createQueryRunner();

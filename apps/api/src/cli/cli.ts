@@ -189,13 +189,14 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig();
-  const [{ describeDatabase, startRuntime }, { createLogger }, { createDataSource }] = await Promise.all([
-    import('../runtime'),
-    import('../common/logger'),
-    import('../database/data-source'),
-  ]);
+  const [{ describeDatabase, startRuntime }, { createLogger }] = await Promise.all([import('../runtime'), import('../common/logger')]);
   announceDatabase(config, describeDatabase(config));
-  const runtime = await startRuntime(config, createLogger('warn'));
+  const starting = startRuntime(config, createLogger('warn'));
+  // The embedded database starts with file reads and a WebAssembly compilation off this thread: load the database
+  // layer (TypeORM, entities, migrations) meanwhile, once that has begun.
+  await new Promise((resolve) => setImmediate(resolve));
+  const { createDataSource } = await import('../database/data-source');
+  const runtime = await starting;
   const dataSource = createDataSource(runtime.database);
   await dataSource.initialize();
   try {
