@@ -3,7 +3,7 @@
 //   the SPA: Vite to dist/admin.
 // `node tools/build.mjs [--force] [--api]` builds both (or only the API), `--force` even when current.
 // Build messages go to stderr: the CLI's stdout carries what scripts read (a one-time API key).
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -79,7 +79,7 @@ export async function buildApi({ force = false } = {}) {
   const reason = force ? 'forced' : apiStaleness();
   if (!reason) return;
   const started = Date.now();
-  process.stderr.write(`Building the API (${reason})... `);
+  process.stderr.write(`Building the API (${reason})...\n`);
   const { transformFile } = await import('@swc/core'); // loaded only to build: its native module takes a while to load
   const { swcOptions } = require('./swc.cjs');
   const sources = apiSourceDirs().flatMap((dir) => listSources(dir));
@@ -106,27 +106,29 @@ export async function buildApi({ force = false } = {}) {
   for (const file of listFiles(apiDist)) if (!written.has(file)) rmSync(file);
   writeFileSync(apiStamp, `${new Date(started).toISOString()}\n`);
   utimesSync(apiStamp, started / 1000, started / 1000);
-  process.stderr.write(`${seconds(Date.now() - started)}\n`);
+  process.stderr.write(`Built the API in ${seconds(Date.now() - started)}\n`);
 }
 
 /** Builds the SPA when its sources (or the libraries it bundles) changed since dist/admin was built. */
-export function buildAdmin({ force = false } = {}) {
+export async function buildAdmin({ force = false } = {}) {
   const index = join(root, 'dist/admin/index.html');
   // The SPA bundles the libraries it imports (contracts, money, budget-math) as well as its own sources.
   const sources = ['apps/admin', 'libs/contracts', 'libs/domain/money', 'libs/domain/budget-math'].map((dir) => newestMtime(join(root, dir)));
   const reason = force ? 'forced' : !existsSync(index) ? 'no build yet' : statSync(index).mtimeMs < Math.max(...sources) ? 'changed since last build' : null;
   if (!reason) return;
   const started = Date.now();
-  process.stderr.write(`Building the admin app (${reason})... `);
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/admin/vite.config.mts', '--logLevel', 'warn'], {
+  process.stderr.write(`Building the admin app (${reason})...\n`);
+  const vite = spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/admin/vite.config.mts', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
   });
-  process.stderr.write(`${seconds(Date.now() - started)}\n`);
+  const code = await new Promise((resolve) => vite.on('exit', resolve));
+  if (code !== 0) throw new Error(`building the admin app failed (vite exited with ${code})`);
+  process.stderr.write(`Built the admin app in ${seconds(Date.now() - started)}\n`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const force = process.argv.includes('--force');
   await buildApi({ force });
-  if (!process.argv.includes('--api')) buildAdmin({ force });
+  if (!process.argv.includes('--api')) await buildAdmin({ force });
 }

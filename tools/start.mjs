@@ -13,12 +13,19 @@ const env = { ...process.env };
 if (roleArg) env.HEARTH_ROLE = roleArg.slice('--role='.length);
 
 await buildApi();
-// The configuration check in the service names a bad role; only a worker has no SPA to serve.
-if (env.HEARTH_ROLE !== 'worker' && !process.argv.includes('--no-admin')) buildAdmin();
-
 const child = spawn(process.execPath, ['-r', join(root, 'tools/dist.cjs'), join(root, 'dist/api/apps/api/src/main.js')], {
   stdio: 'inherit',
   env,
 });
+let adminFailed = false;
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => process.exit(adminFailed ? 1 : (code ?? (signal ? 1 : 0))));
+// The configuration check in the service names a bad role; only a worker has no SPA to serve. The SPA builds while the
+// service starts (a first start's new embedded database takes longer), and is served once built.
+if (env.HEARTH_ROLE !== 'worker' && !process.argv.includes('--no-admin')) {
+  buildAdmin().catch((error) => {
+    console.error(`${error.message}: stopping`);
+    adminFailed = true;
+    child.kill('SIGTERM');
+  });
+}

@@ -61,10 +61,13 @@ export async function createApp(config: AppConfig, runtime: Runtime, logger: Log
   return app;
 }
 
-/** Serves the built SPA, falling back to index.html for its client-side routes (never for /api). */
+/**
+ * Serves the built SPA, falling back to index.html for its client-side routes (never for /api). Looked for on each
+ * page load, not once: `npm start` builds the app while the service starts, and no app means 404 as for any path.
+ */
 function serveAdmin(app: NestExpressApplication, config: AppConfig): void {
   const dir = resolve(config.adminDistDir ?? join(__dirname, '../../../../admin') /* dist/api/apps/api/src -> dist/admin */);
-  if (!existsSync(join(dir, 'index.html'))) return;
+  const index = join(dir, 'index.html');
   app.useStaticAssets(dir, {
     index: false,
     setHeaders: (res: Response, file: string) => {
@@ -73,8 +76,8 @@ function serveAdmin(app: NestExpressApplication, config: AppConfig): void {
     },
   });
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' || req.path.startsWith('/api/') || req.path.startsWith('/auth/')) return next();
+    if (req.method !== 'GET' || req.path.startsWith('/api/') || req.path.startsWith('/auth/') || !existsSync(index)) return next();
     setAppPageHeaders(res);
-    res.sendFile(join(dir, 'index.html'));
+    res.sendFile(index);
   });
 }
