@@ -2,11 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
 import { API_KEY_SCOPES, ROLES, SSO_STRATEGIES, USER_STATUSES } from '@hearth/contracts';
 import type { ApiKeyScope, Role, SsoStrategy, UserStatus } from '@hearth/contracts';
-
-/** Longest accepted password: long passphrases fit, megabyte bodies never reach argon2. */
-export const PASSWORD_MAX = 256;
-export const PASSWORD_MIN = 8;
-
+import { PASSWORD_MAX, PASSWORD_MIN } from './password-length';
 
 /** POST /sessions, as JSON or as an HTML form. */
 export class SignInDto {

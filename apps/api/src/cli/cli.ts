@@ -24,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
       const { newUserProblems } = await import('../users/users.service');
       return newUserProblems({ email: v.email!, password: v.password, role: v.role as Role, familyName: v['family-name'], currency: v.currency });
     },
+    preload: () => import('../users/users.service'),
     async run(v, dataSource) {
       const { UsersService } = await import('../users/users.service');
       const { user, family, familyCreated } = await new UsersService(dataSource).create({
@@ -43,9 +44,10 @@ const COMMANDS: Record<string, Command> = {
     options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' } },
     required: ['email', 'name', 'scope'],
     async check(v) {
-      const { apiKeyNameProblems } = await import('../auth/api-keys.service');
+      const { apiKeyNameProblems } = await import('../auth/api-key-token');
       return [...apiKeyNameProblems(v.name!), ...(API_KEY_SCOPES.includes(v.scope as ApiKeyScope) ? [] : [`--scope must be one of ${API_KEY_SCOPES.join(', ')}`])];
     },
+    preload: () => Promise.all([import('../users/users.service'), import('../auth/api-keys.service'), import('../auth/api-keys.repository')]),
     async run(v, dataSource) {
       const [{ UsersService }, { ApiKeysService }, { ApiKeysRepository }] = await Promise.all([
         import('../users/users.service'),
@@ -71,6 +73,7 @@ const COMMANDS: Record<string, Command> = {
     usage: '--prefix hth_xxxxxxxx',
     options: { prefix: { type: 'string' } },
     required: ['prefix'],
+    preload: () => Promise.all([import('../auth/api-keys.service'), import('../auth/api-keys.repository')]),
     async run(v, dataSource) {
       const [{ ApiKeysService }, { ApiKeysRepository }] = await Promise.all([import('../auth/api-keys.service'), import('../auth/api-keys.repository')]);
       const revoked = await new ApiKeysService(new ApiKeysRepository(dataSource)).revoke(v.prefix!);
@@ -193,9 +196,9 @@ async function main(argv: string[]): Promise<number> {
   announceDatabase(config, describeDatabase(config));
   const starting = startRuntime(config, createLogger('warn'));
   // The embedded database starts with file reads and a WebAssembly compilation off this thread: load the database
-  // layer (TypeORM, entities, migrations) meanwhile, once that has begun.
+  // layer (TypeORM, entities, migrations) and the command's services meanwhile, once that has begun.
   await new Promise((resolve) => setImmediate(resolve));
-  const { createDataSource } = await import('../database/data-source');
+  const [{ createDataSource }] = await Promise.all([import('../database/data-source'), command.preload?.()]);
   const runtime = await starting;
   const dataSource = createDataSource(runtime.database);
   await dataSource.initialize();

@@ -16,5 +16,7 @@ export interface Command {
   password?: { prompt: (values: Record<string, string | undefined>) => string; confirm: boolean };
   /** Problems with the given values alone, found before the database is opened: usage errors (exit 2). */
   check?(values: Record<string, string | undefined>): string[] | Promise<string[]>;
+  /** Loads the modules `run` uses; called while the database starts, so loading and starting overlap. */
+  preload?(): Promise<unknown>;
   run(values: Record<string, string | undefined>, dataSource: DataSource): Promise<void>;
 }
