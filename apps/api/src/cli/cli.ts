@@ -195,6 +195,7 @@ async function main(argv: string[]): Promise<number> {
   const [{ describeDatabase, startRuntime }, { createLogger }] = await Promise.all([import('../runtime'), import('../common/logger')]);
   announceDatabase(config, describeDatabase(config));
   const starting = startRuntime(config, createLogger('warn'));
+  starting.catch(() => undefined); // a failure is reported where it is awaited, below
   // The embedded database starts with file reads and a WebAssembly compilation off this thread: load the database
   // layer (TypeORM, entities, migrations) and the command's services meanwhile, once that has begun.
   await new Promise((resolve) => setImmediate(resolve));
