@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { API_KEY_SCOPES, ApiKeyScope, ROLES, Role } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { loadConfig } from '../config/config';
@@ -9,6 +10,10 @@ import { AUDIT_COMMANDS } from '../audit/audit-commands';
 import { SSO_COMMANDS } from '../sso/sso-commands';
 import type { Command } from './command';
 import { PromptCancelled, promptPassword, readPasswordFromStdin } from './password-input';
+
+// A command lives a second or two: the embedded database's WebAssembly is compiled once, by the fast baseline compiler,
+// and not again by the optimizing one in the background, which costs twice the CPU for a process this short.
+setFlagsFromString('--liftoff-only');
 
 // Only what `--help` needs loads up front; a command loads its services (and the database layer) when it runs.
 const COMMANDS: Record<string, Command> = {
