@@ -1,13 +1,8 @@
 // Three projects: fast pure unit specs beside the code, integration specs that boot the real app, and browser specs
 // that drive the built admin SPA in Debian's Chromium against the real app.
-const swc = ['@swc/jest', {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
-  },
-  module: { type: 'commonjs' },
-}];
+const { swcOptions } = require('./tools/swc.cjs');
+
+const swc = ['@swc/jest', swcOptions];
 const moduleNameMapper = {
   '^@hearth/contracts$': '<rootDir>/libs/contracts/src/index.ts',
   '^@hearth/domain/(.*)$': '<rootDir>/libs/domain/$1/src/index.ts',

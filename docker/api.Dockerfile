@@ -5,6 +5,8 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
 RUN node tools/build.mjs --force
+# What runs the service and nothing else: no compilers, test runners, browsers' drivers or test identity providers.
+RUN npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -1,13 +1,9 @@
 // `npm run cli -- <command>`: operator commands against the configured database (see --help).
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+// Runs in this process once the API build is current (checking that costs milliseconds).
+import { createRequire } from 'node:module';
 import { buildApi } from './build.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-buildApi();
-const result = spawnSync(
-  process.execPath,
-  ['-r', join(root, 'tools/dist.cjs'), join(root, 'dist/api/apps/api/src/cli/cli.js'), ...process.argv.slice(2)],
-  { stdio: 'inherit', env: process.env },
-);
-process.exit(result.status ?? 1);
+const require = createRequire(import.meta.url);
+await buildApi();
+require('./dist.cjs');
+require('../dist/api/apps/api/src/cli/cli.js'); // reads process.argv.slice(2), as `node cli.js <command>` would

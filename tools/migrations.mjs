@@ -13,7 +13,7 @@ if (!['generate', 'check'].includes(command) || (command === 'generate' && !/^[A
   process.exit(2);
 }
 
-buildApi();
+await buildApi();
 const { root, requireDist } = require('./dist.cjs');
 const { EmbeddedPostgres } = requireDist('apps/api/src/database/embedded-postgres');
 const { createDataSource } = requireDist('apps/api/src/database/data-source');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { buildApi } from './build.mjs';
 
 const require = createRequire(import.meta.url);
-buildApi();
+await buildApi();
 const { root, requireDist } = require('./dist.cjs');
 const { NestFactory } = require('@nestjs/core');
 const { AppModule } = requireDist('apps/api/src/app.module');

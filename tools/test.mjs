@@ -7,7 +7,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { buildApi } from './build.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-buildApi(); // the CLI tests drive the compiled operator CLI
+await buildApi(); // the CLI tests drive the compiled operator CLI
 mkdirSync(join(root, 'tmp'), { recursive: true });
 const results = join(root, 'tmp/jest-results.json');
 const jest = spawnSync(

@@ -21,6 +21,7 @@ export default defineConfig({
     // The domain libraries are pure: what the app does not use of them (import-formats' parsers) is left out.
     rolldownOptions: { treeshake: { moduleSideEffects: (id: string) => !id.includes('/libs/domain/') } },
   },
-  // The dev server passes the API's paths to it (HEARTH_API, else a local `npm start`): the app and the API share one origin.
-  server: { proxy: Object.fromEntries(['/api', '/auth'].map((path) => [path, process.env.HEARTH_API ?? 'http://127.0.0.1:3000'])) },
+  // The dev server passes the API's paths to it (HEARTH_API, else a local `npm start`): the app and the API share one
+  // origin. The same paths as docker/nginx/hearth.conf.template: the API, password sign-in and sign-out, SSO.
+  server: { proxy: Object.fromEntries(['/api', '/auth', '/sessions'].map((path) => [path, process.env.HEARTH_API ?? 'http://127.0.0.1:3000'])) },
 });

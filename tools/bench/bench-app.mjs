@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { buildApi } from '../build.mjs';
 
 const require = createRequire(import.meta.url);
-buildApi();
+await buildApi();
 const { requireDist } = require('../dist.cjs');
 const { loadConfig } = requireDist('apps/api/src/config/config');
 const { createLogger } = requireDist('apps/api/src/common/logger');

@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { bodyDepthLimit, bodyParserErrors } from './common/body-errors';
 import { PinoNestLogger } from './common/logger';
 import { accessLog, requestId } from './common/request-context';
+import { HASHED_ASSET_CACHE, securityHeaders, setAppPageHeaders } from './common/security-headers';
 import { validationPipe } from './common/validation';
 import type { AppConfig } from './config/config';
 import { buildOpenApiDocument } from './openapi';
@@ -38,6 +39,7 @@ export async function createApp(config: AppConfig, runtime: Runtime, logger: Log
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });
+  app.use(securityHeaders);
   app.use(requestId);
   app.use(accessLog(logger));
   // Imports carry up to 10 MB of CSV inside JSON, where escaping can double it; every other route stays small.
@@ -59,16 +61,23 @@ export async function createApp(config: AppConfig, runtime: Runtime, logger: Log
   return app;
 }
 
-/** Serves the built SPA, falling back to index.html for its client-side routes (never for /api). */
+/**
+ * Serves the built SPA, falling back to index.html for its client-side routes (never for /api). Looked for on each
+ * page load, not once: `npm start` builds the app while the service starts, and no app means 404 as for any path.
+ */
 function serveAdmin(app: NestExpressApplication, config: AppConfig): void {
   const dir = resolve(config.adminDistDir ?? join(__dirname, '../../../../admin') /* dist/api/apps/api/src -> dist/admin */);
-  if (!existsSync(join(dir, 'index.html'))) return;
-  app.useStaticAssets(dir, { index: false });
-  // No Referer from the app's pages: a mailed link's token (/password_reset?token=...) would go out with every
-  // request the page makes before it has read the token and taken it out of the address bar.
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' && !req.path.startsWith('/api/') && !req.path.startsWith('/auth/')
-      ? res.setHeader('Referrer-Policy', 'no-referrer').sendFile(join(dir, 'index.html'))
-      : next(),
-  );
+  const index = join(dir, 'index.html');
+  app.useStaticAssets(dir, {
+    index: false,
+    setHeaders: (res: Response, file: string) => {
+      if (file.endsWith('.html')) setAppPageHeaders(res);
+      else if (file.startsWith(join(dir, 'assets/'))) res.setHeader('Cache-Control', HASHED_ASSET_CACHE);
+    },
+  });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || req.path.startsWith('/api/') || req.path.startsWith('/auth/') || !existsSync(index)) return next();
+    setAppPageHeaders(res);
+    res.sendFile(index);
+  });
 }

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/config';
-import { createDataSource, DatabaseTarget } from './database/data-source';
+import type { DatabaseTarget } from './database/data-source';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 import { ADVISORY_LOCKS } from './database/advisory-locks';
 
@@ -16,16 +16,31 @@ export interface Runtime {
 
 const RUNNING_FILE = 'embedded-server.json';
 
-function liveEmbeddedServer(dataDir: string): string | null {
+function liveEmbeddedServer(dataDir: string): { pid: number; url: string } | null {
   const file = join(dataDir, RUNNING_FILE);
   if (!existsSync(file)) return null;
   try {
     const { pid, url } = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; url: string };
     process.kill(pid, 0);
-    return url;
+    return { pid, url };
   } catch {
     return null;
   }
+}
+
+/** The database a process with this configuration opens, in words for an operator; never a credential. */
+export function describeDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): string {
+  if (config.databaseUrl !== null) {
+    try {
+      const url = new URL(config.databaseUrl);
+      return `PostgreSQL at ${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname} (DATABASE_URL)`;
+    } catch {
+      return 'PostgreSQL (DATABASE_URL)';
+    }
+  }
+  if (config.dataDir.startsWith('memory://')) return `a new in-memory embedded database (DATA_DIR=${config.dataDir}: nothing is kept)`;
+  const owner = liveEmbeddedServer(config.dataDir);
+  return `the embedded database in ${resolve(config.dataDir)}${owner ? `, through the Hearth process ${owner.pid} that holds it` : ''}`;
 }
 
 /**
@@ -38,7 +53,7 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
   let url = config.databaseUrl;
   const isEmbedded = url === null;
   if (url === null) {
-    url = config.dataDir.startsWith('memory://') ? null : liveEmbeddedServer(config.dataDir);
+    url = config.dataDir.startsWith('memory://') ? null : (liveEmbeddedServer(config.dataDir)?.url ?? null);
     if (url === null) {
       embedded = await EmbeddedPostgres.start(config.dataDir);
       url = embedded.url;
@@ -73,6 +88,9 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
  * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
  */
 async function migrate(target: DatabaseTarget): Promise<void> {
+  // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
+  // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
+  const { createDataSource } = await import('./database/data-source');
   const dataSource = createDataSource(target);
   await dataSource.initialize();
   const lock = target.embedded ? null : dataSource.createQueryRunner();

@@ -115,11 +115,12 @@ describe('operator CLI users:create', () => {
     const t = await startTestApp({ DATA_DIR: dataDir });
     try {
       const email = `xyz-${Date.now()}@example.com`;
-      const run = promisify(execFile)(process.execPath, ['tools/cli.mjs', 'users:create', '--email', email, '--password', 'long enough pw', '--family-name', `XYZ ${email}`, '--currency', 'XYZ'], {
+      const run = promisify(execFile)(process.execPath, ['tools/cli.mjs', 'users:create', '--email', email, '--password-stdin', '--family-name', `XYZ ${email}`, '--currency', 'XYZ'], {
         cwd: `${__dirname}/../../..`,
         env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
         encoding: 'utf8',
       });
+      run.child.stdin!.end('long enough pw\n');
       await expect(run).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(XYZ_PROBLEM) });
       expect(await t.dataSource.getRepository(User).countBy({ email })).toBe(0);
       expect(await t.dataSource.query(`SELECT id FROM families WHERE name = $1`, [`XYZ ${email}`])).toEqual([]);

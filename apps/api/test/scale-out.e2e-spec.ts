@@ -25,7 +25,7 @@ const scaleOutUrls = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 function buildApi(): void {
   // The same incremental build `npm test` and `npm start` run first; a no-op when dist is current.
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'apps/api/tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'tools/build.mjs'), '--api'], { cwd: root, stdio: 'inherit' });
 }
 
 async function freePort(): Promise<number> {

@@ -49,7 +49,7 @@ export class Harness {
     await this.startApi();
     await this.startWorker('worker');
     const email = `faults-${randomUUID()}@example.com`;
-    cli(this.env, ['users:create', '--email', email, '--password', 'fault harness password', '--role', 'admin', '--family-name', 'Fault harness']);
+    cli(this.env, ['users:create', '--email', email, '--password-stdin', '--role', 'admin', '--family-name', 'Fault harness'], 'fault harness password');
     this.apiKey = cli(this.env, ['api-keys:create', '--email', email, '--name', 'fault harness', '--scope', 'read_write']).trim().split('\n').pop().trim();
     [{ family_id: this.familyId }] = await this.sql(`SELECT family_id FROM users WHERE email = $1`, [email]);
   }

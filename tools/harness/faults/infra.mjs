@@ -104,10 +104,11 @@ export function startHearth(name, env, logDir) {
   };
 }
 
-/** Runs the built CLI (dist) against the private database; returns its stdout. */
-export function cli(env, args) {
+/** Runs the built CLI (dist) against the private database, `input` on its standard input; returns its stdout. */
+export function cli(env, args, input = '') {
   const result = spawnSync(process.execPath, ['-r', join(root, 'tools/dist.cjs'), join(root, 'dist/api/apps/api/src/cli/cli.js'), ...args], {
     cwd: root,
+    input,
     env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 60_000,

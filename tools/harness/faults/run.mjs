@@ -52,7 +52,7 @@ function table(results) {
 
 async function main() {
   const started = Date.now();
-  if (!args.includes('--no-build')) buildApi();
+  if (!args.includes('--no-build')) await buildApi();
   rmSync(logDir, { recursive: true, force: true });
   mkdirSync(logDir, { recursive: true });
   const h = new Harness({ logDir, singleProcess: args.includes('--single-process') });

@@ -86,7 +86,7 @@ const ctx = {
   req: (options) => http.request(options),
   q: async (sql, params = []) => (await db.query(sql, params)).rows,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  cli: (args) => cli({ ...serverEnv, LOG_LEVEL: 'warn' }, args),
+  cli: (args, input) => cli({ ...serverEnv, LOG_LEVEL: 'warn' }, args, input),
   /** Polls an import until it leaves importing/reverting. */
   async waitImport(key, id, timeoutMs = 60_000) {
     const deadline = Date.now() + timeoutMs;
@@ -109,7 +109,7 @@ const password = () => secret(`pw-${randomBytes(12).toString('base64url')}`, 'pa
 function createUser({ label, role, familyName }) {
   const email = `${label}-${RUN}@${label.startsWith('sso') ? ALLOWED_DOMAIN : 'hearth-hostile.test'}`;
   const pw = password();
-  const out = ctx.cli(['users:create', '--email', email, '--password', pw, '--role', role, '--family-name', familyName, '--currency', 'USD']);
+  const out = ctx.cli(['users:create', '--email', email, '--password-stdin', '--role', role, '--family-name', familyName, '--currency', 'USD'], pw);
   const id = /id=([0-9a-f-]{36})/.exec(out.split('\n')[0])[1];
   const familyId = /id=([0-9a-f-]{36})/.exec(out.split('\n')[1])[1];
   return { label, id, email, password: pw, familyId, role };

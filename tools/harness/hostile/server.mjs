@@ -53,9 +53,12 @@ export async function startServer(env, { onExit } = {}) {
   return server;
 }
 
-/** Runs the operator CLI (`npm run cli -- ...` without the rebuild) and returns its stdout; throws on failure. */
-export function cli(env, args) {
-  const result = spawnSync(process.execPath, ['-r', PRELOAD, CLI, ...args], { cwd: root, env, encoding: 'utf8' });
+/**
+ * Runs the operator CLI (`npm run cli -- ...` without the rebuild) and returns its stdout; throws on failure.
+ * `input` is its standard input (a password for --password-stdin).
+ */
+export function cli(env, args, input = '') {
+  const result = spawnSync(process.execPath, ['-r', PRELOAD, CLI, ...args], { cwd: root, env, encoding: 'utf8', input });
   if (result.status !== 0) throw new Error(`cli ${args[0]} failed (${result.status}): ${result.stderr || result.stdout}`);
   return result.stdout;
 }

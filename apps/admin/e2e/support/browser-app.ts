@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Role } from '@hearth/contracts';
 import { startFreshTestApp } from '../../../api/test/support/fresh-database';
 import type { TestApp } from '../../../api/test/support/test-app';
@@ -51,12 +51,14 @@ export async function startBrowserApp(env: Record<string, string> = {}, port = 0
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
   mkdirSync(screenshots, { recursive: true });
+  const cspViolations: string[] = [];
   return {
     t,
     baseUrl,
     browser,
     async newPage() {
       const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+      watchCsp(context, cspViolations);
       return context.newPage();
     },
     async newUser({ role = 'admin', familyId } = {}) {
@@ -73,8 +75,17 @@ export async function startBrowserApp(env: Record<string, string> = {}, port = 0
     async close() {
       await browser.close();
       await t.close();
+      // Every page of the suite ran under the app's Content-Security-Policy: anything it blocked is a broken app.
+      if (cspViolations.length) throw new Error(`Content-Security-Policy violations:\n${cspViolations.join('\n')}`);
     },
   };
+}
+
+/** Collects what Chromium reports blocked by a Content-Security-Policy (its console says so) on the context's pages. */
+export function watchCsp(context: BrowserContext, violations: string[]): void {
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`${message.location().url}: ${message.text()}`);
+  });
 }
 
 /** Signs in through the form and waits for the app shell. */

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { createLogger } from '../common/logger';
-import { AppConfig, loadConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 import { AuditArchive } from './audit-archive';
 import { archiveExpiredBefore } from './audit-retention.policy';
 import { AuditRetentionRepository } from './audit-retention.repository';
@@ -39,25 +39,3 @@ export async function verifyArchiveTask(dataSource: DataSource, config: AppConfi
   print(`${result.files} files, ${result.rows} rows verified; ${result.problems.length} problems`);
   return result.ok ? 0 : 1;
 }
-
-/** Operator commands for apps/api/src/cli/cli.ts. */
-export const AUDIT_COMMANDS = {
-  'audit:retention': {
-    summary: 'Apply AUDIT_RETENTION_TIER now: archive, purge old audit rows, expire archive files',
-    usage: '',
-    options: {},
-    required: [] as string[],
-    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
-      await retentionTask(dataSource, loadConfig(), console.log);
-    },
-  },
-  'audit:verify-archive': {
-    summary: 'Check every audit archive file against its SHA-256 and signed manifest, and that none is missing from the chain',
-    usage: '',
-    options: {},
-    required: [] as string[],
-    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
-      if (await verifyArchiveTask(dataSource, loadConfig(), console.log)) throw new Error('the audit archive failed verification');
-    },
-  },
-};

@@ -25,3 +25,9 @@ export function generateApiKey(): GeneratedApiKey {
 export function apiKeyPrefix(key: string): string | null {
   return KEY_PATTERN.exec(key)?.[1] ?? null;
 }
+
+/** What is wrong with a key name on its own, before any lookup (the CLI's usage errors, the API's 422). */
+export function apiKeyNameProblems(name: string): string[] {
+  const trimmed = name.trim();
+  return trimmed && trimmed.length <= 100 ? [] : ['name must be 1 to 100 characters'];
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiKeyScope, RequiredScope } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-token';
+import { apiKeyNameProblems, apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-token';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { ApiKey } from './auth.entities';
 import type { Principal } from './principal';
@@ -16,11 +16,6 @@ export function scopeAllows(granted: ApiKeyScope, required: RequiredScope): bool
   return required === 'read' || granted === 'read_write';
 }
 
-/** What is wrong with a key name on its own, before any lookup (the CLI's usage errors, the API's 422). */
-export function apiKeyNameProblems(name: string): string[] {
-  const trimmed = name.trim();
-  return trimmed && trimmed.length <= 100 ? [] : ['name must be 1 to 100 characters'];
-}
 
 @Injectable()
 export class ApiKeysService {

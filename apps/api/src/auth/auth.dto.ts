@@ -4,11 +4,7 @@ import { API_KEY_SCOPES, ROLES, SSO_STRATEGIES, USER_STATUSES } from '@hearth/co
 import type { ApiKeyScope, Role, SsoStrategy, UserStatus } from '@hearth/contracts';
 import { IsCurrencyCode } from '../common/currency-field';
 import { OptionalNotNull } from '../common/optional-not-null';
-
-/** Longest accepted password: long passphrases fit, megabyte bodies never reach argon2. */
-export const PASSWORD_MAX = 256;
-export const PASSWORD_MIN = 8;
-
+import { PASSWORD_MAX, PASSWORD_MIN } from './password-length';
 
 /** POST /sessions, as JSON or as an HTML form. */
 export class SignInDto {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
-import { AppConfig, loadConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
 import { seedProviders } from './provider-seeder';
 import { ParsedProviders, parseProvidersFile } from './provider-yaml';
@@ -118,40 +118,3 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
   if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(dataSource).record('secrets_reencrypted', { actor: 'cli', details: result.results });
   return result;
 }
-
-const dryRunFromEnv = () => process.env.DRY_RUN === 'true';
-
-/** Operator commands for apps/api/src/cli/cli.ts. */
-export const SSO_COMMANDS = {
-  'sso_providers:seed': {
-    summary: 'Create/update SSO providers from config/auth.yml (DRY_RUN=true previews)',
-    usage: '[--file config/auth.yml]',
-    options: { file: { type: 'string' as const } },
-    required: [] as string[],
-    async run(values: Record<string, string | undefined>, dataSource: DataSource) {
-      const config = loadConfig();
-      const code = await seedProvidersTask(dataSource, config, values.file ?? config.sso.providersFile, dryRunFromEnv(), console.log);
-      if (code) throw new Error('some providers were not saved');
-    },
-  },
-  'sso_providers:list': {
-    summary: 'List the SSO providers stored in the database',
-    usage: '',
-    options: {},
-    required: [] as string[],
-    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
-      await listProvidersTask(dataSource, console.log);
-    },
-  },
-  'security:backfill_encryption': {
-    summary: "Encrypt plaintext provider secrets and re-encrypt them and removed identities' labels under custom keys (DRY_RUN=true previews)",
-    usage: '',
-    options: {},
-    required: [] as string[],
-    async run(_values: Record<string, string | undefined>, dataSource: DataSource) {
-      const result = await backfillEncryptionTask(dataSource, loadConfig(), dryRunFromEnv());
-      console.log(JSON.stringify(result));
-      if (!result.ok) throw new Error('some values could not be decrypted with the current or the SECRET_KEY_BASE key');
-    },
-  },
-};

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ROLES, Role } from '@hearth/contracts';
 import { hash } from 'argon2';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/auth.dto';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/password-length';
 import { ApiError } from '../common/api-error';
 import { currencyCodeProblem } from '../common/currency-field';
 import { Family } from '../finance/entities/family.entity';
