@@ -3,6 +3,8 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { LOGGER } from '../common/logger';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { logged } from '../jobs/job-log';
 import { AUDIT_QUEUE, RETENTION_JOB, RETENTION_SCHEDULE } from './audit-retention.queue';
 import { AuditRetentionService, RetentionReport } from './audit-retention.service';
 
@@ -12,6 +14,7 @@ export class AuditRetentionProcessor extends WorkerHost {
   constructor(
     private readonly retention: AuditRetentionService,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
   }
@@ -27,8 +30,14 @@ export class AuditRetentionProcessor extends WorkerHost {
   }
 
   async process(job: Job): Promise<RetentionReport | undefined> {
-    if (job.name === RETENTION_JOB) return this.retention.run();
-    return undefined;
+    return logged(
+      this.logger,
+      this.config.workerName,
+      job,
+      {},
+      async () => (job.name === RETENTION_JOB ? this.retention.run() : undefined),
+      (report) => (report ? { outcome: 'complete', rows: report.purged_rows } : { outcome: 'skipped' }),
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { ImportsController } from './imports.controller';
 import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
+import { AccountLocks } from './publishing/account-locks';
 import { ImportPublisher } from './publishing/import-publisher';
 
 const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
@@ -12,7 +13,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher],
-  exports: [queue, ImportPublisher],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks],
+  exports: [queue, ImportPublisher, ImportsRepository],
 })
 export class ImportsModule {}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
@@ -9,6 +10,7 @@ import { ApiError } from '../common/api-error';
 import { singleParam } from '../common/query-params';
 import { enqueueWithin } from '../jobs/enqueue';
 import { LOGGER } from '../common/logger';
+import { currentRequest } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Account } from '../finance/entities/account.entity';
 import { Family } from '../finance/entities/family.entity';
@@ -240,10 +242,11 @@ export class ImportsService {
   async revert(principal: Principal, id: string): Promise<ImportDetailDto> {
     const imp = await this.findOrFail(principal.familyId, id);
     const from: Import['status'][] = isRevertable(imp) ? [imp.status] : [];
-    if (!from.length || !(await this.imports.transition(principal.familyId, id, from, 'reverting', { error: null }))) {
+    const jobId = randomUUID();
+    if (!from.length || !(await this.imports.transition(principal.familyId, id, from, 'reverting', { error: null, jobId, heartbeatAt: null }))) {
       throw new ApiError(422, 'not_revertable', `An import in status ${imp.status} cannot be reverted`);
     }
-    await this.enqueue(principal, id, 'revert', imp.status);
+    await this.enqueue(principal, id, 'revert', imp.status, jobId);
     return this.show(principal, id);
   }
 
@@ -301,20 +304,21 @@ export class ImportsService {
    * (or they for it) instead of slipping in between. A refusal keeps what it recorded (a failed preflight).
    */
   private async enqueuePublish(principal: Principal, id: string, { fromCreate }: { fromCreate: boolean }) {
+    const jobId = randomUUID();
     const outcome = await this.dataSource.transaction(async (tx) => {
       try {
-        return { previous: await this.startPublishing(tx, principal.familyId, id, fromCreate) };
+        return { previous: await this.startPublishing(tx, principal.familyId, id, fromCreate, jobId) };
       } catch (error) {
         if (error instanceof ApiError) return { refused: error };
         throw error;
       }
     });
     if ('refused' in outcome) throw outcome.refused;
-    await this.enqueue(principal, id, 'publish', outcome.previous);
+    await this.enqueue(principal, id, 'publish', outcome.previous, jobId);
   }
 
   /** Moves a publishable import to importing and returns the status it had; an ApiError says why it cannot publish. */
-  private async startPublishing(tx: EntityManager, familyId: string, id: string, fromCreate: boolean): Promise<Import['status']> {
+  private async startPublishing(tx: EntityManager, familyId: string, id: string, fromCreate: boolean, jobId: string): Promise<Import['status']> {
     const imp = await this.imports.findOne(familyId, id, tx, { forUpdate: true });
     if (!imp) throw ApiError.notFound();
     const stats = (await this.imports.stats([id], tx)).get(id)!;
@@ -331,7 +335,8 @@ export class ImportsService {
       const errors = await this.publishBlockers(tx, imp, stats, detail.configured);
       throw reject('not_publishable', fromCreate ? 'Import was uploaded but cannot be published yet' : 'Import cannot be published yet', errors);
     }
-    if (!(await this.imports.transition(familyId, id, ['pending', 'failed'], 'importing', { error: null }, tx))) {
+    // The job is named now, and the heartbeat of an earlier run cleared: the reaper leaves the import alone while that job waits.
+    if (!(await this.imports.transition(familyId, id, ['pending', 'failed'], 'importing', { error: null, jobId, heartbeatAt: null }, tx))) {
       throw reject('not_publishable', `An import in status ${imp.status} cannot be published`);
     }
     return imp.status;
@@ -353,11 +358,15 @@ export class ImportsService {
     return errors;
   }
 
-  /** Adds the job (Redis down must not hang the request); when the queue does not take it, the status is restored. */
-  private async enqueue(principal: Principal, id: string, name: 'publish' | 'revert', previous: Import['status']) {
+  /**
+   * Adds the job as `jobId` (Redis down must not hang the request); when the queue does not take it, the status is
+   * restored. The job carries the request's id, which the worker's log lines for it repeat.
+   */
+  private async enqueue(principal: Principal, id: string, name: 'publish' | 'revert', previous: Import['status'], jobId: string) {
     try {
+      const data = { importId: id, familyId: principal.familyId, requestId: currentRequest()?.id };
       // Retried with backoff when the worker could not even record an outcome (the database was down).
-      await enqueueWithin(this.queue, name, { importId: id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000, ...JOB_RETRIES });
+      await enqueueWithin(this.queue, name, data, { jobId, removeOnComplete: 1000, removeOnFail: 5000, ...JOB_RETRIES });
     } catch (err) {
       this.logger.warn({ err, importId: id }, `import could not be queued for ${name}`);
       await this.imports.transition(principal.familyId, id, [name === 'publish' ? 'importing' : 'reverting'], previous);
