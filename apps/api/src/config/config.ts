@@ -32,6 +32,8 @@ export interface AppConfig {
    * 10 s, beyond the 3 s deadline for queueing a job, during which an import is importing before its job exists.
    */
   importStuckAfterSeconds: number;
+  /** JOB_SCHEDULE_CHECK_SECONDS: how often a worker makes sure every job schedule exists (one lost with Redis comes back). */
+  jobScheduleCheckSeconds: number;
   /** WORKER_NAME: names this process in its job log lines; default host name and pid. */
   workerName: string;
   /** Public base URL of the instance (links in e-mails, allowed Origin); null: derived from the request. */
@@ -263,6 +265,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     importChunkRows: integer(env, 'IMPORT_CHUNK_ROWS', 5_000, 1, 100_000),
     importStuckAfterSeconds: integer(env, 'IMPORT_STUCK_AFTER_SECONDS', 15 * 60, 10, 7 * 24 * 3600),
+    jobScheduleCheckSeconds: integer(env, 'JOB_SCHEDULE_CHECK_SECONDS', 60, 1, 3600),
     workerName: workerName(env),
     appUrl: appUrl(env),
     trustProxy: trustProxy(env),
