@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ImportsController } from './imports.controller';
+import { ImportIdempotencyKeys } from './import-idempotency';
 import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
@@ -13,7 +14,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks],
-  exports: [queue, ImportPublisher, ImportsRepository],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys],
+  exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

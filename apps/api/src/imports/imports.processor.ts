@@ -6,6 +6,7 @@ import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { JobOutcome, logged } from '../jobs/job-log';
 import { ImportPublisher, REAPED_PUBLISH, REAPED_REVERT } from './publishing/import-publisher';
+import { ImportIdempotencyKeys } from './import-idempotency';
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportsRepository, StaleWork } from './imports.repository';
 
@@ -38,6 +39,7 @@ export class ImportsProcessor extends WorkerHost implements OnApplicationBootstr
   constructor(
     private readonly publisher: ImportPublisher,
     private readonly imports: ImportsRepository,
+    private readonly idempotencyKeys: ImportIdempotencyKeys,
     @InjectQueue(IMPORTS_QUEUE) private readonly queue: Queue<PublishJob>,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -80,9 +82,10 @@ export class ImportsProcessor extends WorkerHost implements OnApplicationBootstr
    * IMPORT_STUCK_AFTER_SECONDS (default 15 minutes), whose job the queue no longer holds or whose worker stopped
    * renewing the heartbeat. An import whose job waits behind others is left alone however long the backlog. Publishing
    * again resumes from the recorded point; a publish that had committed no row leaves the family as it was, as one
-   * that fails does.
+   * that fails does. Expired idempotency keys go on the same round.
    */
   async reap(): Promise<void> {
+    await this.idempotencyKeys.deleteExpired();
     const seconds = this.config.importStuckAfterSeconds;
     const stale = await this.imports.staleWork(seconds);
     if (!stale.length) return;

@@ -25,6 +25,7 @@ import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, statusDetail } from './import.presenter';
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
+import { IdempotencyClaim, ImportIdempotencyKeys, KeyTaken, ReplayedAnswer } from './import-idempotency';
 import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
 import { assertSkippable, normalizedSkipRows } from './skip-rows';
 
@@ -124,12 +125,34 @@ export class ImportsService {
     @InjectQueue(IMPORTS_QUEUE) private readonly queue: Queue<PublishJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly idempotencyKeys: ImportIdempotencyKeys,
   ) {
     // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
     queue.on('error', (err) => logger.warn({ err }, 'imports queue connection error'));
   }
 
-  async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile): Promise<ImportDetailDto> {
+  /**
+   * create, under an Idempotency-Key: the first request with the key stores the import and its answer is kept; a
+   * repeat within 24 hours gets that answer (`replayed`), or, when the first never answered (its process stopped),
+   * the import as it stands now. Answers that stored no import (bad input) are not kept: a repeat gets the same again.
+   */
+  async createOnce(principal: Principal, dto: CreateImportDto, file: UploadedFile | undefined, claim: IdempotencyClaim): Promise<ReplayedAnswer & { replayed: boolean }> {
+    try {
+      const answer = { status: 201, body: { data: await this.create(principal, dto, file, claim) } };
+      await this.idempotencyKeys.record(principal.familyId, claim.key, answer);
+      return { ...answer, replayed: false };
+    } catch (error) {
+      if (error instanceof KeyTaken) {
+        if (error.answer) return { ...error.answer, replayed: true };
+        if (error.importId) return { status: 201, body: { data: await this.show(principal, error.importId) }, replayed: true };
+      }
+      // The import is stored but was not queued, or cannot publish yet: that answer is the one a repeat gets.
+      if (error instanceof ApiError && error.extra.import_id) await this.idempotencyKeys.record(principal.familyId, claim.key, { status: error.status, body: error.body() });
+      throw error;
+    }
+  }
+
+  async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile, idempotency?: IdempotencyClaim): Promise<ImportDetailDto> {
     const type = resolveImportType(dto.type);
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
     const content = readUpload(type, dto.raw_file_content, file, this.config.importMaxBytes);
@@ -153,7 +176,9 @@ export class ImportsService {
     }
 
     const saved = await this.dataSource.transaction(async (tx) => {
+      if (idempotency) await this.idempotencyKeys.claim(tx, principal.familyId, idempotency);
       const stored = await tx.getRepository(Import).save(imp);
+      if (idempotency) await this.idempotencyKeys.attach(tx, principal.familyId, idempotency.key, stored.id);
       await this.generateRows(tx, stored, content);
       return stored;
     });
