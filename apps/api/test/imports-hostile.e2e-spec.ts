@@ -597,7 +597,7 @@ describe('imports: the queue stops while publishing (J108)', () => {
   it('answers a large upload with publish within 3 s of its arrival, or 0.5 s after storing it when that took longer', async () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => `2024-02-${String((i % 28) + 1).padStart(2, '0')},-${(i % 400) + 1}.75,Payee ${i} reference ${i}`);
     const body = { raw_file_content: ['date,amount,name', ...rows].join('\n'), account_id: accountId };
-    const timed = async (send: object) => {
+    const timed = async (send: Record<string, unknown>) => {
       const started = Date.now();
       const res = await createImport(t.server, h.apiKey, send);
       return { res, ms: Date.now() - started };
