@@ -105,6 +105,35 @@ describe('imports: concurrent publishes into one account, and the reaper against
     expect(await waitForImport(t.server, h.apiKey, id)).toMatchObject({ status: 'complete', error: null });
   });
 
+  // A revert held inside its transaction needs a second connection to hold it: PostgreSQL only.
+  (process.env.DATABASE_URL ? it : it.skip)('neither waits for nor fails a revert that runs longer than IMPORT_STUCK_AFTER_SECONDS', async () => {
+    const h = await t.newHousehold();
+    const account = await newAccount(t, h);
+    const id = (await createImport(t.server, h.apiKey, { raw_file_content: bankExport(15), account_id: account, publish: 'true' }).expect(201)).body.data.id;
+    expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('complete');
+    // The revert stops at the first entry it deletes, holding its import row (LOCK_REVERT) meanwhile.
+    const barrier = t.dataSource.createQueryRunner();
+    await barrier.connect();
+    try {
+      await barrier.startTransaction();
+      await barrier.query(`SELECT id FROM entries WHERE import_id = $1 LIMIT 1 FOR UPDATE`, [id]);
+      await request(t.server).post(`/api/v1/imports/${id}/revert`).set('X-Api-Key', h.apiKey).expect(202);
+      await until('the revert held at the barrier', async () => {
+        const [{ waiting }] = await q(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'DELETE FROM entries%'`);
+        return waiting === 1;
+      });
+      // Past IMPORT_STUCK_AFTER_SECONDS (10) since the revert started: only its held row says it is alive.
+      await new Promise((resolve) => setTimeout(resolve, 10_500));
+      const round = await Promise.race([t.app.get(ImportsProcessor).reap().then(() => 'done'), new Promise((resolve) => setTimeout(() => resolve('blocked'), 5_000))]);
+      expect(round).toBe('done');
+      expect((await q(`SELECT status FROM imports WHERE id = $1`, [id]))[0].status).toBe('reverting');
+      await barrier.commitTransaction();
+    } finally {
+      await barrier.release();
+    }
+    expect(await waitForImport(t.server, h.apiKey, id)).toMatchObject({ status: 'pending', error: null });
+  });
+
   it('leaves a started publish that went silent alone while its job is back in the queue, and fails it once the job is gone', async () => {
     const h = await t.newHousehold();
     const account = await newAccount(t, h);

@@ -52,8 +52,14 @@ export class ImportsProcessor extends WorkerHost implements OnApplicationBootstr
    * must not depend on the queue (a Redis restart without persistence drops job schedulers).
    */
   onApplicationBootstrap(): void {
+    let reaping = false;
     this.reaperTimer = setInterval(() => {
-      this.reap().catch((err: unknown) => this.logger.warn({ err }, 'imports reaper failed'));
+      // One round at a time: a round waiting on a database or queue that does not answer is not joined by more.
+      if (reaping) return;
+      reaping = true;
+      this.reap()
+        .catch((err: unknown) => this.logger.warn({ err }, 'imports reaper failed'))
+        .finally(() => (reaping = false));
     }, reaperIntervalMs(this.config));
     this.reaperTimer.unref();
   }

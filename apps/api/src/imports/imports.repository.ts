@@ -227,7 +227,9 @@ export class ImportsRepository {
 
   /**
    * Fails those of `ids` that are still without a sign of life for `seconds` (a delivery may have taken one over since
-   * they were read), with `publishError` or `revertError`; across families, as the reaper works for all of them.
+   * they were read), with `publishError` or `revertError`; across families, as the reaper works for all of them. An
+   * import whose row a transaction holds for update is skipped, not waited for: a revert running (LOCK_REVERT holds
+   * it to its end) is alive however long it takes. Chunks hold theirs only FOR KEY SHARE, so a hung publish is failed.
    */
   async failStale(ids: string[], seconds: number, publishError: string, revertError: string): Promise<ReapedImport[]> {
     if (!ids.length) return [];
@@ -235,7 +237,8 @@ export class ImportsRepository {
       `UPDATE imports SET status = CASE status WHEN 'importing' THEN 'failed' ELSE 'revert_failed' END,
               error = CASE status WHEN 'importing' THEN $3 ELSE $4 END,
               updated_at = now()
-        WHERE id = ANY($2::uuid[]) AND status IN ('importing', 'reverting') AND ${STALE}
+        WHERE id IN (SELECT id FROM imports WHERE id = ANY($2::uuid[]) AND status IN ('importing', 'reverting') AND ${STALE}
+                        FOR NO KEY UPDATE SKIP LOCKED)
         RETURNING id, family_id AS "familyId", status, published_through_row AS "publishedThroughRow"`,
       [seconds, ids, publishError, revertError],
     );
