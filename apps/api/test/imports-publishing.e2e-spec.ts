@@ -393,7 +393,7 @@ describe('imports: publishing and reverting alongside other data', () => {
       const blocker = t.dataSource.createQueryRunner();
       await blocker.connect();
       const publisher = t.app.get(ImportPublisher);
-      let reverts: Array<Promise<void>> = [];
+      let reverts: Array<Promise<unknown>> = [];
       try {
         await blocker.startTransaction();
         await blocker.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [holder.id]);

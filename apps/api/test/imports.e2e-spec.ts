@@ -999,8 +999,8 @@ describe('imports: publishing in chunks of two', () => {
     await barrier.connect();
     await barrier.startTransaction();
     await barrier.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]);
-    let first: Promise<void> | undefined;
-    let second: Promise<void> | undefined;
+    let first: Promise<unknown> | undefined;
+    let second: Promise<unknown> | undefined;
     try {
       first = publisher.publish(job);
       const held = await until('the first delivery to hold the publish', async () => (await state()).token);

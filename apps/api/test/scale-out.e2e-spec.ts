@@ -1,16 +1,14 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, request as httpRequest, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { Client } from 'pg';
 import request from 'supertest';
 import { startTestApp, Household, TestApp } from './support/test-app';
 import { cookiesOf, PASSWORD } from './support/sessions';
 import { AUDIT_QUEUE } from '../src/audit/audit-retention.queue';
 import { queueConnection } from '../src/jobs/queue-connection';
+import { buildApi, freePort, Proc, scratchDatabase, started, startProcess, stop, until } from './support/service-processes';
 
 /**
  * Scale-out mode from the BUILT service (dist/api, as `npm run start:api` / `start:worker` run it): two API processes
@@ -18,61 +16,7 @@ import { queueConnection } from '../src/jobs/queue-connection';
  * round-robin HTTP proxy in front. Needs DATABASE_URL and REDIS_URL (CI sets both); without them only the refusal of
  * split roles on the embedded database runs.
  */
-const root = join(__dirname, '../../..');
-const MAIN = join(root, 'dist/api/apps/api/src/main.js');
-const DIST_LOADER = join(root, 'tools/dist.cjs');
 const scaleOutUrls = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
-
-function buildApi(): void {
-  // The same incremental build `npm test` and `npm start` run first; a no-op when dist is current.
-  execFileSync(process.execPath, [join(root, 'tools/build.mjs'), '--api'], { cwd: root, stdio: 'inherit' });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startProcess(name: string, env: Record<string, string | undefined>): Proc {
-  const child = spawn(process.execPath, ['-r', DIST_LOADER, MAIN], { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { name, child, output: () => output, exited };
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs: number, proc?: Proc): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (proc && proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode}) before ${what}:\n${proc.output()}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${proc ? `:\n${proc.output()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function stop(proc: Proc): Promise<void> {
-  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
-  proc.child.kill('SIGTERM');
-  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
-  await proc.exited;
-  clearTimeout(timer);
-}
 
 /**
  * A round-robin HTTP proxy as a load balancer would be: each request to the next upstream, the client's address
@@ -115,29 +59,15 @@ if (!scaleOutUrls) {
 
 (scaleOutUrls ? describe : describe.skip)('scale-out: two API processes and two workers behind a round-robin proxy', () => {
   const run = randomUUID().slice(0, 8);
-  const database = `hearth_scale_${run}`;
-  const adminUrl = process.env.DATABASE_URL ?? '';
-  const databaseUrl = (() => {
-    const url = new URL(adminUrl || 'postgres://localhost/x');
-    url.pathname = `/${database}`;
-    return url.toString();
-  })();
-  const adminSql = async (sql: string) => {
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  let database: { url: string; drop: () => Promise<void> } | undefined;
   const procs: Proc[] = [];
   let apis: string[] = [];
   let proxy: { url: string; server: Server };
   let t: TestApp;
 
   beforeAll(async () => {
-    await adminSql(`CREATE DATABASE ${database}`);
+    database = await scratchDatabase(process.env.DATABASE_URL!, `hearth_scale_${run}`);
+    const databaseUrl = database.url;
     const env = {
       ...process.env,
       NODE_ENV: 'test',
@@ -156,12 +86,7 @@ if (!scaleOutUrls) {
     const workers = [0, 1].map((i) => startProcess(`worker ${i}`, { ...env, HEARTH_ROLE: 'worker', LOG_LEVEL: 'info' }));
     procs.push(...api, ...workers);
     apis = ports.map((port) => `http://127.0.0.1:${port}`);
-    await Promise.all([
-      ...api.map((proc, i) =>
-        until(`${proc.name} health`, async () => (await fetch(`${apis[i]}/api/v1/health`)).status === 200, 60_000, proc),
-      ),
-      ...workers.map((proc) => until(`${proc.name} start`, async () => proc.output().includes('Hearth worker running'), 60_000, proc)),
-    ]);
+    await Promise.all([...api.map((proc, i) => started(proc, apis[i])), ...workers.map((proc) => started(proc))]);
     proxy = await roundRobinProxy(ports);
     // In-process only to create users and keys and to count rows: an api role registers no workers here either.
     t = await startTestApp({ DATABASE_URL: databaseUrl, HEARTH_ROLE: 'api', QUEUE_PREFIX: `scale-${run}` });
@@ -171,7 +96,7 @@ if (!scaleOutUrls) {
     await Promise.all(procs.map(stop));
     await new Promise((resolve) => proxy?.server.close(resolve));
     await t?.close();
-    if (adminUrl) await adminSql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await database?.drop();
     // This run's queues and rate-limit counters, from the shared Redis.
     const redis = new Redis(process.env.REDIS_URL!);
     try {

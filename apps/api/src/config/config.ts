@@ -1,5 +1,6 @@
 // Runtime configuration: read once from the environment, validated, then immutable.
 // A bad value stops the process with a message naming the variable.
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { AUDIT_RETENTION_TIERS, AuditRetentionTier } from '../audit/audit-retention.policy';
 
@@ -31,6 +32,10 @@ export interface AppConfig {
    * 10 s, beyond the 3 s deadline for queueing a job, during which an import is importing before its job exists.
    */
   importStuckAfterSeconds: number;
+  /** JOB_SCHEDULE_CHECK_SECONDS: how often a worker makes sure every job schedule exists (one lost with Redis comes back). */
+  jobScheduleCheckSeconds: number;
+  /** WORKER_NAME: names this process in its job log lines; default host name and pid. */
+  workerName: string;
   /** Public base URL of the instance (links in e-mails, allowed Origin); null: derived from the request. */
   appUrl: string | null;
   /** Express `trust proxy`: false, a hop count, or addresses/subnets of the proxies in front of Hearth. */
@@ -264,6 +269,13 @@ function queuePrefix(env: Env): string {
   return raw;
 }
 
+function workerName(env: Env): string {
+  const raw = env.WORKER_NAME?.trim();
+  if (!raw) return `${hostname()}:${process.pid}`;
+  if (!/^[A-Za-z0-9._:@-]{1,100}$/.test(raw)) throw new ConfigError('WORKER_NAME must be 1 to 100 letters, digits or . _ : @ -');
+  return raw;
+}
+
 /** Split roles share one PostgreSQL between processes; the embedded PGlite belongs to one process. */
 function processRole(env: Env, databaseUrl: string | null): ProcessRole {
   const role = oneOf(env, 'HEARTH_ROLE', ['all', 'api', 'worker'] as const, 'all');
@@ -297,6 +309,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     importChunkRows: integer(env, 'IMPORT_CHUNK_ROWS', 5_000, 1, 100_000),
     importStuckAfterSeconds: integer(env, 'IMPORT_STUCK_AFTER_SECONDS', 15 * 60, 10, 7 * 24 * 3600),
     appUrl: publicUrl,
+    jobScheduleCheckSeconds: integer(env, 'JOB_SCHEDULE_CHECK_SECONDS', 60, 1, 3600),
+    workerName: workerName(env),
     trustProxy: trustProxy(env),
     auth: authConfig(env),
     sso: ssoConfig(env, nodeEnv),

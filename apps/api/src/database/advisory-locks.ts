@@ -11,6 +11,8 @@ export const ADVISORY_LOCKS = {
   familyMappings: 7_201_003,
   /** With a subject digest: a removal's block and an identity's creation do not pass each other. */
   ssoIdentity: 7_201_004,
+  /** With hashtext(account id), held by a publish for its whole run: one publish at a time writes an account. */
+  accountPublish: 7_201_005,
   /** Session-level: one process at a time runs migrations. */
   migrations: 4_732_017_311,
   /** Session-level: one process at a time seeds providers from the YAML file. */

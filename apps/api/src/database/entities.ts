@@ -16,6 +16,7 @@ import {
 import { Family } from '../finance/entities/family.entity';
 import { Category, Merchant, Rule, Tag } from '../finance/entities/taxonomy.entity';
 import { Import, ImportMapping, ImportRow } from '../imports/import.entity';
+import { ImportIdempotencyKey } from '../imports/import-idempotency-key.entity';
 import { SamlAssertion, SamlRequest } from '../sso/saml.entities';
 import { SsoIdentity, SsoIdentityBlock, SsoLoginState, SsoProvider, SsoSession } from '../sso/sso.entities';
 import { User } from '../users/user.entity';
@@ -42,6 +43,7 @@ export const ENTITIES = [
   Import,
   ImportRow,
   ImportMapping,
+  ImportIdempotencyKey,
   ApiKey,
   Session,
   PasswordResetToken,

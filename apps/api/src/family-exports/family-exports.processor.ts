@@ -3,6 +3,8 @@ import { Inject } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { LOGGER } from '../common/logger';
+import { APP_CONFIG, AppConfig } from '../config/config';
+import { JobOutcome, logged } from '../jobs/job-log';
 import { FamilyExportsService } from './family-exports.service';
 import { FAMILY_EXPORTS_QUEUE, FamilyExportJob } from './family-exports.queue';
 
@@ -11,6 +13,7 @@ export class FamilyExportsProcessor extends WorkerHost {
   constructor(
     private readonly exports: FamilyExportsService,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
   }
@@ -20,7 +23,8 @@ export class FamilyExportsProcessor extends WorkerHost {
     this.logger.warn({ err }, 'family exports worker error');
   }
 
-  process(job: Job<FamilyExportJob>): Promise<void> {
-    return this.exports.run(job.data);
+  process(job: Job<FamilyExportJob>): Promise<JobOutcome> {
+    const { exportId, familyId } = job.data;
+    return logged(this.logger, this.config.workerName, job, { exportId, familyId }, () => this.exports.run(job.data));
   }
 }

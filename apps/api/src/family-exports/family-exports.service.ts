@@ -6,6 +6,8 @@ import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { enqueueWithin } from '../jobs/enqueue';
+import type { JobOutcome } from '../jobs/job-log';
+import { currentRequest } from '../common/request-context';
 import type { FamilyExportDto } from './family-export.dto';
 import type { FamilyExport } from './family-export.entity';
 import { FamilyExporter } from './family-exporter';
@@ -45,7 +47,7 @@ export class FamilyExportsService {
   async create(principal: Principal): Promise<FamilyExportDto> {
     const created = await this.exports.create(principal.familyId, fileName(new Date()));
     try {
-      await enqueueWithin(this.queue, 'export', { exportId: created.id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000 });
+      await enqueueWithin(this.queue, 'export', { exportId: created.id, familyId: principal.familyId, requestId: currentRequest()?.id }, { removeOnComplete: 1000, removeOnFail: 5000 });
     } catch (err) {
       this.logger.warn({ err, exportId: created.id }, 'family export could not be queued');
       await this.exports.transition(principal.familyId, created.id, ['pending'], 'failed', { error: 'The export could not be queued.' });
@@ -72,14 +74,17 @@ export class FamilyExportsService {
   }
 
   /** The job: pending -> processing -> completed (or failed, the cause in the log only). */
-  async run({ exportId, familyId }: FamilyExportJob): Promise<void> {
-    if (!(await this.exports.transition(familyId, exportId, ['pending'], 'processing'))) return;
+  /** Builds the export of a delivered job; returns how it ended and the records it holds, for the job's log line. */
+  async run({ exportId, familyId }: FamilyExportJob): Promise<JobOutcome> {
+    if (!(await this.exports.transition(familyId, exportId, ['pending'], 'processing'))) return { outcome: 'skipped', rows: 0 };
     try {
       const { content, recordCounts } = await this.exporter.export(familyId);
       await this.exports.transition(familyId, exportId, ['processing'], 'completed', { content, recordCounts });
+      return { outcome: 'complete', rows: Object.values(recordCounts).reduce((sum, n) => sum + n, 0) };
     } catch (err) {
       this.logger.warn({ err, exportId }, 'family export failed');
       await this.exports.transition(familyId, exportId, ['processing'], 'failed', { error: EXPORT_FAILED });
+      return { outcome: 'failed', rows: 0 };
     }
   }
 

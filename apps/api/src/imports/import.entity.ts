@@ -60,6 +60,16 @@ export class Import {
   /** The job delivery that publishes: each delivery takes it over, and only its holder commits chunks or finishes. */
   @Column({ type: 'uuid', nullable: true }) publishToken: string | null;
   @Column({ type: 'timestamptz', nullable: true }) publishStartedAt: Date | null;
+  /**
+   * The queue job of the latest publish or revert request, named when the request queues it: the reaper asks the
+   * queue whether it is still coming, and a delivery of it for an import the reaper failed knows itself.
+   */
+  @Column({ type: 'varchar', length: 64, nullable: true }) jobId: string | null;
+  /**
+   * Renewed while a publish or revert runs (and at each committed chunk); null while its job waits in the queue. The
+   * reaper fails only work whose runner stopped renewing it.
+   */
+  @Column({ type: 'timestamptz', nullable: true }) heartbeatAt: Date | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

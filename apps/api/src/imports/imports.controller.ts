@@ -1,14 +1,15 @@
-import { ArgumentMetadata, Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Req, UseInterceptors } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ArgumentMetadata, Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Req, Res, UseInterceptors } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { requestOrigin } from '../audit/audit.service';
 import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
 import { ErrorResponseDto, ErrorResponseWithImportIdDto } from '../common/error-response.dto';
 import { ListQuery } from '../common/list-query';
 import { CreateImportDto, ImportListDto, ImportResponseDto, ImportRowListDto, ImportRowsQuery, ListImportsQuery, UpdateImportDto } from './import.dto';
 import type { UploadedFile as Upload } from './import-content';
+import { idempotencyClaim } from './import-idempotency';
 import { ImportUploadInterceptor, JsonBodyInterceptor } from './import-upload.interceptor';
 import { ImportsService } from './imports.service';
 
@@ -42,7 +43,10 @@ export class ImportsController {
   @UseInterceptors(ImportUploadInterceptor)
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: CreateImportDto })
-  @ApiCreatedResponse({ type: ImportResponseDto })
+  @ApiCreatedResponse({
+    type: ImportResponseDto,
+    headers: { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string' } } },
+  })
   @BadBody
   @ApiResponse({ status: 415, type: ErrorResponseDto, description: 'unsupported_media_type: the body is neither JSON nor multipart/form-data' })
   @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings' })
@@ -52,8 +56,26 @@ export class ImportsController {
     content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseWithImportIdDto) }] } } },
   })
   @QueueDown('publish_failed')
-  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateImportDto, @Req() req: Request & { file?: Upload }): Promise<ImportResponseDto> {
-    return { data: await this.imports.create(principal, body, req.file) };
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Any unique string (1-255 visible ASCII characters, such as a UUID). A repeat of the request with the same key within 24 hours (per family) ' +
+      'gets the first answer again (same status and body, with `Idempotent-Replayed: true`) instead of storing a second import; the same key ' +
+      'with a different body is 422 `idempotency_key_reused`, a malformed key 422 `validation_failed`.',
+  })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateImportDto,
+    @Req() req: Request & { file?: Upload },
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ImportResponseDto> {
+    const claim = idempotencyClaim(req.headers['idempotency-key'], body, req.file);
+    if (!claim) return { data: await this.imports.create(principal, body, req.file) };
+    const answer = await this.imports.createOnce(principal, body, req.file, claim);
+    res.status(answer.status);
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return answer.body as ImportResponseDto;
   }
 
   @Get()

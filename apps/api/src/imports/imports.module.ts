@@ -1,9 +1,11 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ImportsController } from './imports.controller';
+import { ImportIdempotencyKeys } from './import-idempotency';
 import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
+import { AccountLocks } from './publishing/account-locks';
 import { ImportPublisher } from './publishing/import-publisher';
 
 const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
@@ -12,7 +14,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher],
-  exports: [queue, ImportPublisher],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys],
+  exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

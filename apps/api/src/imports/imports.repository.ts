@@ -64,6 +64,25 @@ function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
   if (batch.length) yield batch;
 }
 
+/** An import in importing or reverting with no sign of life for a while, and the job its request queued. */
+export interface StaleWork {
+  id: string;
+  jobId: string | null;
+  /** Its job was delivered: a publish or revert started and renewed the heartbeat, then stopped renewing it. */
+  started: boolean;
+}
+
+/** An import the reaper failed. */
+export interface ReapedImport {
+  id: string;
+  familyId: string;
+  status: ImportStatus;
+  publishedThroughRow: number;
+}
+
+/** No sign of life for $1 seconds: neither moved on (a chunk, a status) nor renewed its heartbeat. */
+const STALE = `updated_at < now() - make_interval(secs => $1) AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $1))`;
+
 /** SQL for imports, their rows and mappings. Every read and write is scoped by family id. */
 @Injectable()
 export class ImportsRepository {
@@ -225,6 +244,37 @@ export class ImportsRepository {
   }
 
   /**
+   * Imports in importing or reverting, of every family, with no sign of life for `seconds` (the reaper's candidates;
+   * whether their job is still coming is for the queue to say).
+   */
+  staleWork(seconds: number): Promise<StaleWork[]> {
+    return this.dataSource.query(
+      `SELECT id, job_id AS "jobId", heartbeat_at IS NOT NULL AS started FROM imports WHERE status IN ('importing', 'reverting') AND ${STALE}`,
+      [seconds],
+    );
+  }
+
+  /**
+   * Fails those of `ids` that are still without a sign of life for `seconds` (a delivery may have taken one over since
+   * they were read), with `publishError` or `revertError`; across families, as the reaper works for all of them. An
+   * import whose row a transaction holds for update is skipped, not waited for: a revert running (LOCK_REVERT holds
+   * it to its end) is alive however long it takes. Chunks hold theirs only FOR KEY SHARE, so a hung publish is failed.
+   */
+  async failStale(ids: string[], seconds: number, publishError: string, revertError: string): Promise<ReapedImport[]> {
+    if (!ids.length) return [];
+    const [reaped] = await this.dataSource.query(
+      `UPDATE imports SET status = CASE status WHEN 'importing' THEN 'failed' ELSE 'revert_failed' END,
+              error = CASE status WHEN 'importing' THEN $3 ELSE $4 END,
+              updated_at = now()
+        WHERE id IN (SELECT id FROM imports WHERE id = ANY($2::uuid[]) AND status IN ('importing', 'reverting') AND ${STALE}
+                        FOR NO KEY UPDATE SKIP LOCKED)
+        RETURNING id, family_id AS "familyId", status, published_through_row AS "publishedThroughRow"`,
+      [seconds, ids, publishError, revertError],
+    );
+    return reaped;
+  }
+
+  /**
    * Moves an import from one of `from` to `to` atomically; false when another request got there first.
    * This compare-and-set is what keeps one publish (or revert) at a time per import.
    */
@@ -233,7 +283,7 @@ export class ImportsRepository {
     id: string,
     from: ImportStatus[],
     to: ImportStatus,
-    changes: { error?: string | null } = {},
+    changes: Partial<Pick<Import, 'error' | 'jobId' | 'heartbeatAt'>> = {},
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
     const result = await manager

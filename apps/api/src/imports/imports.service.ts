@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
@@ -10,6 +11,7 @@ import { ApiError } from '../common/api-error';
 import { singleParam } from '../common/query-params';
 import { enqueueWithin } from '../jobs/enqueue';
 import { LOGGER } from '../common/logger';
+import { currentRequest } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Account } from '../finance/entities/account.entity';
 import { Family } from '../finance/entities/family.entity';
@@ -26,6 +28,7 @@ import { isRevertable, pageMeta, presentImport, StatusConflict, statusConflict, 
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportPublisher } from './publishing/import-publisher';
 import { ImportsRepository } from './imports.repository';
+import { IdempotencyClaim, ImportIdempotencyKeys, KeyTaken, ReplayedAnswer } from './import-idempotency';
 import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
 import { assertSkippable, normalizedSkipRows } from './skip-rows';
 
@@ -138,12 +141,34 @@ export class ImportsService {
     @InjectQueue(IMPORTS_QUEUE) private readonly queue: Queue<PublishJob>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly idempotencyKeys: ImportIdempotencyKeys,
   ) {
     // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
     queue.on('error', (err) => logger.warn({ err }, 'imports queue connection error'));
   }
 
-  async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile): Promise<ImportDetailDto> {
+  /**
+   * create, under an Idempotency-Key: the first request with the key stores the import and its answer is kept; a
+   * repeat within 24 hours gets that answer (`replayed`), or, when the first never answered (its process stopped),
+   * the import as it stands now. Answers that stored no import (bad input) are not kept: a repeat gets the same again.
+   */
+  async createOnce(principal: Principal, dto: CreateImportDto, file: UploadedFile | undefined, claim: IdempotencyClaim): Promise<ReplayedAnswer & { replayed: boolean }> {
+    try {
+      const answer = { status: 201, body: { data: await this.create(principal, dto, file, claim) } };
+      await this.idempotencyKeys.record(principal.familyId, claim.key, answer);
+      return { ...answer, replayed: false };
+    } catch (error) {
+      if (error instanceof KeyTaken) {
+        if (error.answer) return { ...error.answer, replayed: true };
+        if (error.importId) return { status: 201, body: { data: await this.show(principal, error.importId) }, replayed: true };
+      }
+      // The import is stored but was not queued, or cannot publish yet: that answer is the one a repeat gets.
+      if (error instanceof ApiError && error.extra.import_id) await this.idempotencyKeys.record(principal.familyId, claim.key, { status: error.status, body: error.body() });
+      throw error;
+    }
+  }
+
+  async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile, idempotency?: IdempotencyClaim): Promise<ImportDetailDto> {
     const type = resolveImportType(dto.type);
     await this.requireUsableFamilyCurrency(principal.familyId);
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
@@ -168,7 +193,9 @@ export class ImportsService {
     }
 
     const saved = await this.dataSource.transaction(async (tx) => {
+      if (idempotency) await this.idempotencyKeys.claim(tx, principal.familyId, idempotency);
       const stored = await tx.getRepository(Import).save(imp);
+      if (idempotency) await this.idempotencyKeys.attach(tx, principal.familyId, idempotency.key, stored.id);
       await this.generateRows(tx, stored, content);
       return stored;
     });
@@ -281,10 +308,11 @@ export class ImportsService {
   async revert(principal: Principal, id: string): Promise<ImportDetailDto> {
     const imp = await this.findOrFail(principal.familyId, id);
     const from: Import['status'][] = isRevertable(imp) ? [imp.status] : [];
-    if (!from.length || !(await this.imports.transition(principal.familyId, id, from, 'reverting', { error: null }))) {
+    const jobId = randomUUID();
+    if (!from.length || !(await this.imports.transition(principal.familyId, id, from, 'reverting', { error: null, jobId, heartbeatAt: null }))) {
       throw new ApiError(422, 'not_revertable', `An import in status ${imp.status} cannot be reverted`);
     }
-    await this.enqueue(principal, id, 'revert', imp.status);
+    await this.enqueue(principal, id, 'revert', imp.status, jobId);
     return this.show(principal, id);
   }
 
@@ -342,20 +370,21 @@ export class ImportsService {
    * (or they for it) instead of slipping in between. A refusal keeps what it recorded (a failed preflight).
    */
   private async enqueuePublish(principal: Principal, id: string, { fromCreate }: { fromCreate: boolean }) {
+    const jobId = randomUUID();
     const outcome = await this.dataSource.transaction(async (tx) => {
       try {
-        return { previous: await this.startPublishing(tx, principal.familyId, id, fromCreate) };
+        return { previous: await this.startPublishing(tx, principal.familyId, id, fromCreate, jobId) };
       } catch (error) {
         if (error instanceof ApiError) return { refused: error };
         throw error;
       }
     });
     if ('refused' in outcome) throw outcome.refused;
-    await this.enqueue(principal, id, 'publish', outcome.previous);
+    await this.enqueue(principal, id, 'publish', outcome.previous, jobId);
   }
 
   /** Moves a publishable import to importing and returns the status it had; an ApiError says why it cannot publish. */
-  private async startPublishing(tx: EntityManager, familyId: string, id: string, fromCreate: boolean): Promise<Import['status']> {
+  private async startPublishing(tx: EntityManager, familyId: string, id: string, fromCreate: boolean, jobId: string): Promise<Import['status']> {
     const imp = await this.imports.findOne(familyId, id, tx, { forUpdate: true });
     if (!imp) throw ApiError.notFound();
     // A second publish (a double click, another tab) is told what the import is doing, not that it has a problem.
@@ -376,7 +405,8 @@ export class ImportsService {
       const errors = await this.publishBlockers(tx, imp, stats, detail.configured);
       throw reject('not_publishable', fromCreate ? 'Import was uploaded but cannot be published yet' : 'Import cannot be published yet', errors);
     }
-    if (!(await this.imports.transition(familyId, id, ['pending', 'failed'], 'importing', { error: null }, tx))) {
+    // The job is named now, and the heartbeat of an earlier run cleared: the reaper leaves the import alone while that job waits.
+    if (!(await this.imports.transition(familyId, id, ['pending', 'failed'], 'importing', { error: null, jobId, heartbeatAt: null }, tx))) {
       throw reject('not_publishable', `An import in status ${imp.status} cannot be published`);
     }
     return imp.status;
@@ -403,11 +433,15 @@ export class ImportsService {
     assertUsableFamilyCurrency(family.currency);
   }
 
-  /** Adds the job (Redis down must not hang the request); when the queue does not take it, the status is restored. */
-  private async enqueue(principal: Principal, id: string, name: 'publish' | 'revert', previous: Import['status']) {
+  /**
+   * Adds the job as `jobId` (Redis down must not hang the request); when the queue does not take it, the status is
+   * restored. The job carries the request's id, which the worker's log lines for it repeat.
+   */
+  private async enqueue(principal: Principal, id: string, name: 'publish' | 'revert', previous: Import['status'], jobId: string) {
     try {
+      const data = { importId: id, familyId: principal.familyId, requestId: currentRequest()?.id };
       // Retried with backoff when the worker could not even record an outcome (the database was down).
-      await enqueueWithin(this.queue, name, { importId: id, familyId: principal.familyId }, { removeOnComplete: 1000, removeOnFail: 5000, ...JOB_RETRIES });
+      await enqueueWithin(this.queue, name, data, { jobId, removeOnComplete: 1000, removeOnFail: 5000, ...JOB_RETRIES });
     } catch (err) {
       this.logger.warn({ err, importId: id }, `import could not be queued for ${name}`);
       await this.imports.transition(principal.familyId, id, [name === 'publish' ? 'importing' : 'reverting'], previous);

@@ -3073,7 +3073,10 @@ export interface operations {
     ImportsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1-255 visible ASCII characters, such as a UUID). A repeat of the request with the same key within 24 hours (per family) gets the first answer again (same status and body, with `Idempotent-Replayed: true`) instead of storing a second import; the same key with a different body is 422 `idempotency_key_reused`, a malformed key 422 `validation_failed`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3086,6 +3089,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {

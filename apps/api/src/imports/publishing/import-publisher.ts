@@ -20,6 +20,8 @@ import { publishStatement } from './statement.publisher';
 import { deleteServiceImportBudgets, publishServiceImport } from './service-import.publisher';
 import { beginServiceImportReadback, finishServiceImportReadback, markServiceImportReverted } from '../service-import-verification';
 import { collisionsSinceCheck } from '../service-import';
+import type { JobOutcome } from '../../jobs/job-log';
+import { AccountLocks } from './account-locks';
 
 const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   TransactionImport: publishTransactions,
@@ -41,10 +43,11 @@ const STOPPED = Symbol('stopped');
 
 type ChunkOutcome = 'committed' | 'stopped' | { error: unknown };
 
-/** This delivery of a publish job, once it holds the import's publish token, and where it resumes. */
+/** This delivery of a publish job, once it holds the import's publish token, where it resumes, and rows it committed. */
 interface Delivery {
   token: string;
   through: number;
+  committedRows: number;
 }
 
 /** A chunk in flight: when its ordered step is done, and how its transaction ended (never rejects). */
@@ -65,6 +68,16 @@ const PUBLISH_FAILED = 'Publishing stopped on an internal error. Committed chunk
 const PUBLISH_FAILED_BEFORE_ANY_ROW =
   'Publishing stopped on an internal error before any row was committed, so nothing was published and the accounts, categories and tags it created were removed. Publish again to retry.';
 const REVERT_FAILED = 'Reverting stopped on an internal error and was rolled back; nothing was removed. Revert again to retry.';
+/** What the reaper records on an import whose worker vanished (imports.processor.ts). */
+export const REAPED_PUBLISH = 'The background worker was interrupted before this finished. Publish again to resume; nothing was lost or duplicated.';
+// A revert runs in one transaction: an interrupted one removed nothing.
+export const REAPED_REVERT = 'The background worker was interrupted before this revert finished; nothing was removed. Revert again to retry.';
+/** A reaped import's job delivered after all: it is not run (the import is the user's again), and the import says so. */
+const REAPED_THEN_DELIVERED = `${REAPED_PUBLISH} Its queued job came back later and was not run.`;
+
+/** How often a running publish renews its heartbeat: a quarter of the time after which the reaper takes it for lost. */
+export const heartbeatIntervalMs = (config: Pick<AppConfig, 'importStuckAfterSeconds'>) =>
+  Math.min(60_000, Math.max(1_000, config.importStuckAfterSeconds * 250));
 
 /** Tables an import adds rows to that nothing else refers to, each carrying import_id: revert deletes them first. */
 const OWNED_BY_IMPORT = ['entries', 'transfers', 'rules'];
@@ -194,34 +207,84 @@ export class ImportPublisher {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RUNTIME) private readonly runtime: Runtime,
+    private readonly accountLocks: AccountLocks,
   ) {}
 
-  async publish({ importId, familyId }: PublishJob): Promise<void> {
+  /**
+   * Publishes the import of a delivered job (`jobId`: the delivery's job, to know a late one). Returns how it ended and
+   * the rows this delivery committed, for the job's log line.
+   */
+  async publish({ importId, familyId }: PublishJob, jobId?: string): Promise<JobOutcome> {
     const imp = await this.dataSource.getRepository(Import).findOneBy({ id: importId, familyId });
     // A redelivered or stale job finds the import no longer importing and does nothing.
-    if (!imp || imp.status !== 'importing') return;
+    if (!imp || imp.status !== 'importing') return { outcome: (await this.deliveredAfterReap(imp, jobId)) ? 'late' : 'skipped', rows: 0 };
     const publishChunk = PUBLISHERS[imp.type];
-    if (!publishChunk) return this.finish(imp, 'importing', 'failed', `Publishing ${imp.type} is not supported yet`);
+    if (!publishChunk) {
+      await this.finish(imp, 'importing', 'failed', `Publishing ${imp.type} is not supported yet`);
+      return { outcome: 'failed', rows: 0 };
+    }
     const delivery = await this.takeOver(imp);
-    if (!delivery) return;
+    if (!delivery) return { outcome: 'skipped', rows: 0 };
+    const stopHeartbeat = this.keepAlive(imp, delivery.token);
+    let releaseAccounts: (() => Promise<void>) | null = null;
+    const outcome = (name: string) => ({ outcome: name, rows: delivery.committedRows });
     try {
       const [family] = await this.dataSource.query(`SELECT currency, timezone FROM families WHERE id = $1`, [familyId]);
       // Today is the family's, as at upload (imports.service).
       const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone)));
+      // Every account the rows can go to, held until the publish ends: another publish into one of them waits, then
+      // finds all of this one's rows (duplicates link to them), as if the two had been published one after the other.
+      releaseAccounts = await this.accountLocks.hold([imp.accountId, ...ctx.accounts.values()]);
       if (imp.type === 'ServiceImport') await beginServiceImportReadback(this.dataSource, imp); // verification: counts before
       // Stopped: reverted or reaped meanwhile, or a later delivery of this job took over; it finishes the import.
-      if (!(await this.publishChunks(imp, delivery, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return;
+      if (!(await this.publishChunks(imp, delivery, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return outcome('stopped');
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp); // verification: readback
-      await this.finish(imp, 'importing', 'complete', null, delivery.token);
+      return outcome((await this.finish(imp, 'importing', 'complete', null, delivery.token)) ? 'complete' : 'stopped');
     } catch (error) {
       // A superseded delivery leaves the outcome to the one that took over.
-      if (!(await this.holds(imp, delivery.token).catch(() => true))) return;
+      if (!(await this.holds(imp, delivery.token).catch(() => true))) return outcome('stopped');
       this.logger.warn({ importId, type: imp.type, err: error }, 'import publish failed');
       const collisions = imp.type === 'ServiceImport' ? await collisionsSinceCheck(this.dataSource.manager, imp, error).catch(() => null) : null;
       const message = error instanceof PublishError ? error.message : (collisions ?? PUBLISH_FAILED);
       if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp, message).catch(() => undefined);
       await this.fail(imp, message, error, delivery.token);
+      return outcome('failed');
+    } finally {
+      stopHeartbeat();
+      await releaseAccounts?.();
     }
+  }
+
+  /**
+   * True when this delivery is of the job the reaper gave up on (the import failed with its message since): the job is
+   * not run, since the import is the user's again (to change, revert or publish anew), and the import says it came.
+   */
+  private async deliveredAfterReap(imp: Import | null, jobId: string | undefined): Promise<boolean> {
+    if (!imp || !jobId || imp.jobId !== jobId || imp.status !== 'failed' || imp.error !== REAPED_PUBLISH) return false;
+    const [late] = await this.dataSource.query(
+      `UPDATE imports SET error = $3, updated_at = now() WHERE id = $1 AND job_id = $2 AND status = 'failed' AND error = $4 RETURNING id`,
+      [imp.id, jobId, REAPED_THEN_DELIVERED, REAPED_PUBLISH],
+    );
+    if (late.length) this.logger.warn({ importId: imp.id, jobId }, 'publish job delivered after the reaper failed its import; not run');
+    return true;
+  }
+
+  /**
+   * Renews the import's heartbeat on a timer while this delivery holds it, so that a publish waiting (for the accounts
+   * another publish holds, for a row lock) or running a long chunk is not taken for lost. Returns the stop.
+   */
+  private keepAlive(imp: Import, token: string): () => void {
+    let renewing = false;
+    const timer = setInterval(() => {
+      if (renewing) return;
+      renewing = true;
+      this.dataSource
+        .query(`UPDATE imports SET heartbeat_at = now() WHERE id = $1 AND status = 'importing' AND publish_token = $2`, [imp.id, token])
+        .catch((err: unknown) => this.logger.debug({ importId: imp.id, err }, 'import heartbeat not renewed'))
+        .finally(() => (renewing = false));
+    }, heartbeatIntervalMs(this.config));
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /**
@@ -269,10 +332,10 @@ export class ImportPublisher {
   private async takeOver(imp: Import): Promise<Delivery | null> {
     const token = randomUUID();
     const [claimed] = await this.dataSource.query(
-      `UPDATE imports SET publish_token = $2, updated_at = now() WHERE id = $1 AND status = 'importing' RETURNING published_through_row AS through`,
+      `UPDATE imports SET publish_token = $2, heartbeat_at = now(), updated_at = now() WHERE id = $1 AND status = 'importing' RETURNING published_through_row AS through`,
       [imp.id, token],
     );
-    return claimed.length ? { token, through: claimed[0].through } : null;
+    return claimed.length ? { token, through: claimed[0].through, committedRows: 0 } : null;
   }
 
   private async holds(imp: Import, token: string): Promise<boolean> {
@@ -371,6 +434,7 @@ export class ImportPublisher {
       if (!moved.length) throw STOPPED;
       await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [imp.familyId]);
     });
+    void committed.then(() => (delivery.committedRows += bounds.size), () => undefined);
     const outcome: Promise<ChunkOutcome> = committed.then(
       () => 'committed',
       (error: unknown) => (error === STOPPED ? 'stopped' : { error }),
@@ -383,9 +447,11 @@ export class ImportPublisher {
    * Removes what the import created and nothing else uses or holds, in one transaction, and makes it publishable
    * again; what another import's file holds too passes to that import.
    */
-  async revert({ importId, familyId }: PublishJob): Promise<void> {
+  async revert({ importId, familyId }: PublishJob): Promise<JobOutcome> {
     const imp = await this.dataSource.getRepository(Import).findOneBy({ id: importId, familyId });
-    if (!imp || imp.status !== 'reverting') return;
+    if (!imp || imp.status !== 'reverting') return { outcome: 'skipped', rows: 0 };
+    // Started: the reaper now waits for the revert's own transaction, which holds the import row (LOCK_REVERT) to its end.
+    await this.dataSource.query(`UPDATE imports SET heartbeat_at = now() WHERE id = $1 AND status = 'reverting'`, [importId]);
     try {
       await this.dataSource.transaction(async (tx) => {
         await tx.query(LOCK_REVERT, [familyId, importId]);
@@ -397,9 +463,11 @@ export class ImportPublisher {
         await this.removeCreated(tx, familyId, importId);
       });
       await this.finish(imp, 'reverting', 'pending', null);
+      return { outcome: 'reverted', rows: imp.rowsCount };
     } catch (error) {
       this.logger.warn({ importId, err: error }, 'import revert failed');
       await this.finishOrRetry(imp, 'reverting', 'revert_failed', REVERT_FAILED, error);
+      return { outcome: 'failed', rows: 0 };
     }
   }
 
@@ -466,10 +534,11 @@ export class ImportPublisher {
     error: string | null,
     token: string | null = null,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    await manager.query(
-      `UPDATE imports SET status = $3, error = $4, updated_at = now() WHERE id = $1 AND status = $2 AND ($5::uuid IS NULL OR publish_token = $5)`,
+  ): Promise<boolean> {
+    const [moved] = await manager.query(
+      `UPDATE imports SET status = $3, error = $4, updated_at = now() WHERE id = $1 AND status = $2 AND ($5::uuid IS NULL OR publish_token = $5) RETURNING id`,
       [imp.id, from, to, error, token],
     );
+    return moved.length > 0;
   }
 }

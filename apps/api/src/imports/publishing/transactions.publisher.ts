@@ -66,8 +66,9 @@ const priorTransaction = (importParam: string) => `e.entryable_type = 'Transacti
 
 /**
  * Fills ctx.priorSpans for the accounts not seen before in this publish: two index probes each (first and last
- * date). Taken once per account, before this import's own entries fill the index, so a chunk committed later by
- * another writer extends no span; concurrent imports into one account were never serialised against each other.
+ * date). Taken once per account, before this import's own entries fill the index. The publish holds its accounts
+ * (AccountLocks) from before its first chunk to its end, so no other publish adds to them meanwhile and the span
+ * taken once stays true.
  */
 async function priorSpans(tx: EntityManager, ctx: PublishContext, accountIds: string[]): Promise<Map<string, PriorSpan | null>> {
   const unseen = accountIds.filter((id) => !ctx.priorSpans.has(id));
