@@ -1,6 +1,6 @@
 // Checks that the documentation's links lead somewhere: every relative link and image in README.md and docs/**/*.md
 // names a file of the repository, and a #fragment names a heading of that page (as GitHub makes heading anchors).
-// Code comments may point at the docs too (`docs/api/imports.md#publishing`): those must exist as well.
+// Code comments may point at the docs too (`docs/api/importing.md#publishing`): those must exist as well.
 // Run by `npm run lint`; exits 1 listing each broken link.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
