@@ -48,7 +48,7 @@ const json = (map: Map<string, string>) => JSON.stringify(Object.fromEntries(map
 
 /**
  * $1-$9 of CHUNK_TRANSACTIONS, built once per chunk for every statement that reads it. Without a currency column
- * (the stored currency is then the default of the upload) a row takes its account's currency (imports.md 3.1), as
+ * (the stored currency is then the default of the upload) a row takes its account's currency, as
  * does a row with a blank currency cell that names its account (stored without a currency).
  */
 function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] {
