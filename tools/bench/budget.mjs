@@ -2,7 +2,7 @@
 // measured in the same process on the same database: the bare aggregate SQL behind the budget (one grouped query).
 // Prints median and p99 of each over the same number of calls, and their ratios: for reads of unchanged data (the
 // API reuses its computation) and for reads each after a change (every GET recomputes).
-//   node tools/bench/budget.mjs                          embedded PGlite (slow to load; the goal is set on PostgreSQL)
+//   node tools/bench/budget.mjs                          embedded PGlite (slow to load; the figures are for PostgreSQL)
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/budget.mjs
 //   BENCH_ENTRIES=200000 BENCH_CALLS=200 ...             smaller or larger runs; BENCH_KEEP=1 keeps the family
 import { performance } from 'node:perf_hooks';

@@ -160,8 +160,8 @@ try {
   );
 } finally {
   // The next run starts from the same database: the family's rows deleted, and vacuumed away, as autovacuum may be off
-  // or behind (it is off on the CI machine's PostgreSQL: after a dozen runs 5 million dead import rows made an import 5x
-  // slower).
+  // or behind, and dead import rows of earlier runs would slow the next import
+  // (docs/performance.md#statistics-and-autovacuum).
   for (const f of [family, neighbour]) if (f) await bench.deleteFamily(f.id);
   await dataSource.query('VACUUM (ANALYZE) import_rows, imports, entries, transactions, taggings');
   await bench.close();

@@ -1,10 +1,10 @@
-// Load benchmark (reliability.md 4.4): autocannon against one API process on PostgreSQL + Redis, the API pinned to
+// Load benchmark (docs/performance.md#loadmjs-one-api-process-under-load): autocannon against one API process on PostgreSQL + Redis, the API pinned to
 // core 0 and the load generator to core 1 (taskset), loopback only. Endpoints: GET /api/v1/budgets/{id} (API key, a
 // household with a few thousand transactions in the month), POST /api/v1/imports (small CSV, no publish) and, as the
 // baseline measured in the same run, the bare GET /api/v1/health.
 //   1. max rate: closed loop, LOAD_CONNECTIONS connections for LOAD_SECONDS each;
 //   2. each endpoint at 80 % of its own max rate (fixed offered load) for LOAD_SECONDS: req/s, p50, p99.
-// Goals (the issue): budgets at >= 50 % of the bare endpoint's max req/s, and p99 < 50 ms at 80 % of its max rate.
+// Goals it checks: budgets at >= 50 % of the bare endpoint's max req/s, and p99 < 50 ms at 80 % of its max rate.
 //   DATABASE_URL=postgres://... REDIS_URL=redis://... node tools/bench/load.mjs
 //   LOAD_SECONDS=10 LOAD_CONNECTIONS=10 LOAD_ENTRIES=40000 ...   phase length, connections, entries seeded over a year
 //   LOAD_KEEP=1 keeps the seeded family; LOAD_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=tmp/prof" profiles the API process

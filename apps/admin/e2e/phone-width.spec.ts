@@ -10,7 +10,7 @@ jest.setTimeout(300_000);
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
-/** The tallest the header may be at phone width (the issue measured 195 px). */
+/** The tallest the header may be at phone width. */
 const PHONE_HEADER_MAX = 64;
 /** The smallest height of a control a finger has to hit. */
 const TOUCH_TARGET_MIN = 40;

@@ -272,7 +272,7 @@ describe('browser: /admin/sso_providers and /admin/sso_audit_logs', () => {
     await fillOauth2Provider(page, name);
     await page.getByRole('button', { name: 'Save provider' }).click();
     await page.getByRole('row', { name: new RegExp(name) }).waitFor();
-    // Group names match exactly (SPEC 5.5) and the API keeps them and any other field of an entry as sent.
+    // Group names match exactly (docs/sso.md#role-mapping) and the API keeps them and any other field of an entry as sent.
     const groupMappings = [
       { group: ' Finance Team ', role: 'admin', note: 'from config/auth.yml', source: { line: 12 } },
       { group: 'staff', role: 'member', note: 'everyone on payroll' },

@@ -16,11 +16,11 @@ import { buildOpenApiDocument } from './openapi';
 import type { Runtime } from './runtime';
 
 export const API_PREFIX = 'api/v1';
-/** Browser sign-in lives at /sessions (SPEC.md 4.3), outside the API prefix. */
+/** Browser sign-in lives at /sessions (docs/sign-in.md#paths-outside-apiv1), outside the API prefix. */
 export const API_PREFIX_OPTIONS = {
   exclude: [
     { path: 'sessions', method: RequestMethod.ALL },
-    // SSO in the browser (SPEC.md 4.3): /auth/<name>, /auth/<name>/callback, /auth/link, /auth/logout. Matched against
+    // SSO in the browser: /auth/<name>, /auth/<name>/callback, /auth/link, /auth/logout. Matched against
     // declared route paths, so the escaped colon names exactly those routes, not /api/v1/auth/config and the like.
     { path: 'auth/\\:provider', method: RequestMethod.GET },
     { path: 'auth/\\:provider/callback', method: RequestMethod.ALL },

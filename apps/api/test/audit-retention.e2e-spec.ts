@@ -84,7 +84,7 @@ async function archiveContents(dir: string): Promise<{ files: string[]; events: 
   return { files, events };
 }
 
-describe('audit log retention tiers (SPEC.md 6): the daily job on the real database and queue', () => {
+describe('audit log retention tiers: the daily job on the real database and queue', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hearth-audit-'));

@@ -54,7 +54,7 @@ describe('Budgets API', () => {
       await setCategoryLimit(budgetId, home.categories.travel, '100');
     });
 
-    it('answers every field of SPEC 2.7, in order, with every amount and string', async () => {
+    it('answers every field of a budget, in order, with every amount and string', async () => {
       const res = await get(`/budgets/${budgetId}`, home.h.apiKey).expect(200);
       expect(Object.keys(res.body)).toEqual([
         'id', 'start_date', 'end_date', 'name', 'currency', 'initialized', 'current', 'created_at', 'updated_at',

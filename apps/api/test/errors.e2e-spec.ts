@@ -28,7 +28,7 @@ describe('error format', () => {
     expect(res.body).toEqual({ error: 'invalid_json', message: 'The request body is not valid JSON' });
   });
 
-  it('answers a deeply nested JSON body with a 400 before validation walks it (reliability.md D43)', async () => {
+  it('answers a deeply nested JSON body with a 400 before validation walks it (hostile-input case D43)', async () => {
     const { apiKey } = await t.newHousehold();
     const res = await request(t.server)
       .patch('/api/v1/family_settings')

@@ -3,7 +3,7 @@ import { createImport, newAccount, waitForImport } from './support/imports';
 import { OpenApiDocument, schemaErrors } from './support/openapi-schema';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
-// The HTTP contract of the import API (SPEC.md 2.1-2.5, 4.1, 7): fields, status codes, error bodies and what each
+// The HTTP contract of the import API (docs/api/importing.md): fields, status codes, error bodies and what each
 // request leaves stored.
 
 describe('imports: HTTP contract', () => {
@@ -87,7 +87,7 @@ describe('imports: HTTP contract', () => {
       await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).set('Content-Type', 'application/json; charset=utf-8').send('{"number_format":"1.234,56"}').expect(200);
     });
 
-    it("reports SPEC 2.4's configuration fields in its order, then every other setting create accepted, to be read back", async () => {
+    it("reports the ten configuration fields every CSV client knows in their order, then every other setting create accepted, to be read back", async () => {
       const csv = 'Day;Symbol;Shares;Cost;Venue;Cur\n2024-05-01;SAP;2;150;XETR;EUR';
       const body = {
         type: 'TradeImport', raw_file_content: csv, account_id: accountId, col_sep: 'semicolon', date_col_label: 'Day', ticker_col_label: 'Symbol',
@@ -316,7 +316,7 @@ describe('imports: HTTP contract', () => {
       expect((await waitForImport(t.server, h.apiKey, id)).status).toBe('pending');
 
       expect(seen.map((s) => s.split(' ')[2]).sort()).toEqual(expect.arrayContaining(['200', '201', '202', '400', '401', '403', '404', '409', '422']));
-      // SPEC.md 2.5: counts are integers, and so are the page numbers beside them.
+      // Counts are integers, and so are the page numbers beside them.
       for (const name of ['StatsDto', 'PaginationMetaDto']) {
         const types = Object.values(doc.components.schemas[name].properties!).map((p) => p.type);
         expect({ name, types: [...new Set(types)] }).toEqual({ name, types: ['integer'] });

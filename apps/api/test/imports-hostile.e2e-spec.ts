@@ -10,7 +10,7 @@ import { statementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
 import { until } from './support/until';
 
-// Hostile input against POST /api/v1/imports and its follow-up routes (reliability.md sections C, E and J).
+// Hostile input against POST /api/v1/imports and its follow-up routes (the hostile-input harness's groups C, E and J).
 // Every case asserts the status, the error code and that the family's data is exactly what it was.
 
 const MAX_ROWS = 50;

@@ -3,7 +3,7 @@ import { createImport, newAccount, publishAndWait, waitForImport } from './suppo
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // ServiceImport (the service's own NDJSON) and family export through the HTTP API on the real database and queue:
-// round trip, verification readback, revert + re-import, and the NDJSON hostile cases of reliability.md section D.
+// round trip, verification readback, revert + re-import, and the NDJSON cases of the hostile-input harness's group D.
 
 const line = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ type, data, ...extra });
 
@@ -454,7 +454,7 @@ describe('ServiceImport and family export', () => {
     });
   });
 
-  describe('hostile NDJSON (reliability.md D)', () => {
+  describe('hostile NDJSON (hostile-input group D)', () => {
     const tag = (id: string, name: string) => line('Tag', { id, name });
     const account = (id = 'a1', extra: Record<string, unknown> = {}) =>
       line('Account', { id, name: `Account ${id}`, balance: '0', accountable_type: 'Depository', skip_opening_balance_import: true, ...extra });

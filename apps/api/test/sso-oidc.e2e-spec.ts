@@ -428,7 +428,7 @@ describe('SSO through a real oidc-provider: admin API, OIDC and OAuth2 sign-in, 
     });
   });
 
-  describe('refusals (reliability.md F): no session, no account, an audit row with the reason', () => {
+  describe('refusals (hostile-input group F): no session, no account, an audit row with the reason', () => {
     const tampered = (tamper: IdTokenTamper) => async () => {
       idp.tamperIdToken(tamper);
       try {

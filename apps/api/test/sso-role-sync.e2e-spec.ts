@@ -12,7 +12,7 @@ const NAME = `sync-${run}`;
 const SECRET = `secret-${randomUUID()}`;
 const mail = (name: string) => `${name}-${run}@corp.example`;
 
-/** SPEC.md 5.5: roles follow the provider's current mapping at every login and when an administrator syncs a user. */
+/** Roles follow the provider's current mapping at every login and when an administrator syncs a user. */
 describe('role synchronisation through a real oidc-provider', () => {
   let t: TestApp;
   let idp: OidcIdp;
@@ -65,7 +65,7 @@ describe('role synchronisation through a real oidc-provider', () => {
       await setMapping({ groupMappings: [{ group: 'root', role: 'super_admin' }] });
       const carol = await ssoUser('carol', ['root']);
       expect(carol.role).toBe('super_admin');
-      // Alone in the family the JIT creator stays its admin (SPEC 5.4 rule 2) when the mapped role goes.
+      // Alone in the family the JIT creator stays its admin when the mapped role goes.
       const dan = await ssoUser('dan', ['root'], false);
       expect(dan.role).toBe('super_admin');
 

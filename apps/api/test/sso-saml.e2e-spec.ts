@@ -635,7 +635,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     });
   });
 
-  describe('test login before enabling (SPEC.md 5.2)', () => {
+  describe('test login before enabling', () => {
     it('on a disabled provider: shows the attributes and the mapped role, signs nobody in, and the provider stays unusable', async () => {
       const trialName = `saml-trial-${run}`;
       const trialId = (
@@ -691,7 +691,7 @@ describe('SAML 2.0 sign-in through a real samlify IdP', () => {
     });
   });
 
-  describe('rejections (reliability.md 3.G): no session, audited as login_failed with a reason', () => {
+  describe('rejections (hostile-input group G): no session, audited as login_failed with a reason', () => {
     it('an unsigned response', async () => {
       await refusedWith({ signing: 'none' }, 'signature_invalid');
     });

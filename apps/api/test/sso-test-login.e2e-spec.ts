@@ -10,7 +10,7 @@ const NAME = `trial-${run}`;
 const SECRET = `secret-${randomUUID()}`;
 const mail = (name: string) => `${name}-${run}@corp.example`;
 
-describe('provider test login before enabling (SPEC.md 5.2) through a real oidc-provider', () => {
+describe('provider test login before enabling through a real oidc-provider', () => {
   let t: TestApp;
   let idp: OidcIdp;
   let admin: Browser;

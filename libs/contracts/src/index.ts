@@ -91,7 +91,7 @@ export const AUDIT_EVENTS = [
   'import_discarded',
   // A super admin's test sign-in with a provider (no account, identity or session is touched).
   'provider_test_login',
-  // A retention run: rows archived and purged, archive files expired (SPEC.md 6).
+  // A retention run: rows archived and purged, archive files expired.
   'audit_retention',
   // A super admin lets an SSO identity blocked by a permanent user removal sign in again.
   'identity_unblocked',
@@ -134,7 +134,7 @@ export const TRANSACTION_KINDS = [
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
-/** What a trade or transaction was, as Sure labels investment activity (reference budgets-and-model.md 6). */
+/** What a trade or transaction was, as Sure labels investment activity. */
 export const INVESTMENT_ACTIVITY_LABELS = [
   'Buy',
   'Sell',
@@ -152,7 +152,7 @@ export const INVESTMENT_ACTIVITY_LABELS = [
 ] as const;
 export type InvestmentActivityLabel = (typeof INVESTMENT_ACTIVITY_LABELS)[number];
 
-/** The body of every error response (SPEC.md 2.8). */
+/** The body of every error response (docs/api/errors-and-lists.md). */
 export interface ErrorBody {
   error: string;
   message?: string | null;

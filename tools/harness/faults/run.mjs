@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fault harness (reliability.md 3.J): injects each fault against the built server (dist) running as child processes
+// Fault harness: injects each fault against the built server (dist) running as child processes
 // on a private PostgreSQL cluster and a private redis-server, then checks that nothing was lost or duplicated, that
 // the import ends in a truthful state and that publishing again completes it. Prints a table, writes
 // artifacts/faults-results.json, exits non-zero on any failure.

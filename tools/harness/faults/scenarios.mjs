@@ -1,4 +1,4 @@
-// The faults of reliability.md 3.J, each against the running server with exact post-conditions. A scenario records
+// The faults of README.md, each against the running server with exact post-conditions. A scenario records
 // checks (name, ok, detail) and the counts it saw; any failed check or a timeout fails it.
 import { CHUNK_ROWS, STUCK_AFTER_SECONDS } from './harness.mjs';
 import { portOpen, sleep, until } from './infra.mjs';

@@ -1,4 +1,4 @@
-// Hostile-input harness (reliability.md section 3, groups A-I) against a RUNNING server: the built API from dist,
+// Hostile-input harness (groups A-I, docs/development.md#harnesses) against a RUNNING server: the built API from dist,
 // started here as a child process on the PostgreSQL of DATABASE_URL and the Redis of REDIS_URL.
 //
 //   npm run build && DATABASE_URL=postgres://... REDIS_URL=redis://... npm run harness:hostile
@@ -465,7 +465,7 @@ writeFileSync(join(root, 'artifacts/hostile-scorecard.json'), `${JSON.stringify(
 writeFileSync(join(root, 'artifacts/hostile-server.log'), log);
 
 const pad = (label) => label.padEnd(34);
-console.log('\n=== Hostile-input scorecard (reliability.md 3 A-I) ===');
+console.log('\n=== Hostile-input scorecard (groups A-I) ===');
 console.log(`${pad('hostile inputs tried')}${tried}`);
 console.log(`${pad('handled as expected')}${scorecard.handled_as_expected} / ${tried}`);
 console.log(`${pad('answered with a clear 4xx')}${scorecard.answered_with_clear_4xx}`);

@@ -7,7 +7,7 @@ import { ListQuery } from '../common/list-query';
 import { AuditLogListDto, AuditLogQuery } from './audit-logs.dto';
 import { AuditLogsRepository } from './audit-logs.repository';
 
-/** The sign-in and administration audit log (SPEC.md 6), instance-wide, for super admins. Read-only. */
+/** The sign-in and administration audit log (docs/sign-in.md#audit-log), instance-wide, for super admins. Read-only. */
 @ApiTags('admin')
 @Controller('admin/audit_logs')
 @RequireSession({ minRole: 'super_admin' })

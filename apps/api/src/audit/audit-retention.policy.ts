@@ -1,4 +1,4 @@
-// Audit log retention tiers (SPEC.md 6): pure rules, no I/O. The service applies them to the table and the archive.
+// Audit log retention tiers (docs/sign-in.md#retention): pure rules, no I/O. The service applies them to the table and the archive.
 
 export const AUDIT_RETENTION_TIERS = ['standard', 'extended', 'compliance'] as const;
 export type AuditRetentionTier = (typeof AUDIT_RETENTION_TIERS)[number];

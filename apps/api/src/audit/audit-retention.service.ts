@@ -28,7 +28,7 @@ export interface RetentionReport {
 }
 
 /**
- * Applies the configured retention tier (SPEC.md 6), from the daily job and from `npm run cli -- audit:retention`.
+ * Applies the configured retention tier (docs/sign-in.md#retention), from the daily job and from `npm run cli -- audit:retention`.
  * Order matters for crash safety: rows are archived (file synced and renamed) before any row is deleted, and rows are
  * deleted only once the archive covers them; a run that dies part-way is completed by the next one.
  */

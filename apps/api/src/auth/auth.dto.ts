@@ -49,7 +49,7 @@ export class UserSummaryDto {
   @ApiProperty() family_name: string;
 }
 
-/** What the signed-in user can do with a password, decided by the API (SPEC.md 5.3) so the admin app never re-derives it. */
+/** What the signed-in user can do with a password, decided by the API so the admin app never re-derives it. */
 export class MePasswordDto {
   @ApiProperty({ description: 'The account has a password. One provisioned through single sign-on has none and cannot set one.' })
   set: boolean;

@@ -1,6 +1,6 @@
 import { localLoginAllowedFor, localLoginFormVisible, localLoginMode, passwordAccess, passwordResetEnabled } from './local-login-policy';
 
-describe('local login policy (SPEC.md 5.3)', () => {
+describe('local login policy (AUTH_LOCAL_LOGIN_ENABLED, AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED)', () => {
   const on = { localLoginEnabled: true, localAdminOverrideEnabled: false };
   const onWithOverride = { localLoginEnabled: true, localAdminOverrideEnabled: true };
   const off = { localLoginEnabled: false, localAdminOverrideEnabled: false };

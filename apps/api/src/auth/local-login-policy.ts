@@ -1,7 +1,7 @@
 import type { Role } from '@hearth/contracts';
 import type { AuthConfig } from '../config/config';
 
-// SPEC.md 5.3 as pure rules: what AUTH_LOCAL_LOGIN_ENABLED and AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED allow.
+// Local login control (docs/sign-in.md#local-login-control) as pure rules: what AUTH_LOCAL_LOGIN_ENABLED and AUTH_LOCAL_ADMIN_OVERRIDE_ENABLED allow.
 
 type Switches = Pick<AuthConfig, 'localLoginEnabled' | 'localAdminOverrideEnabled'>;
 

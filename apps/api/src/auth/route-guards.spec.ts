@@ -54,7 +54,7 @@ describe('every route declares how it authenticates', () => {
   );
 
   const pathOf = (route: Route) => Reflect.getMetadata(PATH_METADATA, route.controller) as string;
-  // SPEC 5.6: provider management is for super admins only; so are the instance-wide audit log and the blocks of
+  // Provider management is for super admins only (docs/multi-tenancy.md#roles); so are the instance-wide audit log and the blocks of
   // removed users' SSO identities.
   const superAdminOnly = ['admin/sso_providers', 'admin/audit_logs', 'admin/sso_identity_blocks'];
 

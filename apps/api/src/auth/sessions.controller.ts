@@ -13,7 +13,7 @@ import { clearSessionCookies, setSessionCookies } from './session-cookies';
 import { readCookie, SESSION_COOKIE } from './session-token';
 import { SessionsService } from './sessions.service';
 
-/** Browser sign-in and sign-out (SPEC.md 4.3): outside /api/v1, at /sessions. */
+/** Browser sign-in and sign-out (docs/sign-in.md#paths-outside-apiv1): outside /api/v1, at /sessions. */
 @ApiTags('sessions')
 @Controller('sessions')
 export class SessionsController {

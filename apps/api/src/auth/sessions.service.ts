@@ -141,7 +141,7 @@ export class SessionsService implements OnModuleInit {
       await this.sessions.revoke(session.id, now);
       throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
     }
-    // A password session lasts only while a password sign-in would be allowed now (SPEC.md 5.3): not after local login
+    // A password session lasts only while a password sign-in would be allowed now: not after local login
     // was turned off, nor once its super admin is demoted under the override. Signing out still works.
     if (!toSignOut && session.ssoProviderId === null && !localLoginAllowedFor(this.config.auth, session.role)) {
       await this.sessions.revoke(session.id, now);

@@ -77,7 +77,7 @@ export class BudgetSummaryDto {
   @cents('allocated_spending') allocated_spending_cents: number;
 }
 
-/** SPEC.md 2.7, fields in its order. */
+/** A budget, its fields in the documented order (docs/api/budgets.md#amounts). */
 export class BudgetDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'date' }) start_date: string;

@@ -40,7 +40,7 @@ export function presentBudgetSummary(budget: BudgetRecord, allocated: MinorUnits
   };
 }
 
-/** SPEC.md 2.7: the header fields, then the seven formatted amounts, then the same seven in cents. */
+/** A budget (docs/api/budgets.md#amounts): the header fields, then the seven formatted amounts, then the same seven in cents. */
 export function presentBudget(budget: BudgetRecord, amounts: BudgetAmounts, view: Presentation): BudgetDto {
   const money = (amount: MinorUnits) => formatMoney(amount, budget.currency, view.locale);
   const summed = (field: string, amount: MinorUnits) => summedCents(field, amount, budget.currency, view.locale);

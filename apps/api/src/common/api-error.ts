@@ -1,7 +1,7 @@
 import type { ErrorBody } from '@hearth/contracts';
 
 /**
- * An error the client is meant to see: a status, a stable `error` code and a human message (SPEC.md 2.8).
+ * An error the client is meant to see: a status, a stable `error` code and a human message (docs/api/errors-and-lists.md).
  * Anything else that escapes a handler becomes a generic 500 with no internals in the body.
  */
 export class ApiError extends Error {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
-/** The body of every error response (SPEC.md 2.8), named as the spec names it in the OpenAPI document. */
+/** The body of every error response (docs/api/errors-and-lists.md), named in the OpenAPI document as Sure's API names it. */
 @ApiSchema({ name: 'ErrorResponse' })
 export class ErrorResponseDto {
   @ApiProperty({ description: 'Stable error code, e.g. validation_failed or record_not_found' }) error: string;

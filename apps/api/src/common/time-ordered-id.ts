@@ -19,7 +19,7 @@ function randomBytes10(): Buffer {
  * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then a 12-bit counter (method 1 of section 6.2), then 62 random
  * bits. Ids made one after the other in this process sort in creation order, so rows inserted in bulk land at the
  * right-hand edge of their primary-key and foreign-key indexes instead of on random pages: fewer page reads, splits
- * and full-page WAL images than with random v4 ids (measured on imports: tools/bench/import-csv.mjs).
+ * and full-page WAL images than with random v4 ids.
  */
 export function timeOrderedId(now = Date.now()): string {
   if (now > lastMs) {

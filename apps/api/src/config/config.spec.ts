@@ -79,7 +79,7 @@ describe('loadConfig', () => {
     }
   });
 
-  it('defaults sign-in to local login on, admin override off, and the SPEC.md rate limits', () => {
+  it('defaults sign-in to local login on, admin override off, and the documented rate limits', () => {
     const { auth, appUrl, trustProxy } = loadConfig({});
     expect(auth).toEqual({
       localLoginEnabled: true,

@@ -54,7 +54,7 @@ export interface MailConfig {
   from: string;
 }
 
-/** Audit log retention (SPEC.md 6). */
+/** Audit log retention (docs/sign-in.md#retention). */
 export interface AuditConfig {
   /** AUDIT_RETENTION_TIER: standard (90 days in the database), extended (1 year + archive), compliance (7-year archive). */
   retentionTier: AuditRetentionTier;
@@ -62,7 +62,7 @@ export interface AuditConfig {
   archiveDir: string;
 }
 
-/** Single sign-on settings (SPEC.md 5.2, 5.4). */
+/** Single sign-on settings (docs/sso.md). */
 export interface SsoConfig {
   /** AUTH_JIT_MODE: create accounts at first SSO sign-in, or only link to existing users. */
   jitMode: 'create_and_link' | 'link_only';
@@ -78,7 +78,7 @@ export interface SsoConfig {
   providersFile: string;
 }
 
-/** Sign-in settings (SPEC.md 5.3, 8). */
+/** Sign-in settings (docs/sign-in.md#local-login-control, docs/api/rate-limits.md). */
 export interface AuthConfig {
   /** AUTH_LOCAL_LOGIN_ENABLED: e-mail/password sign-in and password reset. */
   localLoginEnabled: boolean;
@@ -88,7 +88,7 @@ export interface AuthConfig {
   sessionTtlHours: number;
   /** SESSION_IDLE_MINUTES: a session unused this long ends as if it had expired. */
   sessionIdleMinutes: number;
-  /** Changes (POST/PUT/PATCH/DELETE) per minute per IP to provider and user administration (SPEC.md 8: 10). */
+  /** Changes (POST/PUT/PATCH/DELETE) per minute per IP to provider and user administration (default 10). */
   adminRateLimitPerMinute: number;
   /** Reads per minute per IP of the administration lists: a budget of its own, which no person browsing reaches. */
   adminReadRateLimitPerMinute: number;

@@ -3,7 +3,7 @@ import { emptyRecordCounts, ENTITY_KEYS, ruleOperandTable, ServiceRecordType } f
 import { formatDecimal } from '@hearth/domain/money';
 import { FamilyExportsRepository, Row } from './family-exports.repository';
 
-// A family's data as the service's NDJSON (reference imports.md 4.10): the format ServiceImport reads, types in
+// A family's data as the service's NDJSON (docs/api/service-ndjson.md#family-exports): the format ServiceImport reads, types in
 // dependency order, real ids as source ids (they remap on import), split lines nested in their transaction, rule
 // operands named (with value_ref) so they resolve in another family. Timestamps are left out: they are not data
 // the import restores.

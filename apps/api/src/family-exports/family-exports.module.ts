@@ -7,7 +7,7 @@ import { FamilyExportsRepository } from './family-exports.repository';
 import { FamilyExportsService } from './family-exports.service';
 
 /**
- * Family export: the family's data as the service's NDJSON, built by a job (reference imports.md 4.10); the processor
+ * Family export: the family's data as the service's NDJSON, built by a job (docs/api/family-exports.md); the processor
  * runs in worker processes (jobs/workers.module.ts).
  */
 @Module({

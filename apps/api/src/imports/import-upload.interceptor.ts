@@ -16,7 +16,7 @@ const MULTER_ERRORS: Partial<Record<MulterError['code'], ApiError>> = {
   LIMIT_FIELD_KEY: new ApiError(422, 'too_many_fields', 'A form field name is too long.'),
 };
 
-/** Body types an import is read from (SPEC.md 4.1): JSON with raw_file_content, or multipart with the file. */
+/** Body types an import is read from: JSON with raw_file_content, or multipart with the file. */
 const IMPORT_BODY_TYPES = ['application/json', 'multipart/form-data'];
 
 /**

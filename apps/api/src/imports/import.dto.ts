@@ -186,7 +186,7 @@ export class StatusDetailDto {
   @ApiProperty() revertable: boolean;
 }
 
-/** SPEC.md 2.4's ten fields first, in its order; then the rest of what create and PATCH accept, so it can be read back. */
+/** The ten settings every CSV client knows first, in their order (docs/api/importing.md#the-import-resource); then the rest of what create and PATCH accept, so it can be read back. */
 export class ConfigurationDto {
   @ApiProperty({ nullable: true, type: String }) date_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) amount_col_label: string | null;

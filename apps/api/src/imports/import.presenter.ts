@@ -69,7 +69,7 @@ export function statusDetail(imp: Import, stats: RowStats, maxRows: number): Sta
   };
 }
 
-/** ImportDetail (SPEC.md 2.1-2.6). */
+/** ImportDetail (docs/api/importing.md#the-import-resource). */
 export function presentImport(imp: Import, stats: RowStats, maxRows: number, accountName: string | null): ImportDetailDto {
   const detail: ImportDetailDto = {
     id: imp.id,
@@ -124,7 +124,7 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number, acc
   return detail;
 }
 
-/** The pagination block of list responses (SPEC.md 2.1). A page past the end is empty; its prev_page is the last page. */
+/** The pagination block of list responses (docs/api/errors-and-lists.md#lists). A page past the end is empty; its prev_page is the last page. */
 export function pageMeta(page: number, perPage: number, total: number) {
   const totalPages = Math.max(1, Math.ceil(total / perPage));
   return {

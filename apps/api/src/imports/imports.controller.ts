@@ -24,7 +24,7 @@ class ImportIdPipe extends ParseUUIDPipe {
 }
 const importId = new ImportIdPipe({ exceptionFactory: () => ApiError.notFound() });
 
-/** The error answers each route documents, with the body each really sends (SPEC.md 2.8). */
+/** The error answers each route documents, with the body each really sends. */
 const IdParam = ApiParam({ name: 'id', format: 'uuid', description: 'Import id; a malformed or unknown one (or one of another family) is 404' });
 const NotFound = ApiResponse({ status: 404, type: ErrorResponseDto, description: 'record_not_found: no such import in your family' });
 const BadBody = ApiResponse({ status: 400, type: ErrorResponseDto, description: 'invalid_json or malformed_multipart: the body could not be read' });

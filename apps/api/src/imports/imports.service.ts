@@ -66,7 +66,7 @@ function errorsParam(value: unknown): boolean {
 const REPARSED_TYPES = new Set<ImportType>([...CSV_TYPES, 'QifImport']);
 
 /**
- * Export layouts whose column labels are fixed by the exporting app (reference imports.md 3.4-3.6). Their date
+ * Export layouts whose column labels are fixed by the exporting app (docs/api/import-formats.md#mint-actual-and-ynab). Their date
  * format is only a default: YNAB writes dates as its user set them (25/03/2024 in the UK), so a date_format given
  * wins (Sure overwrites it too).
  */
@@ -365,7 +365,7 @@ export class ImportsService {
   }
 
   /**
-   * Checks the import can publish now, then queues it; the 422/500 bodies carry import_id (SPEC.md 4.1). The checks
+   * Checks the import can publish now, then queues it; the 422/500 bodies carry import_id. The checks
    * and the move to importing hold the import's row lock, so a PATCH replacing the rows meanwhile waits for them
    * (or they for it) instead of slipping in between. A refusal keeps what it recorded (a failed preflight).
    */

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { emptyRecordCounts } from '@hearth/domain/import-formats';
 import type { Import } from './import.entity';
 
-// ServiceImport verification (SPEC.md 2.6, reference imports.md 4.6): counts of the family's records read back from
+// ServiceImport verification (docs/api/service-ndjson.md#verification): counts of the family's records read back from
 // the database before and after publishing, compared with the counts the NDJSON announced at upload.
 
 type Counts = Record<string, number>;

@@ -20,7 +20,7 @@ import { assertSkippable } from './skip-rows';
 import type { ImportsRepository } from './imports.repository';
 import { targetId } from './publishing/service-import.publisher';
 
-// ServiceImport (the service's own NDJSON, SPEC.md 2.6 and reference imports.md 4) around the generic import
+// ServiceImport (the service's own NDJSON, docs/api/service-ndjson.md) around the generic import
 // pipeline: rows are stored in publish order at upload, and the strict preflight runs before anything is queued.
 
 /**
@@ -132,7 +132,7 @@ export async function collisionsSinceCheck(manager: EntityManager, imp: Import, 
 }
 
 /**
- * Publish gate after the row limit (reference imports.md 4.8): a file with no supported record is not publishable
+ * Publish gate after the row limit: a file with no supported record is not publishable
  * (stays pending); a failed preflight marks the import failed with Sure's error text and answers 422 with the lines.
  */
 export async function assertServiceImportPublishable(manager: EntityManager, rowsRepo: ImportsRepository, imp: Import, configuredMaxRows: number): Promise<void> {

@@ -7,7 +7,7 @@ import type { SamlSessionRef } from './saml-profile';
 import { SecretBox } from './secret-box';
 import type { SsoProvider } from './sso.entities';
 
-/** Outbound calls to a provider give up after this many seconds (reliability.md F 75). */
+/** Outbound calls to a provider give up after this many seconds (hostile-input case F75). */
 const TIMEOUT_SECONDS = 10;
 export const CLIENT_SECRET_PURPOSE = 'sso_providers.client_secret';
 
@@ -185,7 +185,7 @@ export class OidcGateway {
   }
 }
 
-/** ID tokens come fresh from the token endpoint; an old one is a replay, not a sign-in (reliability.md F 61). */
+/** ID tokens come fresh from the token endpoint; an old one is a replay, not a sign-in (hostile-input cases F61). */
 const MAX_ID_TOKEN_AGE_SECONDS = 600;
 
 /** Checks openid-client leaves to the client: no audience besides ours (OIDC Core 3.1.3.7 item 3), a recent iat. */

@@ -13,7 +13,7 @@ import type { SsoProvider } from './sso.entities';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
 
 /**
- * Where providers come from (SPEC.md 5.2). `db`: the admin API, read on every request. `yaml`: config/auth.yml, read
+ * Where providers come from (docs/sso.md#providers-from-a-file). `db`: the admin API, read on every request. `yaml`: config/auth.yml, read
  * once at start and written to the database (identities need the rows); only those providers sign in, and the admin
  * API cannot change them.
  */

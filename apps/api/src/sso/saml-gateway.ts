@@ -29,7 +29,7 @@ import type { SsoProvider } from './sso.entities';
 
 /** Between our AuthnRequest and the IdP's answer (the same window as an OIDC sign-in). */
 export const SAML_REQUEST_TTL_MS = 10 * 60_000;
-/** Tolerated difference between the IdP's clock and ours (reliability.md 1.4: 60-120 s, never disabled). */
+/** Tolerated difference between the IdP's clock and ours: room for ordinary drift, never disabled. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
 const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const BINDING_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
@@ -56,7 +56,7 @@ const REDIRECT_SIGNATURE_HASHES: Record<string, string> = {
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512': 'sha512',
 };
 
-/** Our SP addresses for one provider (SPEC.md 4.3); the entity ID is an identifier, not a route. */
+/** Our SP addresses for one provider (docs/sso.md#saml-20); the entity ID is an identifier, not a route. */
 export function samlUrls(origin: string, providerId: string): { entityId: string; acs: string; logout: string } {
   const entityId = `${origin}/auth/saml/${providerId}`;
   return { entityId, acs: `${entityId}/callback`, logout: `${entityId}/logout` };

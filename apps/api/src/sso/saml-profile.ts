@@ -139,7 +139,7 @@ export function destinationProblem(destination: string | null, acsUrl: string): 
   return destination !== null && destination !== acsUrl ? 'destination_mismatch' : null;
 }
 
-/** Attribute names IdPs use for the fields we read, first match wins (auth.md 3.16, plus the common OIDs). */
+/** Attribute names IdPs use for the fields we read, first match wins (the names Sure reads, plus the common OIDs). */
 export const SAML_ATTRIBUTES = {
   email: ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'],
   first_name: ['first_name', 'firstName', 'givenName', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname', 'urn:oid:2.5.4.42'],

@@ -13,7 +13,7 @@ import { publicOrigin } from './sso-urls';
 import { SSO_COOKIE } from './sso.controller';
 
 /**
- * SAML service-provider endpoints (SPEC.md 4.3), outside /api/v1. Sign-in starts at /auth/<name> like every provider.
+ * SAML service-provider endpoints (docs/sso.md#saml-20), outside /api/v1. Sign-in starts at /auth/<name> like every provider.
  * The ACS takes the IdP's cross-site POST without cookies or CSRF token: the signed assertion, its audience,
  * Destination, Recipient, InResponseTo and replay checks are what protect it. It then sends the browser to the GET
  * side of the same address, where the sign-in transaction cookie proves it is the browser that started the sign-in.

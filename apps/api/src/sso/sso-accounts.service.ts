@@ -132,7 +132,7 @@ export class SsoAccountsService {
   }
 
   /**
-   * The role sync of a sign-in (SPEC.md 5.5), with the groups and attributes the provider sent this time: see
+   * The role sync of a sign-in (docs/sso.md#role-mapping), with the groups and attributes the provider sent this time: see
    * `decide` for the rule, and RoleChangesService for the guards (a change refused to protect the last super admin is
    * audited, and the sign-in goes on).
    */
@@ -152,7 +152,7 @@ export class SsoAccountsService {
   }
 
   /**
-   * "Sync roles" of user management (SPEC.md 5.6): the provider's current mapping applied to the groups of the user's
+   * "Sync roles" of user management: the provider's current mapping applied to the groups of the user's
    * last sign-in, without one, under the rules of changing a role by hand (who may manage whom, who may grant which
    * role, the last super admin). Uses the identity whose groups arrived last: the provider the user signs in with.
    */
@@ -183,7 +183,7 @@ export class SsoAccountsService {
   }
 
   /**
-   * What a sync makes of the user's role (SPEC.md 5.5 "roles no longer mapped removed"); null leaves it alone.
+   * What a sync makes of the user's role (roles no longer mapped are removed); null leaves it alone.
    * - The provider has group mappings or conditions: the highest role they grant, else the provider's default role.
    * - It has none (any more), but its mapping gave this identity's user their role at an earlier sync and the user
    *   still has that role: the provider's default role. The mapping that granted the role is gone, so is the role;

@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { User } from '../users/user.entity';
 import { IdentityRow, SsoRepository } from './sso.repository';
 
-/** A user's own connected identities (SPEC.md 5.6, settings/security). */
+/** A user's own connected identities (Security in the admin app). */
 @Injectable()
 export class SsoIdentitiesService {
   constructor(
@@ -30,7 +30,7 @@ export class SsoIdentitiesService {
       const identity = identities.find((row) => row.id === identityId);
       if (!identity) throw ApiError.notFound();
       const user = await tx.getRepository(User).findOneByOrFail({ id: principal.userId });
-      // A password only counts when local sign-in is open to this user (SPEC.md 5.3).
+      // A password only counts when local sign-in is open to this user.
       const passwordUsable = passwordAccess(this.config.auth, user).usable;
       // No password can be set here instead: an account without one cannot set one (password_not_set), and one
       // whose local sign-in is closed would still not sign in with it.

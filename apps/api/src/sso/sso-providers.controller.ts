@@ -52,7 +52,7 @@ export function toProviderDto(provider: SsoProvider, origin: string): ProviderDt
 
 const ProviderId = () => Param('id', recordIdPipe);
 
-/** Identity-provider management (SPEC.md 5.2, 5.6): super admins only, 10 requests/min/IP, every change audited. */
+/** Identity-provider management (docs/sso.md#providers): super admins only, 10 requests/min/IP, every change audited. */
 @ApiTags('admin')
 @Controller('admin/sso_providers')
 @RequireSession({ minRole: 'super_admin' })
@@ -112,7 +112,7 @@ export class SsoProvidersController {
   }
 
   /**
-   * Test login before enabling (SPEC.md 5.2), for enabled and disabled providers of every strategy: open
+   * Test login before enabling (docs/sso.md#test-login), for enabled and disabled providers of every strategy: open
    * authorization_url in this browser (for SAML, the IdP's redirect-binding URL); after the provider's sign-in the
    * callback or ACS records what it sent (no account, identity, session or role change) and returns to the providers
    * page. Sets the same browser-binding cookie as a sign-in.

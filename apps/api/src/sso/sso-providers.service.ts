@@ -16,7 +16,7 @@ import { SsoRepository } from './sso.repository';
 const notFound = () => new ApiError(404, 'record_not_found', 'No SSO provider has that id');
 
 /**
- * Provider administration (super admins only, SPEC.md 5.2, 5.6). Every change is audited with the acting user's id in
+ * Provider administration (super admins only). Every change is audited with the acting user's id in
  * the same transaction; sign-in reads providers from the database on each request, so changes apply at once.
  */
 @Injectable()
@@ -106,7 +106,7 @@ export class SsoProvidersService {
     }
   }
 
-  /** The issuer's discovery document must be reachable and name exactly this issuer (SPEC.md 5.2). */
+  /** The issuer's discovery document must be reachable and name exactly this issuer. */
   private async checkDiscovery(provider: SsoProvider): Promise<void> {
     let discovered: string;
     try {

@@ -11,7 +11,7 @@ import { SyncRolesDto } from '../users/admin-users.dto';
 import { SsoAccountsService } from './sso-accounts.service';
 
 /**
- * "Sync roles" of user management (SPEC.md 5.6), next to the other user actions under admin/users; here because it
+ * "Sync roles" of user management, next to the other user actions under admin/users; here because it
  * applies SSO role mapping, and user management does not depend on SSO.
  */
 @ApiTags('admin')

@@ -45,7 +45,7 @@ const UNAVAILABLE = {
 export const testLoginReturnPath = (providerId: string) => `/admin/sso_providers?test_login=${encodeURIComponent(providerId)}`;
 
 /**
- * "Test login before enabling" (SPEC.md 5.2): a super admin signs in at the provider, through the ordinary redirect
+ * "Test login before enabling" (docs/sso.md#test-login): a super admin signs in at the provider, through the ordinary redirect
  * and callback with the same server-side state, PKCE, nonce and browser binding as a sign-in (purpose `test`), and sees
  * what the provider sent and which role its mapping would give. Nothing else happens: no user, identity or session is
  * created, no role changes, and the provider may still be disabled. Both ends are audited as provider_test_login.

@@ -41,7 +41,7 @@ export class LogoutDto {
   logout_url: string | null;
 }
 
-/** SSO sign-in in the browser (SPEC.md 4.3): /auth/<name> and /auth/<name>/callback, outside /api/v1. */
+/** SSO sign-in in the browser: /auth/<name> and /auth/<name>/callback, outside /api/v1. */
 @ApiTags('sessions')
 @Controller('auth')
 export class SsoController {

@@ -32,7 +32,7 @@ export class SsoProvider {
   @Column({ type: 'text', nullable: true }) spPrivateKeyEncrypted: string | null;
   @Column({ type: 'text', nullable: true }) spCertificate: string | null;
   @Column({ type: 'varchar', length: 20, default: 'member' }) defaultRole: Role;
-  /** Group mappings, attribute mappings, conditional roles and role hierarchy (SPEC 5.5). */
+  /** Group mappings, attribute mappings, conditional roles and role hierarchy (docs/sso.md#role-mapping). */
   @Column({ type: 'jsonb', default: () => `'{}'` }) roleMapping: Record<string, unknown>;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
@@ -54,7 +54,7 @@ export class SsoIdentity {
   @Column({ type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
   /**
    * The groups the provider sent at the last sign-in ([] when it sent none), so an administrator can re-apply a changed
-   * mapping without a login (SPEC 5.5). Null: no sign-in since groups were first stored.
+   * mapping without a login. Null: no sign-in since groups were first stored.
    */
   @Column({ type: 'jsonb', nullable: true }) groups: string[] | null;
   @Column({ type: 'timestamptz', nullable: true }) groupsReceivedAt: Date | null;

@@ -31,7 +31,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /**
- * User management (SPEC.md 5.6). A super admin manages every user; a family admin only the users of their family,
+ * User management (docs/sign-in.md#users). A super admin manages every user; a family admin only the users of their family,
  * and never one ranked above them. Users outside the caller's reach are 404, as if they did not exist.
  */
 @Injectable()

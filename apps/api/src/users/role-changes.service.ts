@@ -34,7 +34,7 @@ export interface RoleChangeOutcome<Rule extends string | null = string | null> {
 }
 
 /**
- * The one way a user's role changes, whoever asks (SPEC.md 5.5, 5.6): the guards, the UPDATE and the role_changed row,
+ * The one way a user's role changes, whoever asks (docs/sso.md#role-mapping, docs/sign-in.md#users): the guards, the UPDATE and the role_changed row,
  * in the caller's transaction.
  */
 @Injectable()
@@ -47,7 +47,7 @@ export class RoleChangesService {
   /**
    * Gives `target` the role `requested` (null: the initiator's mapping decided nothing, the role stays; a sync still
    * records that). In order:
-   * - a user alone in their family keeps at least admin against a mapping (SPEC 5.4 rule 2); an administrator's own
+   * - a user alone in their family keeps at least admin against a mapping (the JIT family creator rule); an administrator's own
    *   choice is not raised;
    * - an administrator grants only a role they hold (403);
    * - the last active super admin keeps the role: 409 to an administrator; a sign-in goes on with the role unchanged

@@ -26,7 +26,7 @@ export interface BudgetMathInput {
   activity: readonly CategoryActivity[];
 }
 
-/** Budget-level amounts of SPEC 2.7; the derived ones may be negative. */
+/** Budget-level amounts (docs/api/budgets.md#amounts); the derived ones may be negative. */
 export interface BudgetAmounts {
   budgetedSpending: MinorUnits | null;
   expectedIncome: MinorUnits | null;

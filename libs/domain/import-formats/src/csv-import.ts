@@ -229,7 +229,7 @@ function bankMoneySides(imp: CsvImportSettings, headers: string[]): MoneySides |
 
 /**
  * The row's amount signed as the file signs it (inflows positive for two columns); YNAB splits it into Outflow and
- * Inflow magnitudes (imports.md 3.6), bank exports into Debit and Credit.
+ * Inflow magnitudes, bank exports into Debit and Credit.
  */
 function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number, sides: MoneySides | null): string | null {
   const format = amountFormat(imp);
@@ -242,7 +242,7 @@ function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases
     errors.push(`Row ${row}: ${columns} is required`);
     return null;
   }
-  // A blank side counts as 0 (imports.md 3.6).
+  // A blank side counts as 0.
   const out = outflow ? requiredNumber(outflow, sides.out!, format, errors, row) : '0';
   const into = inflow ? requiredNumber(inflow, sides.into!, format, errors, row) : '0';
   if (out === null || into === null) return null;
@@ -252,7 +252,7 @@ function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases
 
 function categoryText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): string {
   if (imp.type === 'YnabImport') {
-    // YNAB's layout (group and leaf), then YNAB4's, whose Category column already joins Master and Sub (imports.md 3.6).
+    // YNAB's layout (group and leaf), then YNAB4's, whose Category column already joins Master and Sub.
     const combined = cell('Category Group/Category');
     if (combined) return combined;
     const group = cell('Category Group');

@@ -18,7 +18,7 @@ const none = (): ExistingFamilyNames => ({ categories: new Set(), tags: new Set(
 const preflight = (text: string, existing = none()) => preflightServiceNdjson(parseServiceNdjson(text), existing, { familyCurrency: 'USD' });
 const codes = (text: string, existing = none()) => preflight(text, existing).errors.map((e) => e.code);
 
-// The illustrative file of reference imports.md 4.11.
+// A small household: an account with its opening balance, one category, tag and merchant, two transactions, a budget.
 const SAMPLE = [
   line('Account', { id: 'acc-1', name: 'Everyday Checking', balance: '2500.00', currency: 'EUR', accountable_type: 'Depository', accountable: { subtype: 'checking' } }),
   line('Valuation', { id: 'val-1', account_id: 'acc-1', date: '2024-12-31', amount: '2000.00', currency: 'EUR', kind: 'opening_anchor' }),

@@ -2,7 +2,7 @@ import { INVESTMENT_ACTIVITY_LABELS } from '@hearth/contracts';
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
 import { feeBeyondTrade, minorUnitError, negativeError, sameNumber, sumOf, yearsBefore } from './cells';
 
-// The service's own NDJSON format (Sure's export, reference imports.md 4): one {"type": T, "data": {...}} object per
+// The service's own NDJSON format (Sure's export; docs/api/service-ndjson.md): one {"type": T, "data": {...}} object per
 // line. Everything here is pure: parsing, the strict preflight and the publish plan (dependency order, resolved
 // currencies, opening anchors). The database-dependent collision check receives the family's names as input.
 
@@ -461,7 +461,7 @@ const usable = (parsed: ParsedNdjson): Records =>
   parsed.lines.filter((l): l is Records[number] => l.errors.length === 0 && isSupported(l.type) && l.data !== null);
 
 /**
- * Sure's strict preflight (reference imports.md 4.5) plus the checks its lenient parsing lacked: ISO dates, plain
+ * Sure's strict preflight plus the checks its lenient parsing lacked: ISO dates, plain
  * decimals within the columns' range, ISO currency codes, string lengths, category cycles, budget periods.
  */
 export function preflightServiceNdjson(parsed: ParsedNdjson, existing: ExistingFamilyNames, options: { familyCurrency: string }): PreflightResult {
@@ -677,7 +677,7 @@ const truthy = (v: unknown) => v === true || v === 'true' || v === 1 || v === '1
 /**
  * Orders a preflighted file for publishing: by type (SERVICE_RECORD_TYPES), categories parents first, otherwise by
  * line; resolves each record's currency (record, else its account's or budget's, else the family's); and decides
- * the opening anchors Sure synthesizes for accounts with a balance and no opening_anchor valuation (4.4).
+ * the opening anchors Sure synthesizes for accounts with a balance and no opening_anchor valuation.
  */
 export function planServiceImport(parsed: ParsedNdjson, options: { familyCurrency: string; today: string }): PlannedRecord[] {
   const records = usable(parsed);

@@ -86,7 +86,7 @@ export default (ctx) => [
   { id: 'A9a2', title: 'session cookie on GET /family_settings: read by the admin app (budget month), so allowed', req: () => ({ path: '/api/v1/family_settings', session: ctx.sessions.f1admin }), expect: { status: 200 } },
   { id: 'A9b', title: 'session cookie + forged key -> the key is tried and refused', req: () => ({ path: BUDGETS, session: ctx.sessions.f1admin, key: 'hth_forged_x' }), expect: UNAUTHORIZED },
   { id: 'A10a', title: "Sure's demo monitoring key literal", req: { path: BUDGETS, key: 'demo_monitoring_key_sure_2024' }, expect: UNAUTHORIZED },
-  { id: 'A11', title: 'per-key rate limit on the API', notRun: 'not applicable: no per-key or per-IP limit on /api/v1 imports and budgets (SPEC.md 8 leaves them unstated); the admin and sign-in limits are H93 and I104' },
+  { id: 'A11', title: 'per-key rate limit on the API', notRun: 'not applicable: no per-key or per-IP limit on /api/v1 imports and budgets (docs/api/rate-limits.md); the admin and sign-in limits are H93 and I104' },
   {
     id: 'A10b',
     title: 'key list never returns the plaintext key',

@@ -144,7 +144,7 @@ export default (ctx) => {
         return rows.length === 2 && rows.every((r) => r.valid) && !JSON.stringify(rows[1]).includes('polluted') ? null : `rows ${JSON.stringify(rows).slice(0, 300)}`;
       },
     },
-    { id: 'C35', title: 'rows_to_skip', notRun: 'not applicable: Hearth has no rows_to_skip parameter (SPEC.md 4.1 does not list it); an unknown field is dropped by the whitelisting DTO' },
+    { id: 'C35', title: 'rows_to_skip', notRun: 'not applicable: Hearth has no rows_to_skip parameter (the create request takes no such field); an unknown field is dropped by the whitelisting DTO' },
     { id: 'C35b', title: 'rows_to_skip=-1 is ignored as an unknown field', req: () => post('date,amount\n2024-01-01,1', { rows_to_skip: -1 }), expect: { status: 201 } },
     { id: 'C36a', title: 'empty content', req: () => post(''), expect: { status: 422, error: 'missing_content' } },
     { id: 'C36b', title: 'header only', req: () => post('date,amount\n'), expect: { status: 422, error: 'invalid_csv' } },

@@ -1,4 +1,4 @@
-// The catalogue, in reliability.md order. Each group file exports (ctx) => case rows.
+// The catalogue, in group order (A to I; docs/development.md#harnesses). Each group file exports (ctx) => case rows.
 import a from './a-api-keys.mjs';
 import b from './b-isolation.mjs';
 import c from './c-csv.mjs';

@@ -34,7 +34,7 @@ const csrf: Middleware = {
 export const api = createClient<paths>({ credentials: 'same-origin' });
 api.use(csrf);
 
-/** An API refusal, normalised from the ErrorResponse body (SPEC.md 2.8). */
+/** An API refusal, normalised from the ErrorResponse body (docs/api/errors-and-lists.md). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -2,10 +2,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * import_rows refer to their import through statement-level triggers instead of a foreign key. A foreign key checks
- * each inserted row on its own, and storing a 100k-row file paid about half of its insert time for it (measured:
- * 150 ms per 10,000 rows with the key, 65 ms with the trigger). The trigger does what the key did, once per
- * statement: rows must name an existing import, which it locks FOR KEY SHARE so it cannot be deleted before the
- * writer commits; deleting imports deletes their rows.
+ * each inserted row on its own, a large share of the time a large file's rows take to store
+ * (docs/performance.md#statement-level-references). The trigger does what the key did, once per statement: rows must
+ * name an existing import, which it locks FOR KEY SHARE so it cannot be deleted before the writer commits; deleting
+ * imports deletes their rows.
  */
 export class ImportRowsReference1795471000000 implements MigrationInterface {
   name = 'ImportRowsReference1795471000000';

@@ -4,9 +4,9 @@ import { ImportRowsReference1795471000000 } from './1795471000000-ImportRowsRefe
 /**
  * References checked once per statement. A foreign key runs a lookup (and a row lock) for every row written, and a
  * cascade one query for every row deleted:
- * - the hot references of a publish cost about half of a chunk's insert time: per 5,000 rows, 31 ms for entries ->
- *   accounts, 42 ms for transactions -> entries, 31 ms for transactions -> categories, 5 and 7 ms for an always NULL
- *   merchant and parent entry (auto_explain, log_triggers), against 53 ms for the entries insert itself;
+ * - the hot references of a publish (entries -> accounts, transactions -> entries and categories, even an always NULL
+ *   merchant and parent entry) were a large share of a chunk's insert time
+ *   (docs/performance.md#statement-level-references);
  * - deleting entries (a revert, an account, a family) ran the cascade of each table that refers to them per entry.
  * These triggers do what the keys did, set-based:
  * - a write must name existing rows, which it locks FOR KEY SHARE so they cannot be deleted before it commits (an

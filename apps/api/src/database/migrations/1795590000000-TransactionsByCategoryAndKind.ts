@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Transactions are indexed by (category, kind) with their entry (INCLUDE), in place of the bare category index: a
  * budget's category list looks for a category's first transaction that counts as spending (nonSpendingCategories),
  * reading only the kinds budgets count. With the bare index the planner expected each category spread over the whole
- * table and scanned the table, all of it for a category without spending (a salary): 1 s for a million entries.
+ * table and scanned the table, all of it for a category without spending (a salary), in time that grew with it.
  */
 export class TransactionsByCategoryAndKind1795590000000 implements MigrationInterface {
   name = 'TransactionsByCategoryAndKind1795590000000';

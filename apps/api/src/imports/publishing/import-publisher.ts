@@ -122,9 +122,8 @@ const CLAIMABLE = ['entries', 'rules', 'categories', 'merchants'];
  * The claims of the family's other imports (import $2 being reverted) on records import $2 created in `table`, as
  * (import_id, source_row_number, created_at, id). Driven from the claims, each probing the record's key: `OFFSET 0`
  * keeps the planner from turning that into a scan of every record the import created (with statistics behind a
- * large import it read all 119k entries of one to find no claim, 180-310 ms), and `IS NOT DISTINCT FROM` keeps it
- * from probing the import_id index instead of the key (it believed an import had one entry, and read all 119k
- * for each of 119k claims: past the 60 s statement timeout).
+ * large import it read them all to find no claim), and `IS NOT DISTINCT FROM` keeps it from probing the import_id
+ * index instead of the key (believing an import had one entry, it read all of its entries for each claim).
  */
 const claimsOn = (table: string) => `
   SELECT r.import_id, r.source_row_number, i.created_at, x.id
@@ -139,7 +138,7 @@ const claimsOn = (table: string) => `
  * wait for the revert. One statement, in id order: two reverts whose imports claim each other's records lock in the
  * same order, so one waits for the other instead of each holding its own import and waiting for the other's (a
  * deadlock PostgreSQL ended by failing one). Whether a claim is on this import's records is left to PASS_CLAIMED
- * (asking here cost 0.6 s for 119k claims; an import's first claim is one probe).
+ * (asking here reads every claim; an import's first claim is one probe).
  */
 const LOCK_REVERT = `
   SELECT id FROM imports i

@@ -125,8 +125,8 @@ type TradeRow = { rowNumber: number; accountId: string; date: string; ticker: st
  * currency; not created by this import, nor claimed already): the n-th identical row the n-th oldest identical
  * trade. The claim is recorded on the row (import_rows.duplicate_of) for revert; returns the claiming rows' numbers.
  * The join with trades alone says an entry is a trade: naming entryable_type too let the planner probe by the partial
- * index of an account's trades (account balances'), reading every trade of the account for each row (1.8 s for 2,500
- * re-imported trades, growing with their square), instead of by (account, date, amount).
+ * index of an account's trades (account balances'), reading every trade of the account for each row (time growing
+ * with the square of the re-imported trades), instead of by (account, date, amount).
  */
 async function claimDuplicateTrades(tx: EntityManager, ctx: PublishContext, rows: TradeRow[]): Promise<Set<number>> {
   const candidates: Array<{ rowNumber: number; entryId: string }> = await tx.query(

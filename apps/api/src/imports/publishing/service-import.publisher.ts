@@ -68,7 +68,7 @@ const accounts: Handler = async (tx, rows, ctx) => {
       list.map((a) => a.classification), list.map((a) => a.balance), list.map((a) => a.cash), list.map((a) => a.currency), list.map((a) => a.status),
       list.map((a) => a.institution), list.map((a) => a.notes)],
   );
-  // Sure's synthesized opening balance (reference imports.md 4.4), decided at upload by planServiceImport.
+  // Sure's synthesized opening balance (docs/api/service-ndjson.md#opening-balances), decided at upload by planServiceImport.
   const anchors = list.filter((a) => a.anchorDate).map((a) => ({ ...a, entryId: targetId(ctx.imp.id, 'opening_anchor', a.id) }));
   await insertEntries(tx, ctx, 'Valuation', anchors.map((a) => ({ id: a.entryId, accountId: a.id, date: a.anchorDate!, name: 'Opening balance', amount: a.balance, currency: a.currency })));
   await valuationDetails(tx, anchors.map((a) => ({ id: a.entryId, kind: 'opening_anchor' })));
@@ -178,7 +178,7 @@ const transactions: Handler = async (tx, rows, ctx) => {
 };
 
 /**
- * Transfers, then Sure's kinds for their transactions (reference imports.md 4.4): the inflow is a funds movement;
+ * Transfers, then Sure's kinds for their transactions (docs/api/service-ndjson.md#transfers): the inflow is a funds movement;
  * the outflow pays a loan or another liability, contributes to an investment or crypto account from outside one, or
  * is a funds movement.
  */

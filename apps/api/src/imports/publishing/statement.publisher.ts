@@ -20,7 +20,7 @@ export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
   if (splits.length) await publishSplits(tx, splits, ctx);
   const openings = await chunkRows(tx, ctx, chunk, 'opening_balance');
   if (openings.length) await setOpeningBalance(tx, ctx, accountId, openings.at(-1)!);
-  // Once every row is in: the file's earliest row may predate the account's opening balance (imports.md 3.10).
+  // Once every row is in: the file's earliest row may predate the account's opening balance.
   else if (chunk.last && ctx.imp.type === 'QifImport') await moveOpeningBalance(tx, ctx, accountId);
 };
 
@@ -29,7 +29,7 @@ const OPENING_ANCHOR = `SELECT e.id, e.date, e.amount_minor, e.currency FROM ent
                          WHERE e.account_id = $1 AND v.kind = 'opening_anchor' ORDER BY e.created_at, e.id LIMIT 1`;
 
 /**
- * An account has one opening balance (imports.md 3.10): the file's (its last Opening Balance record) replaces the
+ * An account has one opening balance (docs/api/import-formats.md#qif): the file's (its last Opening Balance record) replaces the
  * one the account has, whoever set it, and the row records what it was for revert; an account without one gets it.
  */
 async function setOpeningBalance(tx: EntityManager, ctx: PublishContext, accountId: string, row: ImportRowRecord): Promise<void> {
@@ -59,7 +59,7 @@ async function setOpeningBalance(tx: EntityManager, ctx: PublishContext, account
 /**
  * A file without an Opening Balance record keeps the account's opening balance, but one dated after the file's
  * earliest row would leave that row's history before the account opened: it moves to the day before, with its
- * amount (imports.md 3.10 step 4; an account without one gets none). The earliest row the import added records the
+ * amount (an account without one gets none). The earliest row the import added records the
  * old date for revert; a row that claimed a duplicate already records that claim, so when every row is a duplicate
  * the balance stays (the account had those transactions before it already). One statement, in the last chunk.
  */

@@ -3,7 +3,7 @@ import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
 import { ImportRowRecord, previousValues, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
-/** Sure's colour for a category a CategoryImport or RuleImport creates without one (imports.md 3.7, 3.9). */
+/** Sure's colour for a category a CategoryImport or RuleImport creates without one (docs/api/import-formats.md#categories-merchants-and-rules). */
 const CATEGORY_COLOR = '#737373';
 
 interface CategoryRow {
@@ -64,7 +64,7 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
       WHERE c.family_id = $1 AND c.name = t.child`,
     [ctx.imp.familyId, parents.map((r) => r.name), parents.map((r) => r.parent)],
   );
-  // A category no row gives a parent is top-level (imports.md 3.7), unless this import created it (in an earlier chunk).
+  // A category no row gives a parent is top-level, unless this import created it (in an earlier chunk).
   await tx.query(
     `UPDATE categories SET parent_id = NULL, updated_at = now()
       WHERE family_id = $1 AND name = ANY($2::text[]) AND parent_id IS NOT NULL AND import_id IS DISTINCT FROM $3`,
@@ -196,8 +196,8 @@ async function replaceRules(tx: EntityManager, ctx: PublishContext, columns: unk
 
 /**
  * Rules: names in category, merchant and tag operands become ids (records created when missing). A RuleImport
- * replaces the family's rule of the same name and resource type (imports.md 3.9) and creates the others; a
- * ServiceImport creates every record anew (4.3).
+ * replaces the family's rule of the same name and resource type and creates the others; a
+ * ServiceImport creates every record anew (docs/api/service-ndjson.md).
  */
 export const publishRules: RowsPublisher = async (tx, records, ctx) => {
   const given: RuleRow[] = records.map((r) => ({

@@ -48,7 +48,7 @@ const json = (map: Map<string, string>) => JSON.stringify(Object.fromEntries(map
 
 /**
  * $1-$9 of CHUNK_TRANSACTIONS, built once per chunk for every statement that reads it. Without a currency column
- * (the stored currency is then the default of the upload) a row takes its account's currency (imports.md 3.1), as
+ * (the stored currency is then the default of the upload) a row takes its account's currency, as
  * does a row with a blank currency cell that names its account (stored without a currency).
  */
 function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] {
@@ -60,7 +60,7 @@ function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | 
  * An entry an import row can duplicate: a transaction not created by this import, without an external id. The
  * queries below reach entries through the family's accounts, never through entries.family_id: with a family_id
  * filter and statistics that lag behind a large import, the planner probed the (family, date) index and read every
- * entry of the day for each key (measured: 490 ms instead of 45 ms per 5,000-row chunk).
+ * entry of the day for each key.
  */
 const priorTransaction = (importParam: string) => `e.entryable_type = 'Transaction' AND e.external_id IS NULL AND e.import_id IS DISTINCT FROM ${importParam}`;
 
@@ -138,10 +138,10 @@ type Candidate = Omit<DuplicateRow, 'tagIds' | 'existing'> & {
  * statement. Each row probes the (account, date, amount) index on its own, so the cost follows the chunk, not the
  * family's history, whatever the statistics say: `OFFSET 0` keeps the planner from flattening the LATERAL into a
  * join (with statistics that lagged behind a large import, the flattened plan compared every key with every entry
- * of the family: 87 s for one 5,000-row chunk against 119k entries; 17 ms fenced). Checking claims in SQL, against
- * rows stored moments before, let the planner loop over all of the import's rows for each candidate, and a 5,000-row
- * chunk ran past the 60 s statement timeout. Only rows dated within their account's prior span are probed: a first
- * import into an account probes nothing. The probes run by index whatever the statistics say (byIndexOnly).
+ * of the family). Checking claims in SQL, against rows stored moments before, let the planner loop over all of the
+ * import's rows for each candidate, so claims are checked in memory. Only rows dated within their account's prior
+ * span are probed: a first import into an account probes nothing. The probes run by index whatever the statistics
+ * say (byIndexOnly). Measurements: docs/performance.md#duplicate-probes.
  */
 async function duplicateCandidates(tx: EntityManager, ctx: PublishContext, params: unknown[], accounts: string[]): Promise<Candidate[]> {
   const spans = await priorSpans(tx, ctx, accounts);
@@ -170,8 +170,8 @@ async function duplicateCandidates(tx: EntityManager, ctx: PublishContext, param
 /**
  * Runs `query` with sequential scans off, then sets them back (should it fail, its transaction's rollback does). With
  * statistics taken while the tables were nearly empty (a new instance, autovacuum not caught up), a probe by index and
- * a scan of the whole table cost the planner the same, and it scanned entries and transactions whole for each row:
- * 621 ms instead of 27 ms to re-import 1,134 rows, growing with rows x entries.
+ * a scan of the whole table cost the planner the same, and it scanned entries and transactions whole for each row,
+ * in time growing with rows x entries.
  */
 async function byIndexOnly<T>(tx: EntityManager, query: () => Promise<T>): Promise<T> {
   const [{ was }] = await tx.query(`SELECT current_setting('enable_seqscan') AS was, set_config('enable_seqscan', 'off', true)`);
@@ -202,7 +202,7 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
           split_up AS (UPDATE entries e SET excluded = true, updated_at = now() WHERE e.id IN (SELECT claimed_parent FROM fresh) AND NOT e.excluded),
           -- The new ids by row number, for a part to find its total's: one lookup each, not a join of fresh with itself,
           -- which statistics of earlier imports (a new import's rows unknown to them, one row estimated) made a nested
-          -- loop over every pair of the chunk's rows (1.9 s instead of 0.1 s per 5,000-row chunk).
+          -- loop over every pair of the chunk's rows.
           new_ids AS (SELECT jsonb_object_agg(rn::text, id) AS by_row FROM fresh),
           entries_in AS (
             INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
