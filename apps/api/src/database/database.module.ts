@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdow
 import { DataSource } from 'typeorm';
 import type { Runtime } from '../runtime';
 import { createDataSource } from './data-source';
+import { Transactions } from './transactions';
 
 export const RUNTIME = Symbol('RUNTIME');
 
@@ -31,8 +32,9 @@ export class DatabaseModule {
           },
         },
         DataSourceCloser,
+        Transactions,
       ],
-      exports: [DataSource, RUNTIME],
+      exports: [DataSource, RUNTIME, Transactions],
     };
   }
 }
