@@ -46,16 +46,17 @@ export function describeDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDi
 /**
  * With DATABASE_URL: that PostgreSQL. Without: PGlite in DATA_DIR, or the embedded server another Hearth
  * process (the service while the CLI runs) already holds there, since one PGlite directory has one owner.
- * Migrations run here, before the app starts.
+ * Migrations run here, before the app starts. `embeddedSnapshot` starts a new embedded database from a migrated
+ * one (tests); the migrations then find nothing or only what is newer to do.
  */
-export async function startRuntime(config: AppConfig, logger: Logger): Promise<Runtime> {
+export async function startRuntime(config: AppConfig, logger: Logger, { embeddedSnapshot }: { embeddedSnapshot?: Blob } = {}): Promise<Runtime> {
   let embedded: EmbeddedPostgres | null = null;
   let url = config.databaseUrl;
   const isEmbedded = url === null;
   if (url === null) {
     url = config.dataDir.startsWith('memory://') ? null : (liveEmbeddedServer(config.dataDir)?.url ?? null);
     if (url === null) {
-      embedded = await EmbeddedPostgres.start(config.dataDir);
+      embedded = await EmbeddedPostgres.start(config.dataDir, embeddedSnapshot);
       url = embedded.url;
       if (!config.dataDir.startsWith('memory://')) {
         writeFileSync(join(config.dataDir, RUNNING_FILE), JSON.stringify({ pid: process.pid, url }));
@@ -87,7 +88,7 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
  * On PostgreSQL, several processes (API and worker processes of a scaled-out deployment) may start at once: each
  * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
  */
-async function migrate(target: DatabaseTarget): Promise<void> {
+export async function migrate(target: DatabaseTarget): Promise<void> {
   // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
   // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
   const { createDataSource } = await import('./database/data-source');

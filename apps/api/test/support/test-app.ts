@@ -9,6 +9,7 @@ import { createLogger } from '../../src/common/logger';
 import { loadConfig } from '../../src/config/config';
 import { startRuntime, Runtime } from '../../src/runtime';
 import { UsersService } from '../../src/users/users.service';
+import { migratedSnapshot } from './migrated-snapshot';
 
 /**
  * The real application on a real database: the PostgreSQL of DATABASE_URL / Redis of REDIS_URL when set,
@@ -42,7 +43,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime(config, logger);
+  const inMemory = config.databaseUrl === null && config.dataDir.startsWith('memory://');
+  const runtime = await startRuntime(config, logger, { embeddedSnapshot: inMemory ? await migratedSnapshot() : undefined });
   const app = await createApp(config, runtime, logger);
   await app.init();
   const dataSource = app.get(DataSource);
