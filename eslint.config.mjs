@@ -1,6 +1,61 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * SQL lives in repositories: elsewhere in the API, no TypeORM DataSource or EntityManager and no .query(),
+ * getRepository() or createQueryBuilder(). Services hold a Transaction (apps/api/src/database/transactions.ts)
+ * and hand it to repositories. A controller imports no repository.
+ */
+const SQL_OUTSIDE_REPOSITORIES = 'SQL lives in *.repository.ts: call a repository (and Transactions.run for a transaction)';
+const sqlImports = { name: 'typeorm', importNames: ['DataSource', 'EntityManager', 'QueryRunner', 'Repository', 'SelectQueryBuilder'], message: SQL_OUTSIDE_REPOSITORIES };
+const sqlCalls = ['query', 'getRepository', 'createQueryBuilder'].map((name) => ({
+  selector: `CallExpression[callee.property.name='${name}']`,
+  message: SQL_OUTSIDE_REPOSITORIES,
+}));
+const repositoryImport = { group: ['**/*.repository', '**/*.repository.ts'], message: 'A controller calls a service, never a repository' };
+/** Files whose SQL has not moved into a repository yet: the list only shrinks. */
+const SQL_NOT_YET_IN_REPOSITORIES = [
+  'apps/api/src/audit/audit-cli.ts',
+  'apps/api/src/audit/audit-logs.controller.ts',
+  'apps/api/src/audit/audit.service.ts',
+  'apps/api/src/auth/auth-config.controller.ts',
+  'apps/api/src/auth/password-resets.service.ts',
+  'apps/api/src/auth/reset-links.ts',
+  'apps/api/src/auth/sessions.service.ts',
+  'apps/api/src/cli/cli.ts',
+  'apps/api/src/cli/command.ts',
+  'apps/api/src/finance/family-settings.controller.ts',
+  'apps/api/src/health/health.controller.ts',
+  'apps/api/src/imports/import-idempotency.ts',
+  'apps/api/src/imports/import-mappings.ts',
+  'apps/api/src/imports/imports.service.ts',
+  'apps/api/src/imports/publishing/account-locks.ts',
+  'apps/api/src/imports/publishing/accounts.publisher.ts',
+  'apps/api/src/imports/publishing/import-publisher.ts',
+  'apps/api/src/imports/publishing/investments.publisher.ts',
+  'apps/api/src/imports/publishing/mappables.ts',
+  'apps/api/src/imports/publishing/publish-context.ts',
+  'apps/api/src/imports/publishing/service-import.publisher.ts',
+  'apps/api/src/imports/publishing/statement.publisher.ts',
+  'apps/api/src/imports/publishing/taxonomy.publisher.ts',
+  'apps/api/src/imports/publishing/transactions.publisher.ts',
+  'apps/api/src/imports/service-import-verification.ts',
+  'apps/api/src/imports/service-import.ts',
+  'apps/api/src/runtime.ts',
+  'apps/api/src/sso/provider-seeder.ts',
+  'apps/api/src/sso/provider-source.ts',
+  'apps/api/src/sso/sso-accounts.service.ts',
+  'apps/api/src/sso/sso-cli.ts',
+  'apps/api/src/sso/sso-identities.service.ts',
+  'apps/api/src/sso/sso-login.service.ts',
+  'apps/api/src/sso/sso-providers.service.ts',
+  'apps/api/src/sso/sso-test-login.service.ts',
+  'apps/api/src/users/admin-users.service.ts',
+  'apps/api/src/users/identity-blocks.service.ts',
+  'apps/api/src/users/role-changes.service.ts',
+  'apps/api/src/users/users.service.ts',
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'tmp/**', 'data/**', 'coverage/**', 'apps/api/src/database/migrations/*-*.ts'] },
   js.configs.recommended,
@@ -11,6 +66,19 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/**/*.repository.ts', 'apps/api/src/database/**', 'apps/api/src/**/*.spec.ts', ...SQL_NOT_YET_IN_REPOSITORIES],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [sqlImports] }],
+      'no-restricted-syntax': ['error', ...sqlCalls],
+    },
+  },
+  {
+    files: ['apps/api/src/**/*.controller.ts'],
+    ignores: SQL_NOT_YET_IN_REPOSITORIES,
+    rules: { 'no-restricted-imports': ['error', { paths: [sqlImports], patterns: [repositoryImport] }] },
   },
   {
     files: ['tools/**/*.{mjs,cjs,js}', 'apps/api/test/**/*.mjs', '*.js', '*.mjs'],
