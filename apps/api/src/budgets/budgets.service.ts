@@ -20,6 +20,7 @@ import { pageWindow } from '../common/paging';
 import { uuidParam } from '../common/query-params';
 import { requestLocale } from '../common/request-locale';
 import type { WithUnconverted } from '../common/unconverted-entries';
+import { RepeatedWarning } from '../common/repeated-warning';
 import { FamiliesRepository } from '../finance/families.repository';
 import type {
   BudgetCategoryDto,
@@ -105,6 +106,8 @@ function amountParam(name: string, value: unknown, currency: string): MinorUnits
 export class BudgetsService {
   /** Budget id -> its computation under one inputs key; concurrent readers of the same version share one query. */
   private readonly computed = new Map<string, { key: string; value: Promise<ComputedBudget> }>();
+
+  private readonly missingRateWarning = new RepeatedWarning();
 
   constructor(
     private readonly budgets: BudgetsRepository,
@@ -248,16 +251,16 @@ export class BudgetsService {
     const unconverted = groups.filter((group) => group.missingRates > 0);
     const unconvertedEntries = unconverted.reduce((total, group) => total + group.missingRates, 0);
     if (unconvertedEntries) {
-      // Never counted 1:1: a budget without the rate leaves the entry out and says so here and in a response header.
-      this.logger.warn(
-        {
-          budgetId: budget.id,
-          familyId: budget.familyId,
-          budgetCurrency: budget.currency,
-          missingRates: Object.fromEntries(unconverted.map((group) => [group.currency, group.missingRates])),
-        },
-        'budget left out entries without an exchange rate on their date',
-      );
+      // Never counted 1:1: a budget without the rate leaves the entry out and says so here and in a response header;
+      // the log says it once per distinct shortfall, not once per read.
+      const missingRates = Object.fromEntries(unconverted.map((group) => [group.currency, group.missingRates]));
+      const said = this.missingRateWarning.shouldSay(budget.id, JSON.stringify(missingRates));
+      if (said.say) {
+        this.logger.warn(
+          { budgetId: budget.id, familyId: budget.familyId, budgetCurrency: budget.currency, missingRates, repeatsSinceLastSaid: said.repeats },
+          'budget left out entries without an exchange rate on their date',
+        );
+      }
     }
     const summary = summarizeBudget({
       budgetedSpending: budget.budgetedSpending,
