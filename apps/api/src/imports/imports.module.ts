@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ImportsController } from './imports.controller';
 import { ImportIdempotencyKeys } from './import-idempotency';
+import { ImportIdempotencyRepository } from './import-idempotency.repository';
 import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
@@ -14,7 +15,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys, ImportIdempotencyRepository],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

@@ -13,6 +13,7 @@ import { enqueueWithin } from '../jobs/enqueue';
 import { LOGGER } from '../common/logger';
 import { currentRequest } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { transactionFromLegacyCaller } from '../database/transaction-bridge';
 import { Account } from '../finance/entities/account.entity';
 import { Family } from '../finance/entities/family.entity';
 import { assertUsableFamilyCurrency } from '../common/currency-field';
@@ -193,9 +194,9 @@ export class ImportsService {
     }
 
     const saved = await this.dataSource.transaction(async (tx) => {
-      if (idempotency) await this.idempotencyKeys.claim(tx, principal.familyId, idempotency);
+      if (idempotency) await this.idempotencyKeys.claim(transactionFromLegacyCaller(tx), principal.familyId, idempotency);
       const stored = await tx.getRepository(Import).save(imp);
-      if (idempotency) await this.idempotencyKeys.attach(tx, principal.familyId, idempotency.key, stored.id);
+      if (idempotency) await this.idempotencyKeys.attach(transactionFromLegacyCaller(tx), principal.familyId, idempotency.key, stored.id);
       await this.generateRows(tx, stored, content);
       return stored;
     });
