@@ -6,6 +6,9 @@ import { ImportIdempotencyRepository } from './import-idempotency.repository';
 import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
+import { ServiceImports } from './service-import';
+import { ServiceImportRepository } from './service-import.repository';
+import { ServiceImportVerification } from './service-import-verification';
 import { AccountLocks } from './publishing/account-locks';
 import { ImportPublisher } from './publishing/import-publisher';
 
@@ -15,7 +18,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys, ImportIdempotencyRepository],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys, ImportIdempotencyRepository, ServiceImports, ServiceImportRepository, ServiceImportVerification],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

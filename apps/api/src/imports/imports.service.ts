@@ -30,7 +30,7 @@ import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportPublisher } from './publishing/import-publisher';
 import { ImportsRepository } from './imports.repository';
 import { IdempotencyClaim, ImportIdempotencyKeys, KeyTaken, ReplayedAnswer } from './import-idempotency';
-import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
+import { ServiceImports } from './service-import';
 import { assertSkippable, normalizedSkipRows } from './skip-rows';
 
 /** About 30 s of retries (1, 2, 4, 8, 16 s): longer than a database restart or failover. */
@@ -143,6 +143,7 @@ export class ImportsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly idempotencyKeys: ImportIdempotencyKeys,
+    private readonly serviceImports: ServiceImports,
   ) {
     // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
     queue.on('error', (err) => logger.warn({ err }, 'imports queue connection error'));
@@ -329,7 +330,7 @@ export class ImportsService {
    */
   private async generateRows(tx: EntityManager, imp: Import, content: ImportContent, mappingOverrides: MappingDraft[] = []): Promise<number> {
     // ServiceImport: NDJSON records stored in publish order with the expected counts (service-import.ts).
-    if (imp.type === 'ServiceImport') return storeServiceImportRows(tx, imp, content.text, this.imports, this.config.importMaxRows);
+    if (imp.type === 'ServiceImport') return this.serviceImports.storeRows(transactionFromLegacyCaller(tx), imp, content.text, this.config.importMaxRows);
     const family = await tx.getRepository(Family).findOneByOrFail({ id: imp.familyId });
     const account = imp.accountId ? await tx.getRepository(Account).findOneBy({ id: imp.accountId, familyId: imp.familyId }) : null;
     const options = {
@@ -400,7 +401,7 @@ export class ImportsService {
       throw reject('max_row_count_exceeded', `Import was uploaded but has ${stats.rowsCount} rows; at most ${limit} can be published`);
     }
     // ServiceImport: strict NDJSON preflight before anything is queued (422 preflight_failed / not_publishable).
-    if (imp.type === 'ServiceImport') await assertServiceImportPublishable(tx, this.imports, imp, this.config.importMaxRows);
+    if (imp.type === 'ServiceImport') await this.serviceImports.assertPublishable(transactionFromLegacyCaller(tx), imp, this.config.importMaxRows);
     const detail = statusDetail(imp, stats, this.config.importMaxRows);
     if (!detail.publishable) {
       const errors = await this.publishBlockers(tx, imp, stats, detail.configured);
