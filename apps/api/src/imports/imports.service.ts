@@ -21,7 +21,7 @@ import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, ImportRowsQ
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
-import { buildMappings, MappingDraft, mappedCurrencyErrors, mapsValues, withMappingErrors } from './import-mappings';
+import { ImportMappings, MappingDraft, mapsValues, withMappingErrors } from './import-mappings';
 import { leaveOutRows, ParsedImport, ParseOptions, parsePdfStatement, parseQif, PositionedText, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
@@ -144,6 +144,7 @@ export class ImportsService {
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly idempotencyKeys: ImportIdempotencyKeys,
     private readonly serviceImports: ServiceImports,
+    private readonly mappings: ImportMappings,
   ) {
     // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
     queue.on('error', (err) => logger.warn({ err }, 'imports queue connection error'));
@@ -349,10 +350,10 @@ export class ImportsService {
     assertSkippable(imp.skipRows ?? [], sourceRows);
     const rows = await this.imports.replaceRows(tx, imp.id, withMappingErrors(imp, parsed.rows));
     const stored = await this.imports.mappings(imp.id, tx);
-    const { mappings, rowErrors } = await buildMappings(tx, imp, rows, stored, mappingOverrides);
+    const { mappings, rowErrors } = await this.mappings.build(transactionFromLegacyCaller(tx), imp, rows, stored, mappingOverrides);
     await this.imports.replaceMappings(tx, imp.id, mappings);
     await this.imports.addRowErrors(tx, imp.id, rowErrors);
-    await this.imports.addRowErrors(tx, imp.id, await mappedCurrencyErrors(tx, imp, rows, mappings, family.currency));
+    await this.imports.addRowErrors(tx, imp.id, await this.mappings.currencyErrors(transactionFromLegacyCaller(tx), imp, rows, mappings, family.currency));
     return sourceRows;
   }
 
