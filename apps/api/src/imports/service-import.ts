@@ -15,7 +15,7 @@ import {
 } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { ApiError } from '../common/api-error';
-import { managerForLegacyCallee, transactionFromLegacyCaller } from '../database/transaction-bridge';
+import { transactionFromLegacyCaller } from '../database/transaction-bridge';
 import type { Transaction } from '../database/transactions';
 import type { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
@@ -83,7 +83,7 @@ export class ServiceImports {
       }
       if (rowLines) rows.sort((a, b) => a.sourceRowNumber - b.sourceRowNumber);
     }
-    await this.imports.replaceRows(managerForLegacyCallee(tx), imp.id, rows);
+    await this.imports.replaceRows(imp.familyId, imp.id, rows, tx);
     // The family currency the plan gave records naming none (nor their account): publish plans again if it changed.
     await this.serviceImports.storePlan(imp.familyId, imp.id, { rowsCount: parsed.rowsCount, expectedRecordCounts: parsed.expectedRecordCounts, currency }, tx);
     return sourceRows;
@@ -99,7 +99,7 @@ export class ServiceImports {
     if (imp.rowsCount > 0 && supported === 0) {
       throw new ApiError(422, 'not_publishable', 'Import was uploaded but has no publishable records.', { import_id: imp.id });
     }
-    const text = (await this.imports.rawContent(imp.familyId, imp.id, managerForLegacyCallee(tx))) ?? '';
+    const text = (await this.imports.rawContent(imp.familyId, imp.id, tx)) ?? '';
     // Records naming no currency publish in the family's: planned again when it changed since upload, unless rows
     // of the plan are published already (a resumed publish finishes the plan it started).
     const currency = await this.serviceImports.familyCurrency(imp.familyId, tx);
@@ -111,7 +111,7 @@ export class ServiceImports {
     const result = await this.preflight(tx, imp, text, planned ?? currency);
     if (result.valid) return;
     const error = preflightErrorText(result.errors);
-    await this.imports.transition(imp.familyId, imp.id, ['pending', 'failed'], 'failed', { error }, managerForLegacyCallee(tx));
+    await this.imports.transition(imp.familyId, imp.id, ['pending', 'failed'], 'failed', { error }, tx);
     throw new ApiError(422, 'preflight_failed', 'Import was uploaded but did not pass NDJSON preflight.', {
       import_id: imp.id,
       errors: error.split('\n').map((l) => l.trim()).filter(Boolean),
