@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
+import type { Transaction } from '../database/transactions';
+import { ImportIdempotencyRepository } from './import-idempotency.repository';
 import type { UploadedFile } from './import-content';
 
 /** A key as sent: visible ASCII (no spaces or control characters), as UUIDs and random tokens are. */
@@ -44,34 +45,19 @@ export function idempotencyClaim(header: string | string[] | undefined, body: ob
   return { key: header, fingerprint: createHash('sha256').update(JSON.stringify({ fields, upload })).digest('hex') };
 }
 
-/** A key's life: 24 hours from the first request. */
-const EXPIRED = `created_at < now() - interval '24 hours'`;
-
-/** SQL of import_idempotency_keys; every statement is scoped by family. */
+/** Idempotency-Key claims of POST /imports, kept in import_idempotency_keys by family. */
 @Injectable()
 export class ImportIdempotencyKeys {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly keys: ImportIdempotencyRepository) {}
 
   /**
    * Takes the key for this request, in the transaction that stores its import (or a key of the same name older than
    * 24 hours). A request holding the key in a transaction not yet committed makes this one wait, then find it taken.
    * Throws KeyTaken with the first request's import and answer; a 422 when the key came with another request.
    */
-  async claim(tx: EntityManager, familyId: string, claim: IdempotencyClaim): Promise<void> {
-    const [taken] = await tx.query(
-      `INSERT INTO import_idempotency_keys (family_id, key, request_fingerprint) VALUES ($1, $2, $3)
-       ON CONFLICT (family_id, key) DO UPDATE
-         SET request_fingerprint = EXCLUDED.request_fingerprint, import_id = NULL, response_status = NULL, response_body = NULL, created_at = now()
-         WHERE import_idempotency_keys.${EXPIRED}
-       RETURNING 1 AS taken`,
-      [familyId, claim.key, claim.fingerprint],
-    );
-    if (taken) return;
-    const [first] = await tx.query(
-      `SELECT request_fingerprint AS fingerprint, import_id AS "importId", response_status AS status, response_body AS body
-         FROM import_idempotency_keys WHERE family_id = $1 AND key = $2`,
-      [familyId, claim.key],
-    );
+  async claim(tx: Transaction, familyId: string, claim: IdempotencyClaim): Promise<void> {
+    if (await this.keys.insertOrTakeExpired(familyId, claim.key, claim.fingerprint, tx)) return;
+    const first = await this.keys.find(familyId, claim.key, tx);
     if (!first) return this.claim(tx, familyId, claim); // expired and deleted in between: free again
     if (first.fingerprint !== claim.fingerprint) {
       throw new ApiError(
@@ -85,20 +71,17 @@ export class ImportIdempotencyKeys {
   }
 
   /** Names the import the key's request stored, in the same transaction. */
-  async attach(tx: EntityManager, familyId: string, key: string, importId: string): Promise<void> {
-    await tx.query(`UPDATE import_idempotency_keys SET import_id = $3 WHERE family_id = $1 AND key = $2`, [familyId, key, importId]);
+  attach(tx: Transaction, familyId: string, key: string, importId: string): Promise<void> {
+    return this.keys.attachImport(familyId, key, importId, tx);
   }
 
   /** Keys are kept 24 hours; older ones go (on the stuck-import reaper's round), across families. */
-  async deleteExpired(): Promise<void> {
-    await this.dataSource.query(`DELETE FROM import_idempotency_keys WHERE ${EXPIRED}`);
+  deleteExpired(): Promise<void> {
+    return this.keys.deleteExpired();
   }
 
   /** Keeps the answer the key's first request got, for repeats to get the same. */
-  async record(familyId: string, key: string, answer: ReplayedAnswer): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE import_idempotency_keys SET response_status = $3, response_body = $4 WHERE family_id = $1 AND key = $2`,
-      [familyId, key, answer.status, JSON.stringify(answer.body)],
-    );
+  record(familyId: string, key: string, answer: ReplayedAnswer): Promise<void> {
+    return this.keys.recordAnswer(familyId, key, answer);
   }
 }

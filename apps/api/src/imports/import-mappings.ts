@@ -1,9 +1,13 @@
 import { isUUID } from 'class-validator';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ACCOUNT_COLUMN_IMPORT_TYPES, type ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
+import { transactionFromLegacyCaller } from '../database/transaction-bridge';
+import type { Transaction } from '../database/transactions';
 import { guessAccountableType, isAccountableType } from './account-types';
 import type { Import, ImportMapping } from './import.entity';
+import { ImportMappingsRepository, MappableTable } from './import-mappings.repository';
 import { amountPrecisionError, categoryPath, type CategoryTarget, categoryTargets, longerThan, type ParsedRow, qualifiedName, shownValue } from '@hearth/domain/import-formats';
 
 export type MappingType = ImportMapping['type'];
@@ -18,7 +22,7 @@ const TAG_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'QifImp
 export const mapsValues = (type: ImportType) => ACCOUNT_ROWS.has(type) || CATEGORY_ROWS.has(type) || TAG_ROWS.has(type) || type === 'AccountImport';
 
 /** Table holding the records each mapping type points at; family-scoped lookups by name. */
-const TABLES: Record<Exclude<MappingType, 'account_type'>, string> = { account: 'accounts', category: 'categories', tag: 'tags' };
+const TABLES: Record<Exclude<MappingType, 'account_type'>, MappableTable> = { account: 'accounts', category: 'categories', tag: 'tags' };
 
 /** Longest account, category and tag name: the name columns of their tables are varchar(200). */
 const MAX_NAME_LENGTH = 200;
@@ -83,134 +87,11 @@ function keysOf(imp: Import, rows: ParsedRow[]): Record<MappingType, string[]> {
   return keys;
 }
 
-async function idsByName(tx: EntityManager, table: string, familyId: string, names: string[]): Promise<Map<string, string>> {
-  if (!names.length) return new Map();
-  const rows: Array<{ id: string; name: string }> = await tx.query(
-    `SELECT DISTINCT ON (name) id, name FROM ${table} WHERE family_id = $1 AND name = ANY($2::text[]) ORDER BY name, created_at`,
-    [familyId, names],
-  );
-  return new Map(rows.map((r) => [r.name, r.id]));
-}
-
-async function requireOwnRecord(tx: EntityManager, type: MappingType, familyId: string, id: string): Promise<void> {
-  if (type === 'account_type') return;
-  // A full UUID check: a 36-character string of hex digits and dashes alone would reach the uuid column and fail there.
-  const found = isUUID(id, 'all') && (await tx.query(`SELECT 1 FROM ${TABLES[type]} WHERE id = $1 AND family_id = $2`, [id, familyId])).length;
-  if (!found) throw ApiError.validation([`mapping ${type} value must be the id of one of your family's ${TABLES[type]}`]);
-}
-
-/**
- * Of the records `mappings` chose (each in its mapping type's table) and the import's own account, the ids the family
- * still has: one deleted since (or removed by reverting the import that created it) is matched by name again.
- */
-export async function liveRecordIds(tx: EntityManager, familyId: string, mappings: Mapping[], accountId: string | null = null): Promise<Set<string>> {
-  const ids = (type: MappingType) => mappings.filter((m) => m.type === type && m.mappableId).map((m) => m.mappableId!);
-  const rows: Array<{ id: string }> = await tx.query(
-    `SELECT id FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])
-     UNION ALL SELECT id FROM categories WHERE family_id = $1 AND id = ANY($3::uuid[])
-     UNION ALL SELECT id FROM tags WHERE family_id = $1 AND id = ANY($4::uuid[])`,
-    [familyId, [...ids('account'), ...(accountId ? [accountId] : [])], ids('category'), ids('tag')],
-  );
-  return new Set(rows.map((r) => r.id));
-}
-
-/**
- * Where each category key goes (categoryTargets) as the family's categories stand now, and the ids of the targets that
- * exist: one query for every name the keys could mean.
- */
-export async function placeCategories(tx: EntityManager, familyId: string, keys: string[]): Promise<{ targets: Map<string, CategoryTarget>; ids: Map<string, string> }> {
-  const names = new Set(keys.flatMap((key) => {
-    const { parent, leaf } = categoryPath(key);
-    return parent ? [leaf, parent, qualifiedName(parent, leaf)] : [leaf];
-  }));
-  const family: Array<{ id: string; name: string; parent: string | null }> = names.size
-    ? await tx.query(
-        `SELECT c.id, c.name, p.name AS parent FROM categories c LEFT JOIN categories p ON p.id = c.parent_id WHERE c.family_id = $1 AND c.name = ANY($2::text[])`,
-        [familyId, [...names]],
-      )
-    : [];
-  return { targets: categoryTargets(keys, family), ids: new Map(family.map((c) => [c.name, c.id])) };
-}
-
 /** Why a key's category cannot be made under its qualified name; null when its target name fits. */
 export function qualifiedNameProblem(key: string, target: CategoryTarget): string | null {
   if (!target.qualified || !longerThan(target.name, MAX_NAME_LENGTH)) return null;
   const { leaf } = categoryPath(key);
   return `is too long: '${shownValue(leaf)}' is under another parent too, so this one would be named '${shownValue(target.name)}' (${[...target.name].length} characters), and category names can have at most ${MAX_NAME_LENGTH} characters`;
-}
-
-/**
- * Mappings of the names found in the rows to the family's records: matched by name within the family, or created
- * at publish when missing (unlike Sure's API, which builds none). The rows are parsed again on every PATCH, so the
- * mappings `stored` before keep their choices for the values still in the rows (unless the record chosen is gone);
- * PATCH overrides then choose records or account types on top.
- */
-export async function buildMappings(
-  tx: EntityManager,
-  imp: Import,
-  rows: ParsedRow[],
-  stored: Mapping[],
-  overrides: MappingDraft[],
-): Promise<{ mappings: Mapping[]; rowErrors: Map<number, string> }> {
-  const keys = keysOf(imp, rows);
-  const mappings: Mapping[] = [];
-  const add = (type: MappingType, key: string, id: string | null) => mappings.push({ type, key, value: null, mappableId: id, createWhenEmpty: id === null });
-  const accounts = await idsByName(tx, TABLES.account, imp.familyId, keys.account);
-  for (const key of keys.account) add('account', key, accounts.get(key) ?? null);
-  // A key whose qualified name could not be stored gets a row error and no mapping, as an unmappable value does.
-  const { targets, ids } = await placeCategories(tx, imp.familyId, keys.category);
-  const tooLong = new Map(keys.category.flatMap((key) => {
-    const problem = qualifiedNameProblem(key, targets.get(key)!);
-    return problem ? [[key, problem] as const] : [];
-  }));
-  for (const key of keys.category) if (!tooLong.has(key)) add('category', key, ids.get(targets.get(key)!.name) ?? null);
-  const column = imp.categoryColLabel ?? 'category';
-  const rowErrors = new Map<number, string>();
-  for (const row of rows) {
-    for (const key of cellValues(row, 'category')) {
-      const problem = tooLong.get(key);
-      if (problem) rowErrors.set(row.sourceRowNumber, `Row ${row.sourceRowNumber}: ${column} '${shownValue(key)}' ${problem}`);
-    }
-  }
-  const tags = await idsByName(tx, TABLES.tag, imp.familyId, keys.tag);
-  for (const key of keys.tag) add('tag', key, tags.get(key) ?? null);
-  for (const key of keys.account_type) {
-    mappings.push({ type: 'account_type', key, value: guessAccountableType(key), mappableId: null, createWhenEmpty: false });
-  }
-  const byKey = new Map(mappings.map((m) => [`${m.type}:${m.key}`, m]));
-  const live = await liveRecordIds(tx, imp.familyId, stored);
-  for (const prior of stored) {
-    const mapping = byKey.get(`${prior.type}:${prior.key}`);
-    if (!mapping || (prior.mappableId && !live.has(prior.mappableId))) continue;
-    Object.assign(mapping, { value: prior.value, mappableId: prior.mappableId, createWhenEmpty: prior.createWhenEmpty });
-  }
-  // One choice per value: a second, perhaps different, would be settled by its place in the list.
-  const named = new Set<string>();
-  const twice = overrides.find((o) => {
-    const key = `${o.type}:${o.key}`;
-    if (named.has(key)) return true;
-    named.add(key);
-    return false;
-  });
-  if (twice) throw ApiError.validation([`the ${twice.type} mapping with the key '${twice.key}' is given more than once`]);
-  for (const override of overrides) {
-    const mapping = byKey.get(`${override.type}:${override.key}`);
-    if (!mapping) throw ApiError.validation([`no ${override.type} mapping has the key '${override.key}'`]);
-    if (override.type === 'account_type') {
-      if (override.value != null && !isAccountableType(override.value)) {
-        throw ApiError.validation([`account type mapping value must be one of the accountable types`]);
-      }
-      mapping.value = override.value ?? null;
-    } else if (override.value) {
-      await requireOwnRecord(tx, override.type, imp.familyId, override.value);
-      mapping.mappableId = override.value;
-      mapping.createWhenEmpty = false;
-    } else if (override.create_when_empty !== undefined) {
-      mapping.mappableId = null;
-      mapping.createWhenEmpty = override.create_when_empty;
-    }
-  }
-  return { mappings, rowErrors };
 }
 
 /**
@@ -232,18 +113,138 @@ export function accountCurrencyErrors(imp: Import, rows: ParsedRow[], currencyOf
   return errors;
 }
 
-/**
- * accountCurrencyErrors as the mappings stand at upload: an account matched by name has its currency, one to be
- * created gets the family's (as publishing will create it).
- */
-export async function mappedCurrencyErrors(tx: EntityManager, imp: Import, rows: ParsedRow[], mappings: Mapping[], familyCurrency: string): Promise<Map<number, string>> {
-  const accounts = mappings.filter((m) => m.type === 'account');
-  if (imp.accountId || !accounts.length) return new Map();
-  const found: Array<{ id: string; currency: string }> = await tx.query(`SELECT id, currency FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])`, [
-    imp.familyId,
-    accounts.flatMap((m) => m.mappableId ?? []),
-  ]);
-  const currencyOfId = new Map(found.map((a) => [a.id, a.currency]));
-  const currencyOfKey = new Map(accounts.map((m) => [m.key, m.mappableId ? currencyOfId.get(m.mappableId) : m.createWhenEmpty ? familyCurrency : undefined]));
-  return accountCurrencyErrors(imp, rows, (key) => currencyOfKey.get(key));
+/** Mappings of an import's values to the family's accounts, categories, tags and account types. */
+@Injectable()
+export class ImportMappings {
+  constructor(private readonly records: ImportMappingsRepository) {}
+
+  /**
+   * Of the records `mappings` chose (each in its mapping type's table) and the import's own account, the ids the family
+   * still has: one deleted since (or removed by reverting the import that created it) is matched by name again.
+   */
+  liveRecordIds(tx: Transaction | undefined, familyId: string, mappings: Mapping[], accountId: string | null = null): Promise<Set<string>> {
+    const ids = (type: MappingType) => mappings.filter((m) => m.type === type && m.mappableId).map((m) => m.mappableId!);
+    return this.records.liveIds(familyId, { accounts: [...ids('account'), ...(accountId ? [accountId] : [])], categories: ids('category'), tags: ids('tag') }, tx);
+  }
+
+  /**
+   * Where each category key goes (categoryTargets) as the family's categories stand now, and the ids of the targets that
+   * exist: one query for every name the keys could mean.
+   */
+  async placeCategories(tx: Transaction | undefined, familyId: string, keys: string[]): Promise<{ targets: Map<string, CategoryTarget>; ids: Map<string, string> }> {
+    const names = new Set(keys.flatMap((key) => {
+      const { parent, leaf } = categoryPath(key);
+      return parent ? [leaf, parent, qualifiedName(parent, leaf)] : [leaf];
+    }));
+    const family = names.size ? await this.records.categoriesNamed(familyId, [...names], tx) : [];
+    return { targets: categoryTargets(keys, family), ids: new Map(family.map((c) => [c.name, c.id])) };
+  }
+
+  /**
+   * Mappings of the names found in the rows to the family's records: matched by name within the family, or created
+   * at publish when missing (unlike Sure's API, which builds none). The rows are parsed again on every PATCH, so the
+   * mappings `stored` before keep their choices for the values still in the rows (unless the record chosen is gone);
+   * PATCH overrides then choose records or account types on top.
+   */
+  async build(
+    tx: Transaction,
+    imp: Import,
+    rows: ParsedRow[],
+    stored: Mapping[],
+    overrides: MappingDraft[],
+  ): Promise<{ mappings: Mapping[]; rowErrors: Map<number, string> }> {
+    const keys = keysOf(imp, rows);
+    const mappings: Mapping[] = [];
+    const add = (type: MappingType, key: string, id: string | null) => mappings.push({ type, key, value: null, mappableId: id, createWhenEmpty: id === null });
+    const accounts = await this.records.idsByName(imp.familyId, TABLES.account, keys.account, tx);
+    for (const key of keys.account) add('account', key, accounts.get(key) ?? null);
+    // A key whose qualified name could not be stored gets a row error and no mapping, as an unmappable value does.
+    const { targets, ids } = await this.placeCategories(tx, imp.familyId, keys.category);
+    const tooLong = new Map(keys.category.flatMap((key) => {
+      const problem = qualifiedNameProblem(key, targets.get(key)!);
+      return problem ? [[key, problem] as const] : [];
+    }));
+    for (const key of keys.category) if (!tooLong.has(key)) add('category', key, ids.get(targets.get(key)!.name) ?? null);
+    const column = imp.categoryColLabel ?? 'category';
+    const rowErrors = new Map<number, string>();
+    for (const row of rows) {
+      for (const key of cellValues(row, 'category')) {
+        const problem = tooLong.get(key);
+        if (problem) rowErrors.set(row.sourceRowNumber, `Row ${row.sourceRowNumber}: ${column} '${shownValue(key)}' ${problem}`);
+      }
+    }
+    const tags = await this.records.idsByName(imp.familyId, TABLES.tag, keys.tag, tx);
+    for (const key of keys.tag) add('tag', key, tags.get(key) ?? null);
+    for (const key of keys.account_type) {
+      mappings.push({ type: 'account_type', key, value: guessAccountableType(key), mappableId: null, createWhenEmpty: false });
+    }
+    const byKey = new Map(mappings.map((m) => [`${m.type}:${m.key}`, m]));
+    const live = await this.liveRecordIds(tx, imp.familyId, stored);
+    for (const prior of stored) {
+      const mapping = byKey.get(`${prior.type}:${prior.key}`);
+      if (!mapping || (prior.mappableId && !live.has(prior.mappableId))) continue;
+      Object.assign(mapping, { value: prior.value, mappableId: prior.mappableId, createWhenEmpty: prior.createWhenEmpty });
+    }
+    // One choice per value: a second, perhaps different, would be settled by its place in the list.
+    const named = new Set<string>();
+    const twice = overrides.find((o) => {
+      const key = `${o.type}:${o.key}`;
+      if (named.has(key)) return true;
+      named.add(key);
+      return false;
+    });
+    if (twice) throw ApiError.validation([`the ${twice.type} mapping with the key '${twice.key}' is given more than once`]);
+    for (const override of overrides) {
+      const mapping = byKey.get(`${override.type}:${override.key}`);
+      if (!mapping) throw ApiError.validation([`no ${override.type} mapping has the key '${override.key}'`]);
+      if (override.type === 'account_type') {
+        if (override.value != null && !isAccountableType(override.value)) {
+          throw ApiError.validation([`account type mapping value must be one of the accountable types`]);
+        }
+        mapping.value = override.value ?? null;
+      } else if (override.value) {
+        await this.requireOwnRecord(tx, override.type, imp.familyId, override.value);
+        mapping.mappableId = override.value;
+        mapping.createWhenEmpty = false;
+      } else if (override.create_when_empty !== undefined) {
+        mapping.mappableId = null;
+        mapping.createWhenEmpty = override.create_when_empty;
+      }
+    }
+    return { mappings, rowErrors };
+  }
+
+  /**
+   * accountCurrencyErrors as the mappings stand at upload: an account matched by name has its currency, one to be
+   * created gets the family's (as publishing will create it).
+   */
+  async currencyErrors(tx: Transaction, imp: Import, rows: ParsedRow[], mappings: Mapping[], familyCurrency: string): Promise<Map<number, string>> {
+    const accounts = mappings.filter((m) => m.type === 'account');
+    if (imp.accountId || !accounts.length) return new Map();
+    const found = await this.records.accountCurrencies(imp.familyId, accounts.flatMap((m) => m.mappableId ?? []), tx);
+    const currencyOfId = new Map(found.map((a) => [a.id, a.currency]));
+    const currencyOfKey = new Map(accounts.map((m) => [m.key, m.mappableId ? currencyOfId.get(m.mappableId) : m.createWhenEmpty ? familyCurrency : undefined]));
+    return accountCurrencyErrors(imp, rows, (key) => currencyOfKey.get(key));
+  }
+
+  private async requireOwnRecord(tx: Transaction, type: MappingType, familyId: string, id: string): Promise<void> {
+    if (type === 'account_type') return;
+    // A full UUID check: a 36-character string of hex digits and dashes alone would reach the uuid column and fail there.
+    const found = isUUID(id, 'all') && (await this.records.exists(familyId, TABLES[type], id, tx));
+    if (!found) throw ApiError.validation([`mapping ${type} value must be the id of one of your family's ${TABLES[type]}`]);
+  }
+}
+
+// The calls publishing/mappables.ts makes with its EntityManager; they go once it injects ImportMappings (issue 31,
+// the ledger move).
+const mappingsOn = (manager: EntityManager) => new ImportMappings(new ImportMappingsRepository(manager.connection));
+
+/** ImportMappings.liveRecordIds, for a caller holding an EntityManager. */
+export function liveRecordIds(tx: EntityManager, familyId: string, mappings: Mapping[], accountId: string | null = null): Promise<Set<string>> {
+  return mappingsOn(tx).liveRecordIds(transactionFromLegacyCaller(tx), familyId, mappings, accountId);
+}
+
+/** ImportMappings.placeCategories, for a caller holding an EntityManager. */
+export function placeCategories(tx: EntityManager, familyId: string, keys: string[]): Promise<{ targets: Map<string, CategoryTarget>; ids: Map<string, string> }> {
+  return mappingsOn(tx).placeCategories(transactionFromLegacyCaller(tx), familyId, keys);
 }

@@ -2,9 +2,15 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ImportsController } from './imports.controller';
 import { ImportIdempotencyKeys } from './import-idempotency';
+import { ImportIdempotencyRepository } from './import-idempotency.repository';
+import { ImportMappings } from './import-mappings';
+import { ImportMappingsRepository } from './import-mappings.repository';
 import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
+import { ServiceImports } from './service-import';
+import { ServiceImportRepository } from './service-import.repository';
+import { ServiceImportVerification } from './service-import-verification';
 import { AccountLocks } from './publishing/account-locks';
 import { ImportPublisher } from './publishing/import-publisher';
 
@@ -14,7 +20,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys, ImportIdempotencyRepository, ServiceImports, ServiceImportRepository, ServiceImportVerification, ImportMappings, ImportMappingsRepository],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

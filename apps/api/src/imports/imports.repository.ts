@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ImportStatus } from '@hearth/contracts';
+import { managerOf, Transaction } from '../database/transactions';
+import { Account } from '../finance/entities/account.entity';
+import { Family } from '../finance/entities/family.entity';
 import { Import, ImportMapping } from './import.entity';
 import type { ParsedRow } from '@hearth/domain/import-formats';
 
@@ -18,6 +21,13 @@ const UNASSIGNED = `m.type IN ('account', 'account_type') AND m.mappable_id IS N
 /** A row of import_rows with errors: the predicate of its partial index import_rows_with_errors, written the same way. */
 const WITH_ERRORS = `errors <> '[]'::jsonb`;
 
+/**
+ * The import $1 is of the family `param`: the family filter of statements on its child tables (import_rows,
+ * import_mappings), which have no family column. Not correlated with their rows, PostgreSQL checks it once, before
+ * them (a one-time filter), so their plans stay as they were.
+ */
+const ofFamily = (param: string) => `EXISTS (SELECT 1 FROM imports WHERE id = $1 AND family_id = ${param})`;
+
 /** Rows go in with one statement per batch of this many (bounded parameter size). */
 const ROW_INSERT_BATCH = 10_000;
 
@@ -27,16 +37,18 @@ const ROW_INSERT_BATCH = 10_000;
  * literal of escaped strings to build. Errors are few: one object of them by row number.
  */
 const INSERT_ROWS = `INSERT INTO import_rows (import_id, source_row_number, "values", errors)
-  SELECT $1, r.n, r.v::jsonb, COALESCE($4::jsonb -> r.n::text, '[]') FROM unnest($2::int[], string_to_array($3, E'\\n')) AS r(n, v)`;
+  SELECT $1, r.n, r.v::jsonb, COALESCE($4::jsonb -> r.n::text, '[]') FROM unnest($2::int[], string_to_array($3, E'\\n')) AS r(n, v)
+  WHERE ${ofFamily('$5')}`;
 
 /** A stored row and, once published, the existing record it matched instead of creating one. */
 export type PublishedRow = ParsedRow & { duplicateOf: string | null };
 
-const rowParams = (importId: string, batch: ParsedRow[]): unknown[] => [
+const rowParams = (familyId: string, importId: string, batch: ParsedRow[]): unknown[] => [
   importId,
   batch.map((r) => r.sourceRowNumber),
   batch.map((r) => JSON.stringify(r.values)).join('\n'),
   JSON.stringify(Object.fromEntries(batch.filter((r) => r.errors.length).map((r) => [r.sourceRowNumber, r.errors]))),
+  familyId,
 ];
 
 /** The earliest and latest of the rows' dates (ISO text compares as dates do); nulls when no row has one. */
@@ -83,18 +95,31 @@ export interface ReapedImport {
 /** No sign of life for $1 seconds: neither moved on (a chunk, a status) nor renewed its heartbeat. */
 const STALE = `updated_at < now() - make_interval(secs => $1) AND (heartbeat_at IS NULL OR heartbeat_at < now() - make_interval(secs => $1))`;
 
-/** SQL for imports, their rows and mappings. Every read and write is scoped by family id. */
+/**
+ * SQL for imports, their rows and mappings. Every read and write is scoped by family id, but for the reaper's, which
+ * works for every family (staleWork, failStale).
+ */
 @Injectable()
 export class ImportsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** With `forUpdate`, the import's row stays locked until the caller's transaction ends. */
-  findOne(familyId: string, id: string, manager: EntityManager = this.dataSource.manager, { forUpdate = false } = {}): Promise<Import | null> {
-    return manager.getRepository(Import).findOne({ where: { id, familyId }, ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  /** A new import of the family, not yet stored (`insert`). */
+  build(fields: Partial<Import> & Pick<Import, 'familyId'>): Import {
+    return this.dataSource.getRepository(Import).create(fields);
   }
 
-  async rawContent(familyId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
-    const [row] = await manager.query(`SELECT raw_file_content AS text FROM imports WHERE id = $1 AND family_id = $2`, [id, familyId]);
+  /** Stores a new import, or the changes to one read for update in `tx` (by its family): found by family either way. */
+  save(imp: Import, tx: Transaction): Promise<Import> {
+    return managerOf(tx, this.dataSource).getRepository(Import).save(imp);
+  }
+
+  /** With `forUpdate`, the import's row stays locked until the caller's transaction ends. */
+  findOne(familyId: string, id: string, tx?: Transaction, { forUpdate = false } = {}): Promise<Import | null> {
+    return managerOf(tx, this.dataSource).getRepository(Import).findOne({ where: { id, familyId }, ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  }
+
+  async rawContent(familyId: string, id: string, tx?: Transaction): Promise<string | null> {
+    const [row] = await managerOf(tx, this.dataSource).query(`SELECT raw_file_content AS text FROM imports WHERE id = $1 AND family_id = $2`, [id, familyId]);
     return row?.text ?? null;
   }
 
@@ -117,21 +142,35 @@ export class ImportsRepository {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
-  /** Deletes the import; its rows and mappings go with it (imports_delete_rows, the mappings' cascade). */
-  async remove(manager: EntityManager, familyId: string, id: string): Promise<void> {
-    await manager.query(`DELETE FROM imports WHERE id = $1 AND family_id = $2`, [id, familyId]);
+  /** The family, for its currency and time zone. */
+  family(familyId: string, tx?: Transaction): Promise<Family> {
+    return managerOf(tx, this.dataSource).getRepository(Family).findOneByOrFail({ id: familyId });
   }
 
-  async stats(importIds: string[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, RowStats>> {
+  /** The family's account `accountId`, or null when the family has none of that id. */
+  familyAccount(familyId: string, accountId: string, tx?: Transaction): Promise<Account | null> {
+    return managerOf(tx, this.dataSource).getRepository(Account).findOneBy({ id: accountId, familyId });
+  }
+
+  hasFamilyAccount(familyId: string, accountId: string): Promise<boolean> {
+    return this.dataSource.getRepository(Account).exists({ where: { id: accountId, familyId } });
+  }
+
+  /** Deletes the import; its rows and mappings go with it (imports_delete_rows, the mappings' cascade). */
+  async remove(familyId: string, id: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`DELETE FROM imports WHERE id = $1 AND family_id = $2`, [id, familyId]);
+  }
+
+  async stats(familyId: string, importIds: string[], tx?: Transaction): Promise<Map<string, RowStats>> {
     if (!importIds.length) return new Map();
     const rows: Array<{ id: string; rows: string; invalid: string; mappings: string; unassigned: string }> =
-      await manager.query(
+      await managerOf(tx, this.dataSource).query(
         `SELECT i.id,
                 i.rows_count AS rows, i.invalid_rows_count AS invalid,
                 (SELECT count(*) FROM import_mappings m WHERE m.import_id = i.id) AS mappings,
                 (SELECT count(*) FROM import_mappings m WHERE m.import_id = i.id AND ${UNASSIGNED}) AS unassigned
-           FROM imports i WHERE i.id = ANY($1::uuid[])`,
-        [importIds],
+           FROM imports i WHERE i.id = ANY($1::uuid[]) AND i.family_id = $2`,
+        [importIds, familyId],
       );
     return new Map(
       rows.map((r) => [
@@ -151,13 +190,14 @@ export class ImportsRepository {
    * Replaces the import's rows with freshly parsed ones (bulk insert, one statement per batch) and returns them. Rows
    * built as they are taken are built while PostgreSQL inserts the batch before them.
    */
-  async replaceRows(manager: EntityManager, importId: string, rows: Iterable<ParsedRow>): Promise<ParsedRow[]> {
-    await manager.query(`DELETE FROM import_rows WHERE import_id = $1`, [importId]);
+  async replaceRows(familyId: string, importId: string, rows: Iterable<ParsedRow>, tx: Transaction): Promise<ParsedRow[]> {
+    const manager = managerOf(tx, this.dataSource);
+    await manager.query(`DELETE FROM import_rows WHERE import_id = $1 AND ${ofFamily('$2')}`, [importId, familyId]);
     const stored: ParsedRow[] = [];
     let inserting: Promise<unknown> = Promise.resolve();
     try {
       for (const batch of batches(rows, ROW_INSERT_BATCH)) {
-        const params = rowParams(importId, batch);
+        const params = rowParams(familyId, importId, batch);
         await inserting;
         inserting = manager.query(INSERT_ROWS, params);
         // One turn of the event loop sends the statement before the next batch is built.
@@ -174,64 +214,70 @@ export class ImportsRepository {
     const { first, last } = dateSpan(stored);
     // New rows (and with them new mappings) change the import even when none of its own columns did.
     await manager.query(
-      `UPDATE imports SET rows_count = $2, invalid_rows_count = $3, first_row_date = $4, last_row_date = $5, updated_at = now() WHERE id = $1`,
-      [importId, stored.length, invalid, first, last],
+      `UPDATE imports SET rows_count = $2, invalid_rows_count = $3, first_row_date = $4, last_row_date = $5, updated_at = now() WHERE id = $1 AND family_id = $6`,
+      [importId, stored.length, invalid, first, last, familyId],
     );
     return stored;
   }
 
   /** Appends one error to each row named (row number -> error), and counts the import's invalid rows again. */
-  async addRowErrors(manager: EntityManager, importId: string, errors: Map<number, string>): Promise<void> {
+  async addRowErrors(familyId: string, importId: string, errors: Map<number, string>, tx: Transaction): Promise<void> {
     if (!errors.size) return;
+    const manager = managerOf(tx, this.dataSource);
     await manager.query(
       `UPDATE import_rows r SET errors = r.errors || jsonb_build_array(u.error)
-         FROM unnest($2::int[], $3::text[]) AS u(rn, error) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
-      [importId, [...errors.keys()], [...errors.values()]],
+         FROM unnest($2::int[], $3::text[]) AS u(rn, error) WHERE r.import_id = $1 AND r.source_row_number = u.rn AND ${ofFamily('$4')}`,
+      [importId, [...errors.keys()], [...errors.values()], familyId],
     );
     await manager.query(
-      `UPDATE imports SET invalid_rows_count = (SELECT count(*) FROM import_rows WHERE import_id = $1 AND ${WITH_ERRORS}), updated_at = now() WHERE id = $1`,
-      [importId],
+      `UPDATE imports SET invalid_rows_count = (SELECT count(*) FROM import_rows WHERE import_id = $1 AND ${WITH_ERRORS}), updated_at = now() WHERE id = $1 AND family_id = $2`,
+      [importId, familyId],
     );
   }
 
   /** A page of the import's rows in file order; `onlyErrors`: of its rows with errors, read through their partial index. */
-  async rowsPage(importId: string, page: number, perPage: number, { onlyErrors = false } = {}): Promise<{ rows: PublishedRow[]; total: number }> {
+  async rowsPage(familyId: string, importId: string, page: number, perPage: number, { onlyErrors = false } = {}): Promise<{ rows: PublishedRow[]; total: number }> {
     const where = `import_id = $1${onlyErrors ? ` AND ${WITH_ERRORS}` : ''}`;
     const [rows, [{ total }]] = await Promise.all([
       this.dataSource.query(
         `SELECT source_row_number AS "sourceRowNumber", "values", errors, duplicate_of AS "duplicateOf" FROM import_rows
-          WHERE ${where} ORDER BY source_row_number LIMIT $2 OFFSET $3`,
-        [importId, perPage, (page - 1) * perPage],
+          WHERE ${where} AND ${ofFamily('$4')} ORDER BY source_row_number LIMIT $2 OFFSET $3`,
+        [importId, perPage, (page - 1) * perPage, familyId],
       ),
-      this.dataSource.query(`SELECT count(*)::int AS total FROM import_rows WHERE ${where}`, [importId]),
+      this.dataSource.query(`SELECT count(*)::int AS total FROM import_rows WHERE ${where} AND ${ofFamily('$2')}`, [importId, familyId]),
     ]);
     return { rows, total };
   }
 
-  async invalidRows(importId: string, limit: number, manager: EntityManager = this.dataSource.manager): Promise<{ rows: ParsedRow[] }> {
-    const rows = await manager.query(
+  async invalidRows(familyId: string, importId: string, limit: number, tx?: Transaction): Promise<{ rows: ParsedRow[] }> {
+    const rows = await managerOf(tx, this.dataSource).query(
       `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows
-        WHERE import_id = $1 AND ${WITH_ERRORS} ORDER BY source_row_number LIMIT $2`,
-      [importId, limit],
+        WHERE import_id = $1 AND ${WITH_ERRORS} AND ${ofFamily('$3')} ORDER BY source_row_number LIMIT $2`,
+      [importId, limit, familyId],
     );
     return { rows };
   }
 
   /** The first `limit` mappings that block publishing, by type and key. */
-  unassignedMappings(importId: string, limit: number, manager: EntityManager = this.dataSource.manager): Promise<Array<{ type: string; key: string }>> {
-    return manager.query(`SELECT m.type, m.key FROM import_mappings m WHERE m.import_id = $1 AND ${UNASSIGNED} ORDER BY m.type, m.key LIMIT $2`, [importId, limit]);
+  unassignedMappings(familyId: string, importId: string, limit: number, tx?: Transaction): Promise<Array<{ type: string; key: string }>> {
+    return managerOf(tx, this.dataSource).query(
+      `SELECT m.type, m.key FROM import_mappings m WHERE m.import_id = $1 AND ${UNASSIGNED} AND ${ofFamily('$3')} ORDER BY m.type, m.key LIMIT $2`,
+      [importId, limit, familyId],
+    );
   }
 
-  mappings(importId: string, manager: EntityManager = this.dataSource.manager): Promise<ImportMapping[]> {
-    return manager.getRepository(ImportMapping).find({ where: { importId }, order: { type: 'ASC', key: 'ASC' } });
+  mappings(familyId: string, importId: string, tx?: Transaction): Promise<ImportMapping[]> {
+    return managerOf(tx, this.dataSource).getRepository(ImportMapping).find({ where: { importId, import: { familyId } }, order: { type: 'ASC', key: 'ASC' } });
   }
 
-  async replaceMappings(manager: EntityManager, importId: string, mappings: Array<Pick<ImportMapping, 'type' | 'key' | 'value' | 'createWhenEmpty' | 'mappableId'>>) {
-    await manager.query(`DELETE FROM import_mappings WHERE import_id = $1`, [importId]);
+  async replaceMappings(familyId: string, importId: string, mappings: Array<Pick<ImportMapping, 'type' | 'key' | 'value' | 'createWhenEmpty' | 'mappableId'>>, tx: Transaction) {
+    const manager = managerOf(tx, this.dataSource);
+    await manager.query(`DELETE FROM import_mappings WHERE import_id = $1 AND ${ofFamily('$2')}`, [importId, familyId]);
     if (!mappings.length) return;
     await manager.query(
       `INSERT INTO import_mappings (import_id, type, key, value, create_when_empty, mappable_id)
-       SELECT $1, t, k, v, c, m FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::boolean[], $6::uuid[]) AS x(t, k, v, c, m)`,
+       SELECT $1, t, k, v, c, m FROM unnest($2::varchar[], $3::varchar[], $4::varchar[], $5::boolean[], $6::uuid[]) AS x(t, k, v, c, m)
+        WHERE ${ofFamily('$7')}`,
       [
         importId,
         mappings.map((m) => m.type),
@@ -239,6 +285,7 @@ export class ImportsRepository {
         mappings.map((m) => m.value),
         mappings.map((m) => m.createWhenEmpty),
         mappings.map((m) => m.mappableId),
+        familyId,
       ],
     );
   }
@@ -284,9 +331,9 @@ export class ImportsRepository {
     from: ImportStatus[],
     to: ImportStatus,
     changes: Partial<Pick<Import, 'error' | 'jobId' | 'heartbeatAt'>> = {},
-    manager: EntityManager = this.dataSource.manager,
+    tx?: Transaction,
   ): Promise<boolean> {
-    const result = await manager
+    const result = await managerOf(tx, this.dataSource)
       .createQueryBuilder()
       .update(Import)
       .set({ ...changes, status: to })

@@ -3,7 +3,6 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { DataSource, EntityManager } from 'typeorm';
 import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, LAYOUT_DATE_FORMATS, unaliasImportType } from '@hearth/contracts';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { Principal } from '../auth/principal';
@@ -13,14 +12,14 @@ import { enqueueWithin } from '../jobs/enqueue';
 import { LOGGER } from '../common/logger';
 import { currentRequest } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { Account } from '../finance/entities/account.entity';
-import { Family } from '../finance/entities/family.entity';
+import { managerForLegacyCallee } from '../database/transaction-bridge';
+import { Transaction, Transactions } from '../database/transactions';
 import { assertUsableFamilyCurrency } from '../common/currency-field';
 import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
 import { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
-import { buildMappings, MappingDraft, mappedCurrencyErrors, mapsValues, withMappingErrors } from './import-mappings';
+import { ImportMappings, MappingDraft, mapsValues, withMappingErrors } from './import-mappings';
 import { leaveOutRows, ParsedImport, ParseOptions, parsePdfStatement, parseQif, PositionedText, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { extractPdfText } from './pdf-text';
@@ -29,7 +28,7 @@ import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportPublisher } from './publishing/import-publisher';
 import { ImportsRepository } from './imports.repository';
 import { IdempotencyClaim, ImportIdempotencyKeys, KeyTaken, ReplayedAnswer } from './import-idempotency';
-import { assertServiceImportPublishable, storeServiceImportRows } from './service-import';
+import { ServiceImports } from './service-import';
 import { assertSkippable, normalizedSkipRows } from './skip-rows';
 
 /** About 30 s of retries (1, 2, 4, 8, 16 s): longer than a database restart or failover. */
@@ -134,7 +133,7 @@ function validateConfiguration(imp: Import): void {
 @Injectable()
 export class ImportsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly imports: ImportsRepository,
     private readonly publisher: ImportPublisher,
     private readonly audit: AuditService,
@@ -142,6 +141,8 @@ export class ImportsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly idempotencyKeys: ImportIdempotencyKeys,
+    private readonly serviceImports: ServiceImports,
+    private readonly mappings: ImportMappings,
   ) {
     // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
     queue.on('error', (err) => logger.warn({ err }, 'imports queue connection error'));
@@ -174,7 +175,7 @@ export class ImportsService {
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
     const content = readUpload(type, dto.raw_file_content, file, this.config.importMaxBytes);
 
-    const imp = this.dataSource.getRepository(Import).create({
+    const imp = this.imports.build({
       familyId: principal.familyId,
       type,
       accountId: dto.account_id ?? null,
@@ -192,9 +193,9 @@ export class ImportsService {
       imp.rawFileContent = JSON.stringify(content.statement);
     }
 
-    const saved = await this.dataSource.transaction(async (tx) => {
+    const saved = await this.transactions.run(async (tx) => {
       if (idempotency) await this.idempotencyKeys.claim(tx, principal.familyId, idempotency);
-      const stored = await tx.getRepository(Import).save(imp);
+      const stored = await this.imports.save(imp, tx);
       if (idempotency) await this.idempotencyKeys.attach(tx, principal.familyId, idempotency.key, stored.id);
       await this.generateRows(tx, stored, content);
       return stored;
@@ -205,7 +206,7 @@ export class ImportsService {
 
   async show(principal: Principal, id: string): Promise<ImportDetailDto> {
     const imp = await this.findOrFail(principal.familyId, id);
-    const [stats, accounts] = await Promise.all([this.imports.stats([imp.id]), this.imports.accountNames(imp.familyId, [imp.accountId])]);
+    const [stats, accounts] = await Promise.all([this.imports.stats(imp.familyId, [imp.id]), this.imports.accountNames(imp.familyId, [imp.accountId])]);
     return presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows, accounts.get(imp.accountId ?? '') ?? null);
   }
 
@@ -213,7 +214,7 @@ export class ImportsService {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 25;
     const { imports, total } = await this.imports.list(principal.familyId, query, page, perPage);
-    const [stats, accounts] = await Promise.all([this.imports.stats(imports.map((i) => i.id)), this.imports.accountNames(principal.familyId, imports.map((i) => i.accountId))]);
+    const [stats, accounts] = await Promise.all([this.imports.stats(principal.familyId, imports.map((i) => i.id)), this.imports.accountNames(principal.familyId, imports.map((i) => i.accountId))]);
     return {
       data: imports.map((imp) => presentImport(imp, stats.get(imp.id)!, this.config.importMaxRows, accounts.get(imp.accountId ?? '') ?? null)),
       meta: pageMeta(page, perPage, total),
@@ -225,7 +226,7 @@ export class ImportsService {
     const imp = await this.findOrFail(principal.familyId, id);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? 25;
-    const { rows, total } = await this.imports.rowsPage(imp.id, page, perPage, { onlyErrors });
+    const { rows, total } = await this.imports.rowsPage(imp.familyId, imp.id, page, perPage, { onlyErrors });
     return {
       data: rows.map((row) => ({
         row_number: row.sourceRowNumber,
@@ -242,7 +243,7 @@ export class ImportsService {
   async update(principal: Principal, id: string, dto: UpdateImportDto): Promise<ImportDetailDto> {
     await this.requireUsableFamilyCurrency(principal.familyId);
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
-    await this.dataSource.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       // Locked until the new rows are in: a publish checks them, and moves the import on, only after this commit.
       const imp = await this.imports.findOne(principal.familyId, id, tx, { forUpdate: true });
       if (!imp) throw ApiError.notFound();
@@ -260,7 +261,7 @@ export class ImportsService {
       if (dto.account_id !== undefined) imp.accountId = dto.account_id;
       if (dto.skip_rows !== undefined) imp.skipRows = normalizedSkipRows(dto.skip_rows);
       validateConfiguration(imp);
-      await tx.getRepository(Import).save(imp);
+      await this.imports.save(imp, tx);
       // Statements and NDJSON are read again only to apply a new skip list; their rows keep the one stored.
       const reparse = REPARSED_TYPES.has(imp.type) || dto.skip_rows !== undefined;
       const text = reparse ? await this.imports.rawContent(imp.familyId, imp.id, tx) : null;
@@ -290,17 +291,17 @@ export class ImportsService {
   async discard(principal: Principal, id: string, origin: RequestOrigin): Promise<void> {
     const found = await this.findOrFail(principal.familyId, id);
     if (found.status === 'failed' && found.publishedThroughRow === 0) await this.publisher.discardUnpublished(principal.familyId, id);
-    await this.dataSource.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       // Locked until deleted: a publish or PATCH meanwhile waits, and then finds no import.
       const imp = await this.imports.findOne(principal.familyId, id, tx, { forUpdate: true });
       if (!imp) throw ApiError.notFound();
       const conflict = statusConflict(imp) ?? (isRevertable(imp) ? 'import_published' : null);
       if (conflict) throw new ApiError(409, conflict, DISCARD_CONFLICTS[conflict]);
-      await this.imports.remove(tx, principal.familyId, id);
+      await this.imports.remove(principal.familyId, id, tx);
       await this.audit.record(
         'import_discarded',
         { userId: principal.userId, familyId: principal.familyId, origin, details: { import_id: id, type: imp.type, status: imp.status, file_name: imp.fileName, rows_count: imp.rowsCount } },
-        tx,
+        managerForLegacyCallee(tx),
       );
     });
   }
@@ -326,11 +327,11 @@ export class ImportsService {
    * Parses the content into the import's rows, leaving out its skip_rows, and builds its mappings. Returns how many
    * rows the content has, skipped ones included; a skip_rows naming a row past them is a 422.
    */
-  private async generateRows(tx: EntityManager, imp: Import, content: ImportContent, mappingOverrides: MappingDraft[] = []): Promise<number> {
+  private async generateRows(tx: Transaction, imp: Import, content: ImportContent, mappingOverrides: MappingDraft[] = []): Promise<number> {
     // ServiceImport: NDJSON records stored in publish order with the expected counts (service-import.ts).
-    if (imp.type === 'ServiceImport') return storeServiceImportRows(tx, imp, content.text, this.imports, this.config.importMaxRows);
-    const family = await tx.getRepository(Family).findOneByOrFail({ id: imp.familyId });
-    const account = imp.accountId ? await tx.getRepository(Account).findOneBy({ id: imp.accountId, familyId: imp.familyId }) : null;
+    if (imp.type === 'ServiceImport') return this.serviceImports.storeRows(tx, imp, content.text, this.config.importMaxRows);
+    const family = await this.imports.family(imp.familyId, tx);
+    const account = imp.accountId ? await this.imports.familyAccount(imp.familyId, imp.accountId, tx) : null;
     const options = {
       maxRows: Math.max(STORED_ROWS_CAP, this.config.importMaxRows),
       defaultCurrency: account?.currency ?? family.currency,
@@ -345,12 +346,12 @@ export class ImportsService {
     }
     const sourceRows = parsed.sourceRows ?? 0;
     assertSkippable(imp.skipRows ?? [], sourceRows);
-    const rows = await this.imports.replaceRows(tx, imp.id, withMappingErrors(imp, parsed.rows));
-    const stored = await this.imports.mappings(imp.id, tx);
-    const { mappings, rowErrors } = await buildMappings(tx, imp, rows, stored, mappingOverrides);
-    await this.imports.replaceMappings(tx, imp.id, mappings);
-    await this.imports.addRowErrors(tx, imp.id, rowErrors);
-    await this.imports.addRowErrors(tx, imp.id, await mappedCurrencyErrors(tx, imp, rows, mappings, family.currency));
+    const rows = await this.imports.replaceRows(imp.familyId, imp.id, withMappingErrors(imp, parsed.rows), tx);
+    const stored = await this.imports.mappings(imp.familyId, imp.id, tx);
+    const { mappings, rowErrors } = await this.mappings.build(tx, imp, rows, stored, mappingOverrides);
+    await this.imports.replaceMappings(imp.familyId, imp.id, mappings, tx);
+    await this.imports.addRowErrors(imp.familyId, imp.id, rowErrors, tx);
+    await this.imports.addRowErrors(imp.familyId, imp.id, await this.mappings.currencyErrors(tx, imp, rows, mappings, family.currency), tx);
     return sourceRows;
   }
 
@@ -371,7 +372,7 @@ export class ImportsService {
    */
   private async enqueuePublish(principal: Principal, id: string, { fromCreate }: { fromCreate: boolean }) {
     const jobId = randomUUID();
-    const outcome = await this.dataSource.transaction(async (tx) => {
+    const outcome = await this.transactions.run(async (tx) => {
       try {
         return { previous: await this.startPublishing(tx, principal.familyId, id, fromCreate, jobId) };
       } catch (error) {
@@ -384,14 +385,14 @@ export class ImportsService {
   }
 
   /** Moves a publishable import to importing and returns the status it had; an ApiError says why it cannot publish. */
-  private async startPublishing(tx: EntityManager, familyId: string, id: string, fromCreate: boolean, jobId: string): Promise<Import['status']> {
+  private async startPublishing(tx: Transaction, familyId: string, id: string, fromCreate: boolean, jobId: string): Promise<Import['status']> {
     const imp = await this.imports.findOne(familyId, id, tx, { forUpdate: true });
     if (!imp) throw ApiError.notFound();
     // A second publish (a double click, another tab) is told what the import is doing, not that it has a problem.
     const conflict = statusConflict(imp);
     if (conflict) throw new ApiError(409, conflict, PUBLISH_CONFLICTS[conflict], { import_id: id });
     await this.requireUsableFamilyCurrency(familyId, tx);
-    const stats = (await this.imports.stats([id], tx)).get(id)!;
+    const stats = (await this.imports.stats(familyId, [id], tx)).get(id)!;
     const reject = (code: string, message: string, errors?: string[]) =>
       new ApiError(422, code, message, { import_id: id, ...(errors ? { errors } : {}) });
     const limit = maxRowCount(imp.type, this.config.importMaxRows);
@@ -399,7 +400,7 @@ export class ImportsService {
       throw reject('max_row_count_exceeded', `Import was uploaded but has ${stats.rowsCount} rows; at most ${limit} can be published`);
     }
     // ServiceImport: strict NDJSON preflight before anything is queued (422 preflight_failed / not_publishable).
-    if (imp.type === 'ServiceImport') await assertServiceImportPublishable(tx, this.imports, imp, this.config.importMaxRows);
+    if (imp.type === 'ServiceImport') await this.serviceImports.assertPublishable(tx, imp, this.config.importMaxRows);
     const detail = statusDetail(imp, stats, this.config.importMaxRows);
     if (!detail.publishable) {
       const errors = await this.publishBlockers(tx, imp, stats, detail.configured);
@@ -412,24 +413,24 @@ export class ImportsService {
     return imp.status;
   }
 
-  private async publishBlockers(tx: EntityManager, imp: Import, stats: { invalidRowsCount: number; unassignedMappingsCount: number }, configured: boolean) {
+  private async publishBlockers(tx: Transaction, imp: Import, stats: { invalidRowsCount: number; unassignedMappingsCount: number }, configured: boolean) {
     const errors: string[] = [];
     if (!configured) errors.push('The import has no rows');
     if (ACCOUNT_REQUIRED_IMPORT_TYPES.includes(imp.type) && !imp.accountId) errors.push('account_id is required for this import type');
     if (stats.invalidRowsCount) {
-      const { rows } = await this.imports.invalidRows(imp.id, 20, tx);
+      const { rows } = await this.imports.invalidRows(imp.familyId, imp.id, 20, tx);
       errors.push(`${stats.invalidRowsCount} rows are invalid`, ...rows.flatMap((r) => r.errors));
     }
     if (stats.unassignedMappingsCount) {
-      const unmapped = await this.imports.unassignedMappings(imp.id, 20, tx);
+      const unmapped = await this.imports.unassignedMappings(imp.familyId, imp.id, 20, tx);
       errors.push(`${stats.unassignedMappingsCount} values are not mapped (see PATCH mappings)`, ...unmapped.map((m) => `${m.type} '${m.key}' is not mapped`));
     }
     return errors;
   }
 
   /** Rows read, mapped and published without a currency of their own take the household's: it must be ISO 4217. */
-  private async requireUsableFamilyCurrency(familyId: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    const family = await manager.getRepository(Family).findOneByOrFail({ id: familyId });
+  private async requireUsableFamilyCurrency(familyId: string, tx?: Transaction): Promise<void> {
+    const family = await this.imports.family(familyId, tx);
     assertUsableFamilyCurrency(family.currency);
   }
 
@@ -458,7 +459,7 @@ export class ImportsService {
   }
 
   private async requireFamilyAccount(familyId: string, accountId: string): Promise<void> {
-    const exists = await this.dataSource.getRepository(Account).exists({ where: { id: accountId, familyId } });
+    const exists = await this.imports.hasFamilyAccount(familyId, accountId);
     if (!exists) throw ApiError.validation(['account_id must be an account of your family']);
   }
 }
