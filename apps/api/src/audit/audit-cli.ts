@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { createLogger } from '../common/logger';
 import type { AppConfig } from '../config/config';
 import { AuditArchive } from './audit-archive';
+import { AuditLogsRepository } from './audit-logs.repository';
 import { archiveExpiredBefore } from './audit-retention.policy';
 import { AuditRetentionRepository } from './audit-retention.repository';
 import { AuditRetentionService, RetentionReport } from './audit-retention.service';
@@ -11,7 +12,7 @@ type Print = (line: string) => void;
 
 /** `audit:retention`: the daily retention job, once, now; prints what it did. */
 export async function retentionTask(dataSource: DataSource, config: AppConfig, print: Print, now = new Date()): Promise<RetentionReport> {
-  const service = new AuditRetentionService(new AuditRetentionRepository(dataSource), new AuditService(dataSource), config, createLogger('warn'));
+  const service = new AuditRetentionService(new AuditRetentionRepository(dataSource), new AuditService(new AuditLogsRepository(dataSource)), config, createLogger('warn'));
   const report = await service.run(now, 'cli');
   print(`Tier: ${report.tier}`);
   print(`Database: deleted ${report.purged_rows} audit rows created before ${report.database_cutoff}`);

@@ -19,8 +19,8 @@ setFlagsFromString('--liftoff-only');
 
 /** The audit row of a change made by an operator's command: actor `cli`, no request origin. */
 async function audited(dataSource: DataSource, event: AuditEvent, entry: Omit<AuditEntry, 'actor' | 'origin'>): Promise<void> {
-  const { AuditService } = await import('../audit/audit.service');
-  await new AuditService(dataSource).record(event, { ...entry, actor: 'cli' });
+  const [{ AuditService }, { AuditLogsRepository }] = await Promise.all([import('../audit/audit.service'), import('../audit/audit-logs.repository')]);
+  await new AuditService(new AuditLogsRepository(dataSource)).record(event, { ...entry, actor: 'cli' });
 }
 
 // Only what `--help` needs loads up front; a command loads its services (and the database layer) when it runs.

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { AuditActor } from '@hearth/contracts';
+import { AuditLogsRepository } from '../audit/audit-logs.repository';
 import { AuditService } from '../audit/audit.service';
 import type { ProviderSpec } from './provider-yaml';
 import { SecretBox } from './secret-box';
@@ -26,7 +27,7 @@ export async function seedProviders(
   /** `actor`: who seeds, as the provider_created / provider_updated audit rows record it (cli, or system at start-up). */
   options: { dryRun: boolean; allowInsecureHttp: boolean; actor: AuditActor },
 ): Promise<SeedResult> {
-  const audit = new AuditService(dataSource);
+  const audit = new AuditService(new AuditLogsRepository(dataSource));
   const result: SeedResult = { created: [], updated: [], unchanged: [], errors: [], lines: [] };
   const repository = dataSource.getRepository(SsoProvider);
   for (const spec of specs) {

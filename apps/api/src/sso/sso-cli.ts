@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { DataSource } from 'typeorm';
+import { AuditLogsRepository } from '../audit/audit-logs.repository';
 import { AuditService } from '../audit/audit.service';
 import type { AppConfig } from '../config/config';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
@@ -115,6 +116,6 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
     if (!dryRun) await dataSource.getRepository(SsoIdentityBlock).update({ id: block.id }, { identityLabelEncrypted: next });
   }
   const result = { ok: stats.failed_count + labels.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats, sso_identity_blocks: labels } };
-  if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(dataSource).record('secrets_reencrypted', { actor: 'cli', details: result.results });
+  if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(new AuditLogsRepository(dataSource)).record('secrets_reencrypted', { actor: 'cli', details: result.results });
   return result;
 }
