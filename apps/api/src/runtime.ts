@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import type { DatabaseTarget } from './database/data-source';
 import { EmbeddedPostgres } from './database/embedded-postgres';
-import { ADVISORY_LOCKS } from './database/advisory-locks';
 
 /** Where the process keeps its data and jobs: resolved once at start from the configuration. */
 export interface Runtime {
@@ -63,6 +62,9 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
     }
   }
   const database: DatabaseTarget = { url, embedded: isEmbedded };
+  // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
+  // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
+  const { migrate } = await import('./database/migrate');
   await migrate(database);
   const queue: Runtime['queue'] = config.redisUrl
     ? { backend: 'redis', url: config.redisUrl }
@@ -81,25 +83,4 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
       await embedded.stop();
     },
   };
-}
-
-/**
- * On PostgreSQL, several processes (API and worker processes of a scaled-out deployment) may start at once: each
- * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
- */
-async function migrate(target: DatabaseTarget): Promise<void> {
-  // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
-  // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
-  const { createDataSource } = await import('./database/data-source');
-  const dataSource = createDataSource(target);
-  await dataSource.initialize();
-  const lock = target.embedded ? null : dataSource.createQueryRunner();
-  try {
-    await lock?.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
-    await dataSource.runMigrations();
-  } finally {
-    await lock?.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations]).catch(() => undefined);
-    await lock?.release();
-    await dataSource.destroy();
-  }
 }
