@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { DataSource } from 'typeorm';
 import { AuditLogsRepository } from '../audit/audit-logs.repository';
 import { AuditService } from '../audit/audit.service';
 import type { AppConfig } from '../config/config';
+import type { CommandDatabase } from '../database/command-database';
 import { Transactions } from '../database/transactions';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
 import { seedProviders } from './provider-seeder';
@@ -16,7 +16,7 @@ import { SsoRepository } from './sso.repository';
 type Print = (line: string) => void;
 
 /** `sso_providers:seed`: config/auth.yml into the database; DRY_RUN=true only prints what would change. */
-export async function seedProvidersTask(dataSource: DataSource, config: AppConfig, file: string, dryRun: boolean, print: Print): Promise<number> {
+export async function seedProvidersTask(db: CommandDatabase, config: AppConfig, file: string, dryRun: boolean, print: Print): Promise<number> {
   print(`Mode: ${dryRun ? 'DRY RUN (no changes will be saved)' : 'LIVE (changes will be saved)'}`);
   print(`Source: ${file}`);
   let text: string;
@@ -39,7 +39,7 @@ export async function seedProvidersTask(dataSource: DataSource, config: AppConfi
     print(`WARNING: No providers found in ${file} for ${config.nodeEnv} environment`);
     return 0;
   }
-  const seeding = { providers: new SsoRepository(dataSource), transactions: new Transactions(dataSource), audit: new AuditService(new AuditLogsRepository(dataSource)) };
+  const seeding = { providers: db.make(SsoRepository), transactions: db.make(Transactions), audit: new AuditService(db.make(AuditLogsRepository)) };
   const result = await seedProviders(seeding, SecretBox.fromConfig(config), providers, { dryRun, allowInsecureHttp: config.sso.allowInsecureHttp, actor: 'cli' });
   for (const line of result.lines) print(line);
   print(`Created: ${result.created.length}  Updated: ${result.updated.length}  Skipped: ${result.unchanged.length + problems.length}  Errors: ${result.errors.length}`);
@@ -47,8 +47,8 @@ export async function seedProvidersTask(dataSource: DataSource, config: AppConfi
 }
 
 /** `sso_providers:list`: every stored provider, by name. */
-export async function listProvidersTask(dataSource: DataSource, print: Print): Promise<number> {
-  const providers = await new SsoRepository(dataSource).listProviders();
+export async function listProvidersTask(db: CommandDatabase, print: Print): Promise<number> {
+  const providers = await db.make(SsoRepository).listProviders();
   if (!providers.length) print('No SSO providers found in database');
   for (const p of providers) print(`${p.name.padEnd(20)} ${p.strategy.padEnd(20)} ${p.enabled ? '✓ enabled' : '✗ disabled'}`);
   return 0;
@@ -65,8 +65,8 @@ export interface BackfillResult {
  * plaintext values (from before encryption) and values sealed with the SECRET_KEY_BASE-derived key before
  * ACTIVE_RECORD_ENCRYPTION_* were set.
  */
-export async function backfillEncryptionTask(dataSource: DataSource, config: AppConfig, dryRun: boolean): Promise<BackfillResult> {
-  const repository = new EncryptionBackfillRepository(dataSource);
+export async function backfillEncryptionTask(db: CommandDatabase, config: AppConfig, dryRun: boolean): Promise<BackfillResult> {
+  const repository = db.make(EncryptionBackfillRepository);
   const current = SecretBox.fromConfig(config);
   const legacy = SecretBox.fromConfig({ ...config, sso: { ...config.sso, encryptionKeys: null } });
   const stats = { processed: 0, updated: 0, failed_count: 0, failed_samples: [] as string[] };
@@ -119,6 +119,6 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
     if (!dryRun) await repository.updateIdentityBlockLabel(block.id, next);
   }
   const result = { ok: stats.failed_count + labels.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats, sso_identity_blocks: labels } };
-  if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(new AuditLogsRepository(dataSource)).record('secrets_reencrypted', { actor: 'cli', details: result.results });
+  if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(db.make(AuditLogsRepository)).record('secrets_reencrypted', { actor: 'cli', details: result.results });
   return result;
 }
