@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuditEvent } from '@hearth/contracts';
-import { managerOfEither, TransactionOrManager } from '../database/transaction-bridge';
+import { managerOf, Transaction } from '../database/transactions';
 import { User } from '../users/user.entity';
 import { AuditLog } from './audit-log.entity';
 
@@ -18,6 +18,12 @@ export interface AuditLogFilter {
 /** The audit log's rows for the service and the admin list: appended and read, never updated or deleted here. */
 export type AuditLogValues = Pick<AuditLog, 'event' | 'actor' | 'userId' | 'familyId' | 'providerId' | 'providerName' | 'ipAddress' | 'userAgent' | 'details'>;
 
+/**
+ * The transaction an event is recorded in. An EntityManager too, while callers in users/ and auth/ still hold one
+ * (issue 31); drop it once they pass a Transaction.
+ */
+export type AuditTransaction = Transaction | EntityManager;
+
 /** A user's sign-in history as AuditService returns it. */
 export type AuditHistoryRow = Pick<AuditLog, 'id' | 'event' | 'providerName' | 'ipAddress' | 'userAgent' | 'details' | 'createdAt'>;
 
@@ -27,8 +33,9 @@ export class AuditLogsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Appends one event, in the caller's transaction when given so it commits or rolls back with the change. */
-  async insert(values: AuditLogValues, tx?: TransactionOrManager): Promise<void> {
-    const manager = managerOfEither(tx, this.dataSource.manager);
+  async insert(values: AuditLogValues, tx?: AuditTransaction): Promise<void> {
+    // A Transaction is its EntityManager, so either one reads as the transaction's.
+    const manager = managerOf(tx as Transaction | undefined, this.dataSource);
     await manager.getRepository(AuditLog).save(manager.getRepository(AuditLog).create(values));
   }
 

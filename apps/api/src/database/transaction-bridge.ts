@@ -1,21 +1,15 @@
 import type { EntityManager } from 'typeorm';
 import type { Transaction } from './transactions';
 
-/**
- * Issue 31 moves services from a TypeORM EntityManager to a `Transaction` one folder at a time. Until every folder
- * has moved, these let a moved folder and one that has not call each other, in both directions, so each compiles
- * before and after the other moves. Delete this file once nothing imports it.
- */
+// Bridges between a `Transaction` and the TypeORM manager behind it, for calls across code that has moved to
+// `Transaction` and code that has not yet (issue 31). Delete each use once both sides take a `Transaction`.
 
-/** What a method shared across folders takes while its callers still differ: a Transaction or a TypeORM manager. */
-export type TransactionOrManager = Transaction | EntityManager;
-
-/** A Transaction handed to a method that still takes an EntityManager (typed as both, it fits either signature). */
-export function asManager(tx: Transaction): Transaction & EntityManager {
-  return tx as Transaction & EntityManager;
+/** The manager behind `tx`, for a callee that still takes an EntityManager. */
+export function managerForLegacyCallee(tx: Transaction): EntityManager {
+  return tx as unknown as EntityManager;
 }
 
-/** The manager behind either: for repositories only, as `managerOf`. */
-export function managerOfEither(tx: TransactionOrManager | undefined, fallback: EntityManager): EntityManager {
-  return (tx as EntityManager | undefined) ?? fallback;
+/** `manager` as a Transaction, from a caller that still holds an EntityManager (a transaction's, or the pool's). */
+export function transactionFromLegacyCaller(manager: EntityManager): Transaction {
+  return manager as unknown as Transaction;
 }
