@@ -62,9 +62,6 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
     }
   }
   const database: DatabaseTarget = { url, embedded: isEmbedded };
-  // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
-  // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
-  const { migrate } = await import('./database/migrate');
   await migrate(database);
   const queue: Runtime['queue'] = config.redisUrl
     ? { backend: 'redis', url: config.redisUrl }
@@ -83,4 +80,15 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
       await embedded.stop();
     },
   };
+}
+
+/**
+ * On PostgreSQL, several processes (API and worker processes of a scaled-out deployment) may start at once: each
+ * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
+ */
+async function migrate(target: DatabaseTarget): Promise<void> {
+  // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
+  // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
+  const { migrateDatabase } = await import('./database/migrate');
+  await migrateDatabase(target);
 }

@@ -2,10 +2,10 @@ import { ADVISORY_LOCKS } from './advisory-locks';
 import { createDataSource, DatabaseTarget } from './data-source';
 
 /**
- * On PostgreSQL, several processes (API and worker processes of a scaled-out deployment) may start at once: each
- * waits for the advisory lock, so migrations run once and the others find nothing left to do. PGlite has one owner.
+ * Runs the pending migrations, one process at a time on PostgreSQL (the session advisory lock on a connection of its
+ * own); PGlite has one owner. runtime.ts loads this lazily (see its `migrate`).
  */
-export async function migrate(target: DatabaseTarget): Promise<void> {
+export async function migrateDatabase(target: DatabaseTarget): Promise<void> {
   const dataSource = createDataSource(target);
   await dataSource.initialize();
   const lock = target.embedded ? null : dataSource.createQueryRunner();
