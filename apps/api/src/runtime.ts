@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import type { DatabaseTarget } from './database/data-source';
 import { EmbeddedPostgres } from './database/embedded-postgres';
-import { ADVISORY_LOCKS } from './database/advisory-locks';
 
 /** Where the process keeps its data and jobs: resolved once at start from the configuration. */
 export interface Runtime {
@@ -91,16 +90,6 @@ export async function startRuntime(config: AppConfig, logger: Logger, { embedded
 export async function migrate(target: DatabaseTarget): Promise<void> {
   // Loaded here, not on import: the embedded database's start (file reads, WebAssembly compilation) overlaps loading
   // TypeORM, the entities and the migrations, which a short-lived process (the CLI) feels.
-  const { createDataSource } = await import('./database/data-source');
-  const dataSource = createDataSource(target);
-  await dataSource.initialize();
-  const lock = target.embedded ? null : dataSource.createQueryRunner();
-  try {
-    await lock?.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
-    await dataSource.runMigrations();
-  } finally {
-    await lock?.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations]).catch(() => undefined);
-    await lock?.release();
-    await dataSource.destroy();
-  }
+  const { migrateDatabase } = await import('./database/migrate');
+  await migrateDatabase(target);
 }

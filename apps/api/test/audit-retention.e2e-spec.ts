@@ -13,6 +13,7 @@ import { AuditRetentionRepository } from '../src/audit/audit-retention.repositor
 import type { RetentionReport } from '../src/audit/audit-retention.service';
 import { AuditRetentionService } from '../src/audit/audit-retention.service';
 import { APP_CONFIG, AppConfig } from '../src/config/config';
+import { CommandDatabase } from '../src/database/command-database';
 import { startFreshTestApp } from './support/fresh-database';
 import type { TestApp } from './support/test-app';
 
@@ -205,13 +206,13 @@ describe('audit log retention tiers: the daily job on the real database and queu
       expect(events.find((e) => e.id === ids.twoYears)).toMatchObject({ event: 'user_removed', details: { age_days: 730 } });
       // One file per month of backlog, named by the period it holds.
       expect(files).toHaveLength(3);
-      expect(await verifyArchiveTask(t.dataSource, config, () => undefined)).toBe(0);
+      expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, () => undefined)).toBe(0);
     });
 
     it('the operator command runs the same use case and prints what it did', async () => {
       const fresh = await oldEvent(t, 3);
       const out: string[] = [];
-      const report = await retentionTask(t.dataSource, config, (line) => out.push(line));
+      const report = await retentionTask(CommandDatabase.on(t.dataSource), config, (line) => out.push(line));
       expect(report.archive?.archived_rows).toBe(1);
       expect(out[0]).toBe('Tier: compliance');
       expect(out.join('\n')).toMatch(/Database: deleted 0 audit rows created before \d{4}-/);
@@ -230,7 +231,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
       // 1. An event deleted from a file: the SHA-256 no longer matches.
       const lines = gunzipSync(original).toString().trimEnd().split('\n');
       await writeFile(first, gzipSync(`${lines.slice(1).join('\n')}\n`.replace(/^\n$/, '')));
-      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, (line) => printed.push(line))).toBe(1);
       expect(printed.join('\n')).toContain('SHA-256 does not match the manifest');
 
       // 2. The same edit with the manifest's checksum and row count rewritten: the keyed signature gives it away.
@@ -239,7 +240,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
       const edited = await readFile(first);
       await writeFile(manifestPath, JSON.stringify({ ...manifest, rows: manifest.rows - 1, sha256: createHash('sha256').update(edited).digest('hex') }));
       printed.length = 0;
-      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, (line) => printed.push(line))).toBe(1);
       expect(printed.join('\n')).toContain('manifest signature does not match');
 
       // 3. Restored, but another file removed: its manifest is left to say so.
@@ -247,7 +248,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
       await writeFile(manifestPath, JSON.stringify(manifest));
       await unlink(second);
       printed.length = 0;
-      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, (line) => printed.push(line))).toBe(1);
       expect(printed.join('\n')).toContain('archive file is missing');
       expect(printed.join('\n')).not.toContain(first.split('/').pop()!);
       expect(third).toBeDefined();
@@ -270,7 +271,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
     const files = async () => (await readdir(archiveDir())).filter((n) => n.endsWith('.ndjson.gz')).sort();
     const verify = async () => {
       const printed: string[] = [];
-      return { code: await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line)), printed };
+      return { code: await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, (line) => printed.push(line)), printed };
     };
     /** Deletes a file and its manifest, runs `check`, then puts both back. */
     async function withoutPair(name: string, check: () => Promise<void>): Promise<void> {
@@ -325,7 +326,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
       const oldest = (await files())[0];
       const eightYearsOn = new Date(Date.now() + 8 * 366 * DAY);
       await withoutPair(oldest, async () => {
-        expect(await verifyArchiveTask(t.dataSource, config, () => undefined, eightYearsOn)).toBe(0);
+        expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, () => undefined, eightYearsOn)).toBe(0);
         expect((await verify()).printed.filter((line) => line.startsWith('FAIL'))).toHaveLength(1);
       });
     });
@@ -345,7 +346,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
       const today = startOfUtcDay(new Date());
       const day = (k: number) => new Date(today.getTime() - k * DAY);
       for (let k = 9; k >= 7; k--) await writeUnchainedPair(config, archiveDir(), { from: day(k), to: day(k - 1) });
-      expect(await verifyArchiveTask(t.dataSource, config, () => undefined)).toBe(0);
+      expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, () => undefined)).toBe(0);
 
       await eventAt(t, new Date(day(3).getTime() + 3_600_000));
       const report = await t.app.get(AuditRetentionService).run();
@@ -353,7 +354,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
       const manifest = JSON.parse(await readFile(join(archiveDir(), `${written.file}.manifest.json`), 'utf8'));
       expect(manifest.previous).toEqual({ file: archiveFileName({ from: day(7), to: day(6) }), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
       const printed: string[] = [];
-      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(0);
+      expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, (line) => printed.push(line))).toBe(0);
       expect(printed.filter((line) => line.startsWith('FAIL'))).toEqual([]);
     });
   });
@@ -386,7 +387,7 @@ describe('audit log retention tiers: the daily job on the real database and queu
       expect((await archiveContents(archiveDir())).events.map((e) => e.id)).toContain(old);
 
       const printed: string[] = [];
-      expect(await verifyArchiveTask(t.dataSource, config, (line) => printed.push(line))).toBe(1);
+      expect(await verifyArchiveTask(CommandDatabase.on(t.dataSource), config, (line) => printed.push(line))).toBe(1);
       expect(printed).toContain(`FAIL ${unsigned}: manifest signature does not match (edited, or SECRET_KEY_BASE changed)`);
       expect(printed).toContain(`FAIL ${broken}: manifest is not a JSON object`);
       expect(printed.at(-1)).toBe('3 files, 1 rows verified; 2 problems');

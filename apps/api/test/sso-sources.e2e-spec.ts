@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/config';
+import { CommandDatabase } from '../src/database/command-database';
 import { CLIENT_SECRET_PURPOSE } from '../src/sso/oidc-gateway';
 import { SecretBox } from '../src/sso/secret-box';
 import { backfillEncryptionTask, listProvidersTask, seedProvidersTask } from '../src/sso/sso-cli';
@@ -126,14 +127,14 @@ describe('provider sources and operator tasks', () => {
       );
       const config = loadConfig({ ...process.env, ...SSO_ENV, NODE_ENV: 'test' });
       const out: string[] = [];
-      expect(await seedProvidersTask(t.dataSource, config, seedFile, true, (l) => out.push(l))).toBe(1);
+      expect(await seedProvidersTask(CommandDatabase.on(t.dataSource), config, seedFile, true, (l) => out.push(l))).toBe(1);
       expect(out).toContain('Mode: DRY RUN (no changes will be saved)');
       expect(out.find((l) => l.startsWith(`CREATE (dry-run): ${SEED_NAME}`))).toBeDefined();
       expect(out.find((l) => l.startsWith(`ERROR: broken-${run}: authorization_url is required`))).toBeDefined();
       expect(await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [SEED_NAME])).toEqual([]);
 
       out.length = 0;
-      await seedProvidersTask(t.dataSource, config, seedFile, false, (l) => out.push(l));
+      await seedProvidersTask(CommandDatabase.on(t.dataSource), config, seedFile, false, (l) => out.push(l));
       expect(out.find((l) => l.startsWith(`CREATE: ${SEED_NAME}`))).toBeDefined();
       expect(out.join('\n')).not.toContain(SECRET);
       const [row] = await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [SEED_NAME]);
@@ -144,14 +145,14 @@ describe('provider sources and operator tasks', () => {
       expect(await audited()).toEqual([{ event: 'provider_created', actor: 'cli', provider_id: row.id, changed: expect.arrayContaining(['issuer', 'client_id', 'client_secret']) }]);
 
       out.length = 0;
-      await seedProvidersTask(t.dataSource, config, seedFile, false, (l) => out.push(l));
+      await seedProvidersTask(CommandDatabase.on(t.dataSource), config, seedFile, false, (l) => out.push(l));
       expect(out).toContain(`SKIP: ${SEED_NAME} (no changes)`);
       expect(await audited()).toHaveLength(1);
 
       out.length = 0;
-      await listProvidersTask(t.dataSource, (l) => out.push(l));
+      await listProvidersTask(CommandDatabase.on(t.dataSource), (l) => out.push(l));
       expect(out).toContain(`${SEED_NAME.padEnd(20)} ${'openid_connect'.padEnd(20)} ✗ disabled`);
-      expect(await seedProvidersTask(t.dataSource, config, `${seedFile}.missing`, false, (l) => out.push(l))).toBe(1);
+      expect(await seedProvidersTask(CommandDatabase.on(t.dataSource), config, `${seedFile}.missing`, false, (l) => out.push(l))).toBe(1);
     });
 
     it.each([
@@ -166,7 +167,7 @@ describe('provider sources and operator tasks', () => {
       );
       const config = loadConfig({ ...process.env, ...SSO_ENV, NODE_ENV: 'test' });
       const out: string[] = [];
-      expect(await seedProvidersTask(t.dataSource, config, seedFile, false, (l) => out.push(l))).toBe(1);
+      expect(await seedProvidersTask(CommandDatabase.on(t.dataSource), config, seedFile, false, (l) => out.push(l))).toBe(1);
       expect(out).toContain(`ERROR: ${name}: ${message}`);
       expect(await t.dataSource.query(`SELECT * FROM sso_providers WHERE name = $1`, [name])).toEqual([]);
     });
@@ -184,13 +185,13 @@ describe('provider sources and operator tasks', () => {
       ]);
       const label = async () => (await t.dataSource.query(`SELECT identity_label_encrypted AS v FROM sso_identity_blocks WHERE provider_id = $1`, [provider.id]))[0].v as string;
 
-      const preview = await backfillEncryptionTask(t.dataSource, base, true);
+      const preview = await backfillEncryptionTask(CommandDatabase.on(t.dataSource), base, true);
       expect(preview.results.sso_providers.updated).toBeGreaterThanOrEqual(1);
       expect(await stored()).toBe('plaintext-from-before');
       // Only this provider's value is asserted: a shared PostgreSQL database keeps rows of earlier runs under other keys.
       const auditedRuns = async () => (await t.dataSource.query(`SELECT count(*)::int AS n FROM audit_logs WHERE event = 'secrets_reencrypted' AND actor = 'cli'`))[0].n as number;
       const runsBefore = await auditedRuns();
-      await backfillEncryptionTask(t.dataSource, base, false);
+      await backfillEncryptionTask(CommandDatabase.on(t.dataSource), base, false);
       expect(SecretBox.fromConfig(base).open(await stored(), CLIENT_SECRET_PURPOSE)).toBe('plaintext-from-before');
       expect(await auditedRuns()).toBe(runsBefore + 1);
 
@@ -203,7 +204,7 @@ describe('provider sources and operator tasks', () => {
         ACTIVE_RECORD_ENCRYPTION_KEY_DERIVATION_SALT: 'custom-salt',
       });
       expect(() => SecretBox.fromConfig(custom).open(SecretBox.fromConfig(base).seal('x', 'p'), 'p')).toThrow();
-      const rotated = await backfillEncryptionTask(t.dataSource, custom, false);
+      const rotated = await backfillEncryptionTask(CommandDatabase.on(t.dataSource), custom, false);
       expect(rotated.results.sso_providers.updated).toBeGreaterThanOrEqual(1);
       expect(rotated.results.sso_identity_blocks.updated).toBeGreaterThanOrEqual(1);
       expect(SecretBox.fromConfig(custom).open(await stored(), CLIENT_SECRET_PURPOSE)).toBe('plaintext-from-before');

@@ -1,7 +1,8 @@
-import type { DataSource } from 'typeorm';
 import { createLogger } from '../common/logger';
 import type { AppConfig } from '../config/config';
+import type { CommandDatabase } from '../database/command-database';
 import { AuditArchive } from './audit-archive';
+import { AuditLogsRepository } from './audit-logs.repository';
 import { archiveExpiredBefore } from './audit-retention.policy';
 import { AuditRetentionRepository } from './audit-retention.repository';
 import { AuditRetentionService, RetentionReport } from './audit-retention.service';
@@ -10,8 +11,8 @@ import { AuditService } from './audit.service';
 type Print = (line: string) => void;
 
 /** `audit:retention`: the daily retention job, once, now; prints what it did. */
-export async function retentionTask(dataSource: DataSource, config: AppConfig, print: Print, now = new Date()): Promise<RetentionReport> {
-  const service = new AuditRetentionService(new AuditRetentionRepository(dataSource), new AuditService(dataSource), config, createLogger('warn'));
+export async function retentionTask(db: CommandDatabase, config: AppConfig, print: Print, now = new Date()): Promise<RetentionReport> {
+  const service = new AuditRetentionService(db.make(AuditRetentionRepository), new AuditService(db.make(AuditLogsRepository)), config, createLogger('warn'));
   const report = await service.run(now, 'cli');
   print(`Tier: ${report.tier}`);
   print(`Database: deleted ${report.purged_rows} audit rows created before ${report.database_cutoff}`);
@@ -28,11 +29,11 @@ export async function retentionTask(dataSource: DataSource, config: AppConfig, p
 }
 
 /** `audit:verify-archive`: checks every archive file against its manifest and the chain; 1 when anything is wrong. */
-export async function verifyArchiveTask(dataSource: DataSource, config: AppConfig, print: Print, now = new Date()): Promise<number> {
+export async function verifyArchiveTask(db: CommandDatabase, config: AppConfig, print: Print, now = new Date()): Promise<number> {
   const archive = AuditArchive.fromConfig(config);
   const result = await archive.verify({
     expiredBefore: archiveExpiredBefore(config.audit.retentionTier, now),
-    newest: await new AuditRetentionRepository(dataSource).newestArchivedFile(),
+    newest: await db.make(AuditRetentionRepository).newestArchivedFile(),
   });
   print(`Archive: ${archive.directory}`);
   for (const problem of result.problems) print(`FAIL ${problem.file}: ${problem.problem}`);

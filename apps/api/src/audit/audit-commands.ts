@@ -8,9 +8,9 @@ export const AUDIT_COMMANDS: Record<string, Command> = {
     usage: '',
     options: {},
     required: [],
-    async run(_values, dataSource) {
+    async run(_values, db) {
       const { retentionTask } = await import('./audit-cli');
-      await retentionTask(dataSource, loadConfig(), console.log);
+      await retentionTask(db, loadConfig(), console.log);
     },
   },
   'audit:verify-archive': {
@@ -18,9 +18,9 @@ export const AUDIT_COMMANDS: Record<string, Command> = {
     usage: '',
     options: {},
     required: [],
-    async run(_values, dataSource) {
+    async run(_values, db) {
       const { verifyArchiveTask } = await import('./audit-cli');
-      if (await verifyArchiveTask(dataSource, loadConfig(), console.log)) throw new Error('the audit archive failed verification');
+      if (await verifyArchiveTask(db, loadConfig(), console.log)) throw new Error('the audit archive failed verification');
     },
   },
 };

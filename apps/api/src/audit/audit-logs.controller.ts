@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ErrorResponseDto } from '../common/error-response.dto';
 import { ListQuery } from '../common/list-query';
 import { AuditLogListDto, AuditLogQuery } from './audit-logs.dto';
-import { AuditLogsRepository } from './audit-logs.repository';
+import { AuditService } from './audit.service';
 
 /** The sign-in and administration audit log (docs/sign-in.md#audit-log), instance-wide, for super admins. Read-only. */
 @ApiTags('admin')
@@ -13,7 +13,7 @@ import { AuditLogsRepository } from './audit-logs.repository';
 @RequireSession({ minRole: 'super_admin' })
 @RateLimit('admin')
 export class AuditLogsController {
-  constructor(private readonly logs: AuditLogsRepository) {}
+  constructor(private readonly logs: AuditService) {}
 
   @Get()
   @ApiOkResponse({ type: AuditLogListDto })

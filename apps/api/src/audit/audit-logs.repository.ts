@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AuditEvent } from '@hearth/contracts';
+import { managerOf, Transaction } from '../database/transactions';
 import { User } from '../users/user.entity';
 import { AuditLog } from './audit-log.entity';
 
@@ -14,10 +15,50 @@ export interface AuditLogFilter {
   offset: number;
 }
 
-/** Read-only queries over the audit log (nothing here writes). */
+/** The audit log's rows for the service and the admin list: appended and read, never updated or deleted here. */
+export type AuditLogValues = Pick<AuditLog, 'event' | 'actor' | 'userId' | 'familyId' | 'providerId' | 'providerName' | 'ipAddress' | 'userAgent' | 'details'>;
+
+/**
+ * The transaction an event is recorded in. An EntityManager too, while callers in users/ and auth/ still hold one
+ * (issue 31); drop it once they pass a Transaction.
+ */
+export type AuditTransaction = Transaction | EntityManager;
+
+/** A user's sign-in history as AuditService returns it. */
+export type AuditHistoryRow = Pick<AuditLog, 'id' | 'event' | 'providerName' | 'ipAddress' | 'userAgent' | 'details' | 'createdAt'>;
+
+/** Queries over the audit log: one insert per event, and reads. Only retention's repository deletes rows. */
 @Injectable()
 export class AuditLogsRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** Appends one event, in the caller's transaction when given so it commits or rolls back with the change. */
+  async insert(values: AuditLogValues, tx?: AuditTransaction): Promise<void> {
+    // A Transaction is its EntityManager, so either one reads as the transaction's.
+    const manager = managerOf(tx as Transaction | undefined, this.dataSource);
+    await manager.getRepository(AuditLog).save(manager.getRepository(AuditLog).create(values));
+  }
+
+  /** A user's events, newest first. */
+  historyForUser(userId: string, limit: number): Promise<AuditHistoryRow[]> {
+    return this.dataSource.getRepository(AuditLog).find({
+      where: { userId },
+      order: { createdAt: 'DESC' },
+      take: limit,
+      select: { id: true, event: true, providerName: true, ipAddress: true, userAgent: true, details: true, createdAt: true },
+    });
+  }
+
+  /** When the failed sign-ins recorded for an account key happened since a moment, oldest first. */
+  async failuresSince(accountKey: string, since: Date): Promise<Date[]> {
+    const rows: { created_at: Date }[] = await this.dataSource.query(
+      `SELECT created_at FROM audit_logs
+        WHERE event = 'login_failed' AND created_at > $1 AND details->>'account' = $2
+        ORDER BY created_at`,
+      [since, accountKey],
+    );
+    return rows.map((row) => new Date(row.created_at));
+  }
 
   /** The page of events, each with its user's e-mail: null when it names no user or one since removed (no foreign key). */
   async list(filter: AuditLogFilter): Promise<{ rows: Array<AuditLog & { userEmail: string | null }>; total: number }> {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { DataSource, EntityManager } from 'typeorm';
 import type { AuditActor, AuditEvent } from '@hearth/contracts';
-import { AuditLog } from './audit-log.entity';
+import { AuditLogFilter, AuditLogsRepository, AuditTransaction } from './audit-logs.repository';
 
 /** Where a request came from, as the audit log keeps it. */
 export interface RequestOrigin {
@@ -49,12 +48,12 @@ export interface AuthHistoryEntry {
 /** The append-only record of sign-in and administration events. Nothing here updates or deletes a row. */
 @Injectable()
 export class AuditService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly logs: AuditLogsRepository) {}
 
-  /** Writes one event; pass the transaction's manager so the record commits or rolls back with the change. */
-  async record(event: AuditEvent, entry: AuditEntry = {}, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    await manager.getRepository(AuditLog).save(
-      manager.getRepository(AuditLog).create({
+  /** Writes one event; pass the transaction so the record commits or rolls back with the change. */
+  async record(event: AuditEvent, entry: AuditEntry = {}, tx?: AuditTransaction): Promise<void> {
+    await this.logs.insert(
+      {
         event,
         actor: entry.actor ?? 'user',
         userId: entry.userId ?? null,
@@ -64,28 +63,23 @@ export class AuditService {
         ipAddress: entry.origin?.ip ?? null,
         userAgent: entry.origin?.userAgent ?? null,
         details: entry.details ?? {},
-      }),
+      },
+      tx,
     );
   }
 
   /** A user's sign-in history, newest first. */
-  async historyForUser(userId: string, limit: number): Promise<AuthHistoryEntry[]> {
-    return this.dataSource.getRepository(AuditLog).find({
-      where: { userId },
-      order: { createdAt: 'DESC' },
-      take: limit,
-      select: { id: true, event: true, providerName: true, ipAddress: true, userAgent: true, details: true, createdAt: true },
-    });
+  historyForUser(userId: string, limit: number): Promise<AuthHistoryEntry[]> {
+    return this.logs.historyForUser(userId, limit);
   }
 
   /** Failed sign-ins recorded for an account key (a keyed digest of the e-mail) since a moment, oldest first. */
-  async failuresSince(accountKey: string, since: Date): Promise<Date[]> {
-    const rows: { created_at: Date }[] = await this.dataSource.query(
-      `SELECT created_at FROM audit_logs
-        WHERE event = 'login_failed' AND created_at > $1 AND details->>'account' = $2
-        ORDER BY created_at`,
-      [since, accountKey],
-    );
-    return rows.map((row) => new Date(row.created_at));
+  failuresSince(accountKey: string, since: Date): Promise<Date[]> {
+    return this.logs.failuresSince(accountKey, since);
+  }
+
+  /** A page of the instance-wide log for super admins, each event with its user's e-mail. */
+  list(filter: AuditLogFilter) {
+    return this.logs.list(filter);
   }
 }

@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { API_KEY_SCOPES, ApiKeyScope, AuditEvent, ROLES, Role } from '@hearth/contracts';
-import type { DataSource } from 'typeorm';
 import type { AuditEntry } from '../audit/audit.service';
+import type { CommandDatabase } from '../database/command-database';
 import { ApiError } from '../common/api-error';
 import { loadConfig } from '../config/config';
 import { AUDIT_COMMANDS } from '../audit/audit-commands';
@@ -18,9 +18,9 @@ import { PromptCancelled, promptPassword, readPasswordFromStdin } from './passwo
 setFlagsFromString('--liftoff-only');
 
 /** The audit row of a change made by an operator's command: actor `cli`, no request origin. */
-async function audited(dataSource: DataSource, event: AuditEvent, entry: Omit<AuditEntry, 'actor' | 'origin'>): Promise<void> {
-  const { AuditService } = await import('../audit/audit.service');
-  await new AuditService(dataSource).record(event, { ...entry, actor: 'cli' });
+async function audited(db: CommandDatabase, event: AuditEvent, entry: Omit<AuditEntry, 'actor' | 'origin'>): Promise<void> {
+  const [{ AuditService }, { AuditLogsRepository }] = await Promise.all([import('../audit/audit.service'), import('../audit/audit-logs.repository')]);
+  await new AuditService(db.make(AuditLogsRepository)).record(event, { ...entry, actor: 'cli' });
 }
 
 // Only what `--help` needs loads up front; a command loads its services (and the database layer) when it runs.
@@ -38,16 +38,16 @@ const COMMANDS: Record<string, Command> = {
       return newUserProblems({ email: v.email!, password: v.password, role: v.role as Role, familyName: v['family-name'], currency: v.currency });
     },
     preload: () => import('../users/users.service'),
-    async run(v, dataSource) {
+    async run(v, db) {
       const { UsersService } = await import('../users/users.service');
-      const { user, family, familyCreated } = await new UsersService(dataSource).create({
+      const { user, family, familyCreated } = await db.make(UsersService).create({
         email: v.email!,
         password: v.password!,
         role: v.role as Role,
         familyName: v['family-name'],
         currency: v.currency,
       });
-      await audited(dataSource, 'user_created', { userId: user.id, familyId: family.id, details: { role: user.role, family_created: familyCreated } });
+      await audited(db, 'user_created', { userId: user.id, familyId: family.id, details: { role: user.role, family_created: familyCreated } });
       console.log(`Created user ${user.email} (${user.role}) id=${user.id}`);
       console.log(`${familyCreated ? 'Created' : 'Joined'} family "${family.name}" (${family.currency}) id=${family.id}`);
     },
@@ -62,22 +62,22 @@ const COMMANDS: Record<string, Command> = {
       return [...apiKeyNameProblems(v.name!), ...(API_KEY_SCOPES.includes(v.scope as ApiKeyScope) ? [] : [`--scope must be one of ${API_KEY_SCOPES.join(', ')}`])];
     },
     preload: () => Promise.all([import('../users/users.service'), import('../auth/api-keys.service'), import('../auth/api-keys.repository')]),
-    async run(v, dataSource) {
+    async run(v, db) {
       const [{ UsersService }, { ApiKeysService }, { ApiKeysRepository }] = await Promise.all([
         import('../users/users.service'),
         import('../auth/api-keys.service'),
         import('../auth/api-keys.repository'),
       ]);
-      const user = await new UsersService(dataSource).findByEmail(v.email!);
+      const user = await db.make(UsersService).findByEmail(v.email!);
       if (!user) throw new Error(`No user with e-mail ${v.email}`);
       if (user.status !== 'active') throw new Error(`User ${user.email} is suspended; reactivate the account before creating an API key`);
-      const created = await new ApiKeysService(new ApiKeysRepository(dataSource)).create({
+      const created = await new ApiKeysService(db.make(ApiKeysRepository)).create({
         userId: user.id,
         name: v.name!,
         scope: v.scope as ApiKeyScope,
         uniqueName: true,
       });
-      await audited(dataSource, 'api_key_created', {
+      await audited(db, 'api_key_created', {
         userId: user.id,
         familyId: user.familyId,
         details: { api_key_id: created.id, prefix: created.prefix, scope: created.scope },
@@ -93,16 +93,16 @@ const COMMANDS: Record<string, Command> = {
     options: { prefix: { type: 'string' } },
     required: ['prefix'],
     preload: () => Promise.all([import('../users/users.service'), import('../auth/api-keys.service'), import('../auth/api-keys.repository')]),
-    async run(v, dataSource) {
+    async run(v, db) {
       const [{ UsersService }, { ApiKeysService }, { ApiKeysRepository }] = await Promise.all([
         import('../users/users.service'),
         import('../auth/api-keys.service'),
         import('../auth/api-keys.repository'),
       ]);
-      const revoked = await new ApiKeysService(new ApiKeysRepository(dataSource)).revoke(v.prefix!);
+      const revoked = await new ApiKeysService(db.make(ApiKeysRepository)).revoke(v.prefix!);
       if (!revoked) throw new Error(`No active API key with prefix ${v.prefix}`);
-      const owner = await new UsersService(dataSource).findWithFamily(revoked.userId);
-      await audited(dataSource, 'api_key_revoked', { userId: revoked.userId, familyId: owner?.familyId ?? null, details: { api_key_id: revoked.id, prefix: revoked.prefix } });
+      const owner = await db.make(UsersService).findWithFamily(revoked.userId);
+      await audited(db, 'api_key_revoked', { userId: revoked.userId, familyId: owner?.familyId ?? null, details: { api_key_id: revoked.id, prefix: revoked.prefix } });
       console.log(`Revoked API key ${v.prefix}`);
     },
   },
@@ -224,15 +224,14 @@ async function main(argv: string[]): Promise<number> {
   // The embedded database starts with file reads and a WebAssembly compilation off this thread: load the database
   // layer (TypeORM, entities, migrations) and the command's services meanwhile, once that has begun.
   await new Promise((resolve) => setImmediate(resolve));
-  const [{ createDataSource }] = await Promise.all([import('../database/data-source'), command.preload?.()]);
+  const [{ CommandDatabase }] = await Promise.all([import('../database/command-database'), command.preload?.()]);
   const runtime = await starting;
-  const dataSource = createDataSource(runtime.database);
-  await dataSource.initialize();
+  const db = await CommandDatabase.open(runtime.database);
   try {
-    await command.run(given, dataSource);
+    await command.run(given, db);
     return 0;
   } finally {
-    await dataSource.destroy();
+    await db.close();
     await runtime.stop();
   }
 }

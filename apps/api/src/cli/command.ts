@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { CommandDatabase } from '../database/command-database';
 
 /**
  * One operator command. The table of commands must stay cheap to load (`--help` reads only it), so a command loads
@@ -18,5 +18,6 @@ export interface Command {
   check?(values: Record<string, string | undefined>): string[] | Promise<string[]>;
   /** Loads the modules `run` uses; called while the database starts, so loading and starting overlap. */
   preload?(): Promise<unknown>;
-  run(values: Record<string, string | undefined>, dataSource: DataSource): Promise<void>;
+  /** Builds the repositories and services it uses on `db`. */
+  run(values: Record<string, string | undefined>, db: CommandDatabase): Promise<void>;
 }

@@ -1,10 +1,10 @@
-import type { DataSource } from 'typeorm';
 import type { AuditActor } from '@hearth/contracts';
-import { AuditService } from '../audit/audit.service';
+import type { AuditService } from '../audit/audit.service';
+import type { Transactions } from '../database/transactions';
 import type { ProviderSpec } from './provider-yaml';
 import { SecretBox } from './secret-box';
 import { applyProviderFields, newProvider, providerProblems } from './provider-fields';
-import { SsoProvider } from './sso.entities';
+import type { SsoRepository } from './sso.repository';
 
 export interface SeedResult {
   created: string[];
@@ -20,17 +20,15 @@ export interface SeedResult {
  * trusted operator input, and start-up must not depend on the IdP being up); sign-in checks it on first use.
  */
 export async function seedProviders(
-  dataSource: DataSource,
+  { providers, transactions, audit }: { providers: SsoRepository; transactions: Transactions; audit: AuditService },
   box: SecretBox,
   specs: ProviderSpec[],
   /** `actor`: who seeds, as the provider_created / provider_updated audit rows record it (cli, or system at start-up). */
   options: { dryRun: boolean; allowInsecureHttp: boolean; actor: AuditActor },
 ): Promise<SeedResult> {
-  const audit = new AuditService(dataSource);
   const result: SeedResult = { created: [], updated: [], unchanged: [], errors: [], lines: [] };
-  const repository = dataSource.getRepository(SsoProvider);
   for (const spec of specs) {
-    const existing = await repository.findOneBy({ name: spec.name });
+    const existing = await providers.findProviderByName(spec.name);
     const provider = existing ?? newProvider(spec.strategy, spec.name);
     if (existing && existing.strategy !== spec.strategy) {
       result.errors.push(`${spec.name}: strategy differs from the stored provider (${existing.strategy}); delete it first`);
@@ -51,8 +49,8 @@ export async function seedProviders(
     }
     const verb = existing ? 'UPDATE' : 'CREATE';
     if (!options.dryRun) {
-      await dataSource.transaction(async (tx) => {
-        const saved = await tx.getRepository(SsoProvider).save(provider);
+      await transactions.run(async (tx) => {
+        const saved = await providers.saveProvider(provider, tx);
         await audit.record(
           existing ? 'provider_updated' : 'provider_created',
           { actor: options.actor, providerId: saved.id, providerName: saved.name, details: { strategy: saved.strategy, enabled: saved.enabled, changed, source: 'providers file' } },

@@ -2,15 +2,16 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { Transactions } from '../database/transactions';
 import { seedProviders } from './provider-seeder';
 import { parseProvidersFile } from './provider-yaml';
 import { SecretBox } from './secret-box';
 import type { SsoProvider } from './sso.entities';
-import { ADVISORY_LOCKS } from '../database/advisory-locks';
+import { SsoRepository } from './sso.repository';
 
 /**
  * Where providers come from (docs/sso.md#providers-from-a-file). `db`: the admin API, read on every request. `yaml`: config/auth.yml, read
@@ -22,7 +23,9 @@ export class ProviderSource implements OnModuleInit {
   private yamlNames = new Set<string>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: SsoRepository,
+    private readonly transactions: Transactions,
+    private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -33,7 +36,7 @@ export class ProviderSource implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     if (this.kind === 'db') {
-      const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM sso_providers WHERE enabled`);
+      const count = await this.repository.countEnabledProviders();
       this.logger.info({ count }, `${count} providers loaded from the database`);
       return;
     }
@@ -47,7 +50,7 @@ export class ProviderSource implements OnModuleInit {
     }
     const { providers, problems } = parseProvidersFile(text, file, this.config.nodeEnv);
     const seeded = await this.oneProcessAtATime(() =>
-      seedProviders(this.dataSource, SecretBox.fromConfig(this.config), providers, {
+      seedProviders({ providers: this.repository, transactions: this.transactions, audit: this.audit }, SecretBox.fromConfig(this.config), providers, {
         dryRun: false,
         allowInsecureHttp: this.config.sso.allowInsecureHttp,
         actor: 'system',
@@ -66,14 +69,7 @@ export class ProviderSource implements OnModuleInit {
    */
   private async oneProcessAtATime<T>(work: () => Promise<T>): Promise<T> {
     if (this.config.databaseUrl === null) return work();
-    const lock = this.dataSource.createQueryRunner();
-    try {
-      await lock.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.providerSeed]);
-      return await work();
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.providerSeed]).catch(() => undefined);
-      await lock.release();
-    }
+    return this.repository.withProviderSeedLock(work);
   }
 
   /** Whether sign-in may use this provider now. */

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { ROLE_RANK } from '@hearth/contracts';
 import type { Role } from '@hearth/contracts';
 import { resolveRole } from '@hearth/domain/role-mapping';
@@ -8,14 +7,16 @@ import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { Family } from '../finance/entities/family.entity';
+import { managerForLegacyCallee } from '../database/transaction-bridge';
+import { Transaction, Transactions } from '../database/transactions';
 import type { AdminUserRow } from '../users/admin-users.repository';
 import { AdminUsersService } from '../users/admin-users.service';
 import { IdentityBlocksRepository } from '../users/identity-blocks.repository';
 import { MappingDecision, RoleChangesService } from '../users/role-changes.service';
-import { User } from '../users/user.entity';
+import type { User } from '../users/user.entity';
 import { domainAllowed, parseEmailAddress } from './email-address';
 import type { ProviderClaims } from './oidc-gateway';
+import { SsoAccountsRepository } from './sso-accounts.repository';
 import type { SsoIdentity, SsoProvider } from './sso.entities';
 import { SsoRepository } from './sso.repository';
 
@@ -81,8 +82,9 @@ const text = (value: unknown, max: number): string | null => (typeof value === '
 @Injectable()
 export class SsoAccountsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly repository: SsoRepository,
+    private readonly users: SsoAccountsRepository,
     private readonly audit: AuditService,
     private readonly adminUsers: AdminUsersService,
     private readonly blocks: IdentityBlocksRepository,
@@ -102,7 +104,7 @@ export class SsoAccountsService {
     // Only a boolean true counts: "true" strings and absent claims are not a verified address.
     if (identity.claims.email_verified !== true) return { kind: 'refused', reason: 'email_unverified' };
     const email = address.address.toLowerCase();
-    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    const user = await this.users.findUserByEmail(email);
     // Same e-mail as a local account: never a silent takeover; the owner must confirm with that account's password.
     if (user) return { kind: 'link_required', user, email };
     if (this.config.sso.jitMode === 'link_only') return { kind: 'refused', reason: 'jit_disabled' };
@@ -114,8 +116,8 @@ export class SsoAccountsService {
    * After the local password was confirmed (or from a signed-in user's connect): links the identity to that user.
    * Refused (403 removed_identity) when a removal blocked the identity since the callback checked.
    */
-  async link(provider: SsoProvider, identity: ProviderClaims, user: User, origin: RequestOrigin, manager: EntityManager): Promise<SsoIdentity> {
-    await this.claimIdentity(provider, identity, manager);
+  async link(provider: SsoProvider, identity: ProviderClaims, user: User, origin: RequestOrigin, tx: Transaction): Promise<SsoIdentity> {
+    await this.claimIdentity(provider, identity, tx);
     const created = await this.repository.createIdentity(
       {
         userId: user.id,
@@ -125,9 +127,9 @@ export class SsoAccountsService {
         email: text(identity.claims.email, 320),
         groups: groupsOf(identity.claims, provider.groupAttribute),
       },
-      manager,
+      tx,
     );
-    await this.audit.record('link', { userId: user.id, familyId: user.familyId, providerId: provider.id, providerName: provider.name, origin, details: { identity_id: created.id } }, manager);
+    await this.audit.record('link', { userId: user.id, familyId: user.familyId, providerId: provider.id, providerName: provider.name, origin, details: { identity_id: created.id } }, tx);
     return created;
   }
 
@@ -137,13 +139,13 @@ export class SsoAccountsService {
    * audited, and the sign-in goes on).
    */
   async syncRole(provider: SsoProvider, identity: ProviderClaims, user: User, origin: RequestOrigin): Promise<User> {
-    return this.dataSource.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const stored = await this.repository.findIdentity(provider.id, identity.uid, tx);
-      const current = await tx.getRepository(User).findOneByOrFail({ id: user.id });
+      const current = await this.users.getUser(user.id, tx);
       if (!stored) return current;
       const decision = this.decide(provider, groupsOf(identity.claims, provider.groupAttribute), identity.claims, stored, current);
       if (decision) {
-        const change = await this.roleChanges.apply(current, decision.role, { source: 'sso_role_mapping', mapping: mappingOf(provider, decision) }, origin, tx);
+        const change = await this.roleChanges.apply(current, decision.role, { source: 'sso_role_mapping', mapping: mappingOf(provider, decision) }, origin, managerForLegacyCallee(tx));
         current.role = change.role;
       }
       await this.repository.setMappedRole(stored.id, decision?.mapped ? current.role : null, tx);
@@ -157,8 +159,8 @@ export class SsoAccountsService {
    * role, the last super admin). Uses the identity whose groups arrived last: the provider the user signs in with.
    */
   async syncStoredGroups(principal: SessionPrincipal, userId: string, origin: RequestOrigin): Promise<StoredGroupsSync> {
-    return this.dataSource.transaction(async (tx) => {
-      const { actor, target } = await this.adminUsers.manageable(principal, userId, tx);
+    return this.transactions.run(async (tx) => {
+      const { actor, target } = await this.adminUsers.manageable(principal, userId, managerForLegacyCallee(tx));
       const identities = await this.repository.identitiesByLastGroups(target.id, tx);
       if (identities.length === 0) throw new ApiError(422, 'no_sso_identity', 'This user has no SSO identity, so there is no role mapping to apply.');
       const [identity] = identities;
@@ -175,9 +177,9 @@ export class SsoAccountsService {
         rule: `${provider.name} has no role mapping and did not decide this role, so it stays`,
         mapped: false,
       };
-      const change = await this.roleChanges.apply(target, decision.role, { source: 'admin_role_sync', actor, mapping: mappingOf(provider, decision) }, origin, tx);
+      const change = await this.roleChanges.apply(target, decision.role, { source: 'admin_role_sync', actor, mapping: mappingOf(provider, decision) }, origin, managerForLegacyCallee(tx));
       await this.repository.setMappedRole(identity.id, decision.mapped ? change.role : null, tx);
-      const after = await this.adminUsers.get(actor, target.id, tx);
+      const after = await this.adminUsers.get(actor, target.id, managerForLegacyCallee(tx));
       return { user: after, roleBefore: target.role, roleAfter: change.role, provider: provider.name, groups: identity.groups, groupsReceivedAt: identity.groupsReceivedAt, rule: change.rule };
     });
   }
@@ -214,14 +216,13 @@ export class SsoAccountsService {
     // Issuer pinning: an identity made with one issuer is never signed in by another under the same provider name.
     if (existing.issuer !== null && existing.issuer !== identity.issuer) return { kind: 'refused', reason: 'issuer_mismatch', userId: existing.userId };
     if (connectUserId && connectUserId !== existing.userId) return { kind: 'refused', reason: 'identity_linked_to_another_user', userId: connectUserId };
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: existing.userId });
+    const user = await this.users.findUser(existing.userId);
     if (!user) return { kind: 'refused', reason: 'unknown_account' };
     if (user.status !== 'active') return { kind: 'refused', reason: 'suspended', userId: user.id };
     await this.repository.touchIdentity(
       existing.id,
       text(identity.claims.email, 320) ?? existing.email,
       groupsOf(identity.claims, provider.groupAttribute),
-      this.dataSource.manager,
     );
     if (connectUserId) return { kind: 'connected', user, identity: existing };
     return { kind: 'signed_in', user: await this.syncRole(provider, identity, user, origin), identity: existing, created: false };
@@ -229,11 +230,11 @@ export class SsoAccountsService {
 
   /** A signed-in user adds this provider; their session proves the account, the IdP proves the identity. */
   private async connect(provider: SsoProvider, identity: ProviderClaims, userId: string, origin: RequestOrigin): Promise<AccountOutcome> {
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: userId });
+    const user = await this.users.findUser(userId);
     if (!user || user.status !== 'active') return { kind: 'refused', reason: 'unknown_account', userId };
     if (await this.repository.findIdentityForUser(provider.id, user.id)) return { kind: 'refused', reason: 'already_connected', userId };
     try {
-      const created = await this.dataSource.transaction((tx) => this.link(provider, identity, user, origin, tx));
+      const created = await this.transactions.run((tx) => this.link(provider, identity, user, origin, tx));
       return { kind: 'connected', user, identity: created };
     } catch (error) {
       if (isRemovedIdentity(error)) return { kind: 'refused', reason: REMOVED_IDENTITY, userId };
@@ -252,12 +253,10 @@ export class SsoAccountsService {
     // The creator of a new family is its admin whatever the default role; a higher mapped role is kept.
     const role: Role = ROLE_RANK[resolved.role] >= ROLE_RANK.admin ? resolved.role : 'admin';
     try {
-      return await this.dataSource.transaction(async (tx) => {
+      return await this.transactions.run(async (tx) => {
         await this.claimIdentity(provider, identity, tx);
-        const families = tx.getRepository(Family);
-        const family = await families.save(families.create({ name: `${firstName ?? email.split('@')[0]}'s household`.slice(0, 200) }));
-        const users = tx.getRepository(User);
-        const user = await users.save(users.create({ email, role, familyId: family.id, firstName, lastName, passwordHash: null }));
+        const family = await this.users.createFamily(`${firstName ?? email.split('@')[0]}'s household`.slice(0, 200), tx);
+        const user = await this.users.createUser({ email, role, familyId: family.id, firstName, lastName, passwordHash: null }, tx);
         const created = await this.repository.createIdentity(
           // With a mapping, the role is the mapping's to take back when the mapping goes (see `decide`).
           { userId: user.id, providerId: provider.id, uid: identity.uid, issuer: identity.issuer, email, groups, mappedRole: mappingConfigured(config) ? role : null },
@@ -279,8 +278,8 @@ export class SsoAccountsService {
   }
 
   /** Takes the identity's lock for the transaction, then refuses it if a removal blocked it (race-safe with removals). */
-  private async claimIdentity(provider: SsoProvider, identity: ProviderClaims, manager: EntityManager): Promise<void> {
-    await this.blocks.lockIdentity(provider.id, identity.uid, manager);
-    if (await this.blocks.isBlocked(provider.id, identity.uid, manager)) throw removedIdentity();
+  private async claimIdentity(provider: SsoProvider, identity: ProviderClaims, tx: Transaction): Promise<void> {
+    await this.blocks.lockIdentity(provider.id, identity.uid, managerForLegacyCallee(tx));
+    if (await this.blocks.isBlocked(provider.id, identity.uid, managerForLegacyCallee(tx))) throw removedIdentity();
   }
 }

@@ -1,19 +1,22 @@
 import { readFile } from 'node:fs/promises';
-import type { DataSource } from 'typeorm';
+import { AuditLogsRepository } from '../audit/audit-logs.repository';
 import { AuditService } from '../audit/audit.service';
 import type { AppConfig } from '../config/config';
+import type { CommandDatabase } from '../database/command-database';
+import { Transactions } from '../database/transactions';
 import { CLIENT_SECRET_PURPOSE } from './oidc-gateway';
 import { seedProviders } from './provider-seeder';
 import { ParsedProviders, parseProvidersFile } from './provider-yaml';
 import { SecretBox, SecretBoxError } from './secret-box';
 import { SP_PRIVATE_KEY_PURPOSE } from './provider-fields';
 import { IDENTITY_LABEL_PURPOSE } from '../users/identity-blocks.repository';
-import { SsoIdentityBlock, SsoProvider } from './sso.entities';
+import { EncryptionBackfillRepository } from './encryption-backfill.repository';
+import { SsoRepository } from './sso.repository';
 
 type Print = (line: string) => void;
 
 /** `sso_providers:seed`: config/auth.yml into the database; DRY_RUN=true only prints what would change. */
-export async function seedProvidersTask(dataSource: DataSource, config: AppConfig, file: string, dryRun: boolean, print: Print): Promise<number> {
+export async function seedProvidersTask(db: CommandDatabase, config: AppConfig, file: string, dryRun: boolean, print: Print): Promise<number> {
   print(`Mode: ${dryRun ? 'DRY RUN (no changes will be saved)' : 'LIVE (changes will be saved)'}`);
   print(`Source: ${file}`);
   let text: string;
@@ -36,15 +39,16 @@ export async function seedProvidersTask(dataSource: DataSource, config: AppConfi
     print(`WARNING: No providers found in ${file} for ${config.nodeEnv} environment`);
     return 0;
   }
-  const result = await seedProviders(dataSource, SecretBox.fromConfig(config), providers, { dryRun, allowInsecureHttp: config.sso.allowInsecureHttp, actor: 'cli' });
+  const seeding = { providers: db.make(SsoRepository), transactions: db.make(Transactions), audit: new AuditService(db.make(AuditLogsRepository)) };
+  const result = await seedProviders(seeding, SecretBox.fromConfig(config), providers, { dryRun, allowInsecureHttp: config.sso.allowInsecureHttp, actor: 'cli' });
   for (const line of result.lines) print(line);
   print(`Created: ${result.created.length}  Updated: ${result.updated.length}  Skipped: ${result.unchanged.length + problems.length}  Errors: ${result.errors.length}`);
   return result.errors.length ? 1 : 0;
 }
 
 /** `sso_providers:list`: every stored provider, by name. */
-export async function listProvidersTask(dataSource: DataSource, print: Print): Promise<number> {
-  const providers = await dataSource.getRepository(SsoProvider).find({ order: { name: 'ASC' } });
+export async function listProvidersTask(db: CommandDatabase, print: Print): Promise<number> {
+  const providers = await db.make(SsoRepository).listProviders();
   if (!providers.length) print('No SSO providers found in database');
   for (const p of providers) print(`${p.name.padEnd(20)} ${p.strategy.padEnd(20)} ${p.enabled ? '✓ enabled' : '✗ disabled'}`);
   return 0;
@@ -61,7 +65,8 @@ export interface BackfillResult {
  * plaintext values (from before encryption) and values sealed with the SECRET_KEY_BASE-derived key before
  * ACTIVE_RECORD_ENCRYPTION_* were set.
  */
-export async function backfillEncryptionTask(dataSource: DataSource, config: AppConfig, dryRun: boolean): Promise<BackfillResult> {
+export async function backfillEncryptionTask(db: CommandDatabase, config: AppConfig, dryRun: boolean): Promise<BackfillResult> {
+  const repository = db.make(EncryptionBackfillRepository);
   const current = SecretBox.fromConfig(config);
   const legacy = SecretBox.fromConfig({ ...config, sso: { ...config.sso, encryptionKeys: null } });
   const stats = { processed: 0, updated: 0, failed_count: 0, failed_samples: [] as string[] };
@@ -79,7 +84,7 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
       return current.seal(legacy.open(value, purpose), purpose);
     }
   };
-  for (const provider of await dataSource.getRepository(SsoProvider).find()) {
+  for (const provider of await repository.allProviders()) {
     stats.processed++;
     const changes: Partial<Record<'clientSecretEncrypted' | 'spPrivateKeyEncrypted', string>> = {};
     try {
@@ -95,12 +100,11 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
     }
     if (Object.keys(changes).length) {
       stats.updated++;
-      // A column update, not save(): the provider's updated_at (and so its cached configuration) stays as it is.
-      if (!dryRun) await dataSource.getRepository(SsoProvider).update({ id: provider.id }, changes);
+      if (!dryRun) await repository.updateProviderSecrets(provider.id, changes);
     }
   }
   const labels = { processed: 0, updated: 0, failed_count: 0, failed_samples: [] as string[] };
-  for (const block of await dataSource.getRepository(SsoIdentityBlock).find()) {
+  for (const block of await repository.allIdentityBlocks()) {
     labels.processed++;
     let next: string | null;
     try {
@@ -112,9 +116,9 @@ export async function backfillEncryptionTask(dataSource: DataSource, config: App
     }
     if (!next) continue;
     labels.updated++;
-    if (!dryRun) await dataSource.getRepository(SsoIdentityBlock).update({ id: block.id }, { identityLabelEncrypted: next });
+    if (!dryRun) await repository.updateIdentityBlockLabel(block.id, next);
   }
   const result = { ok: stats.failed_count + labels.failed_count === 0, dry_run: dryRun, results: { sso_providers: stats, sso_identity_blocks: labels } };
-  if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(dataSource).record('secrets_reencrypted', { actor: 'cli', details: result.results });
+  if (!dryRun && stats.updated + labels.updated > 0) await new AuditService(db.make(AuditLogsRepository)).record('secrets_reencrypted', { actor: 'cli', details: result.results });
   return result;
 }

@@ -10,10 +10,10 @@ export const SSO_COMMANDS: Record<string, Command> = {
     usage: '[--file config/auth.yml]',
     options: { file: { type: 'string' } },
     required: [],
-    async run(values, dataSource) {
+    async run(values, db) {
       const { seedProvidersTask } = await import('./sso-cli');
       const config = loadConfig();
-      const code = await seedProvidersTask(dataSource, config, values.file ?? config.sso.providersFile, dryRunFromEnv(), console.log);
+      const code = await seedProvidersTask(db, config, values.file ?? config.sso.providersFile, dryRunFromEnv(), console.log);
       if (code) throw new Error('some providers were not saved');
     },
   },
@@ -22,9 +22,9 @@ export const SSO_COMMANDS: Record<string, Command> = {
     usage: '',
     options: {},
     required: [],
-    async run(_values, dataSource) {
+    async run(_values, db) {
       const { listProvidersTask } = await import('./sso-cli');
-      await listProvidersTask(dataSource, console.log);
+      await listProvidersTask(db, console.log);
     },
   },
   'security:backfill_encryption': {
@@ -32,9 +32,9 @@ export const SSO_COMMANDS: Record<string, Command> = {
     usage: '',
     options: {},
     required: [],
-    async run(_values, dataSource) {
+    async run(_values, db) {
       const { backfillEncryptionTask } = await import('./sso-cli');
-      const result = await backfillEncryptionTask(dataSource, loadConfig(), dryRunFromEnv());
+      const result = await backfillEncryptionTask(db, loadConfig(), dryRunFromEnv());
       console.log(JSON.stringify(result));
       if (!result.ok) throw new Error('some values could not be decrypted with the current or the SECRET_KEY_BASE key');
     },

@@ -1,19 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { passwordAccess } from '../auth/local-login-policy';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { User } from '../users/user.entity';
+import { Transactions } from '../database/transactions';
+import { SsoAccountsRepository } from './sso-accounts.repository';
 import { IdentityRow, SsoRepository } from './sso.repository';
 
 /** A user's own connected identities (Security in the admin app). */
 @Injectable()
 export class SsoIdentitiesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly repository: SsoRepository,
+    private readonly users: SsoAccountsRepository,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -24,12 +25,12 @@ export class SsoIdentitiesService {
 
   /** Disconnects one of the caller's identities, only while another way to sign in remains. */
   async disconnect(principal: SessionPrincipal, identityId: string, origin: RequestOrigin): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.repository.lockUser(principal.userId, tx);
       const identities = await this.repository.identitiesOfUser(principal.userId, tx);
       const identity = identities.find((row) => row.id === identityId);
       if (!identity) throw ApiError.notFound();
-      const user = await tx.getRepository(User).findOneByOrFail({ id: principal.userId });
+      const user = await this.users.getUser(principal.userId, tx);
       // A password only counts when local sign-in is open to this user.
       const passwordUsable = passwordAccess(this.config.auth, user).usable;
       // No password can be set here instead: an account without one cannot set one (password_not_set), and one

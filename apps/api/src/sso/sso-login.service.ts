@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { verify } from 'argon2';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { accountKey, hashToken, sameSecret } from '../auth/session-token';
@@ -10,7 +9,8 @@ import { SessionsService, SignedIn } from '../auth/sessions.service';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { User } from '../users/user.entity';
+import { Transactions } from '../database/transactions';
+import type { User } from '../users/user.entity';
 import { OidcGateway, ProviderClaims, ProviderExchangeError } from './oidc-gateway';
 import { describeProviderFailure } from './provider-failure';
 import { ProviderSource } from './provider-source';
@@ -18,6 +18,7 @@ import { SamlGateway } from './saml-gateway';
 import { SamlNameId, SamlRejection, SamlSessionRef } from './saml-profile';
 import { SamlRepository } from './saml.repository';
 import { SecretBox } from './secret-box';
+import { SsoAccountsRepository } from './sso-accounts.repository';
 import { isRemovedIdentity, REMOVED_IDENTITY, SsoAccountsService } from './sso-accounts.service';
 import { callbackUrl } from './sso-urls';
 import type { SsoLoginState, SsoProvider, SsoSession } from './sso.entities';
@@ -85,7 +86,8 @@ export class SsoLoginService {
   private readonly box: SecretBox;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
+    private readonly users: SsoAccountsRepository,
     private readonly repository: SsoRepository,
     private readonly oidc: OidcGateway,
     private readonly saml: SamlGateway,
@@ -291,7 +293,7 @@ export class SsoLoginService {
   /** Links the pending identity to the account with its e-mail, when that account's own password is given. */
   async completeLink(browserToken: string | undefined, password: string, requestOrigin: RequestOrigin): Promise<SignedIn> {
     const { pending, provider } = await this.findPendingLink(browserToken);
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: pending.userId! });
+    const user = await this.users.findUser(pending.userId!);
     if (!user) throw linkExpired();
     const account = accountKey(user.email, this.config.secretKeyBase);
     // The account's password, so the account's failure budget: the same as sign-in's.
@@ -321,7 +323,7 @@ export class SsoLoginService {
       samlSession: (link.saml_session as SamlSessionRef | undefined) ?? null,
     };
     try {
-      await this.dataSource.transaction(async (tx) => {
+      await this.transactions.run(async (tx) => {
         if (!(await this.repository.consumePendingLink(pending.id, tx))) throw linkExpired();
         if (await this.repository.findIdentity(provider.id, identity.uid, tx)) {
           throw new ApiError(409, 'identity_in_use', 'This provider account is already linked to a user.');

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
+import { Transaction, Transactions } from '../database/transactions';
 import { OidcGateway } from './oidc-gateway';
 import { connectionProblem } from './provider-failure';
 import { ProviderSource } from './provider-source';
@@ -24,7 +24,7 @@ export class SsoProvidersService {
   private readonly box: SecretBox;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly repository: SsoRepository,
     private readonly oidc: OidcGateway,
     private readonly audit: AuditService,
@@ -53,7 +53,7 @@ export class SsoProvidersService {
     const provider = newProvider(input.strategy, input.name);
     const changed = applyProviderFields(provider, input, this.box);
     await this.validate(provider, changed, true);
-    return this.dataSource.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       await this.assertNameFree(provider.name, null, tx);
       const saved = await this.repository.saveProvider(provider, tx);
       await this.record('provider_created', actor, saved, origin, tx, { changed: changed.filter((f) => f !== 'name') });
@@ -67,7 +67,7 @@ export class SsoProvidersService {
     const changed = applyProviderFields(provider, input, this.box);
     if (!changed.length) return provider;
     await this.validate(provider, changed, false);
-    return this.dataSource.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       if (changed.includes('name')) await this.assertNameFree(provider.name, provider.id, tx);
       const saved = await this.repository.saveProvider(provider, tx);
       const ended = changed.includes('enabled') && !saved.enabled ? { sessions_ended: await this.endSessions(actor, saved, tx) } : {};
@@ -83,7 +83,7 @@ export class SsoProvidersService {
   async remove(actor: SessionPrincipal, id: string, origin: RequestOrigin): Promise<void> {
     this.source.assertManagedInDatabase();
     const provider = await this.get(id);
-    await this.dataSource.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const ended = await this.endSessions(actor, provider, tx);
       await this.repository.deleteProvider(provider.id, tx);
       await this.record('provider_deleted', actor, provider, origin, tx, { sessions_ended: ended });
@@ -94,7 +94,7 @@ export class SsoProvidersService {
    * Disabled or deleted means nobody is signed in through the provider any more, at once. The acting super admin's
    * own session is kept, so switching off the provider they came in through cannot lock them out mid-change.
    */
-  private endSessions(actor: SessionPrincipal, provider: SsoProvider, tx: import('typeorm').EntityManager): Promise<number> {
+  private endSessions(actor: SessionPrincipal, provider: SsoProvider, tx: Transaction): Promise<number> {
     return this.repository.revokeProviderSessions(provider.id, actor.sessionId, tx);
   }
 
@@ -130,7 +130,7 @@ export class SsoProvidersService {
     }
   }
 
-  private async assertNameFree(name: string, exceptId: string | null, tx: import('typeorm').EntityManager): Promise<void> {
+  private async assertNameFree(name: string, exceptId: string | null, tx: Transaction): Promise<void> {
     const existing = await this.repository.findProviderByName(name, tx);
     if (existing && existing.id !== exceptId) {
       throw new ApiError(409, 'name_taken', `Another provider is already named "${name}"; names decide the callback path and must be unique.`);
@@ -142,7 +142,7 @@ export class SsoProvidersService {
     actor: SessionPrincipal,
     provider: SsoProvider,
     origin: RequestOrigin,
-    tx: import('typeorm').EntityManager,
+    tx: Transaction,
     details: Record<string, unknown>,
   ) {
     return this.audit.record(

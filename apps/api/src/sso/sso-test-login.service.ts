@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { resolveRole } from '@hearth/domain/role-mapping';
 import type { RoleMappingConfig } from '@hearth/domain/role-mapping';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
@@ -8,7 +7,6 @@ import type { SessionPrincipal } from '../auth/principal';
 import { sameSecret } from '../auth/session-token';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { User } from '../users/user.entity';
 import { parseEmailAddress } from './email-address';
 import { OidcGateway, ProviderClaims, ProviderExchangeError } from './oidc-gateway';
 import { connectionProblem, describeProviderFailure } from './provider-failure';
@@ -17,6 +15,7 @@ import { SecretBox } from './secret-box';
 import { groupsOf } from './sso-accounts.service';
 import { CODE_VERIFIER_PURPOSE, SsoLoginService, TRANSACTION_TTL_MS } from './sso-login.service';
 import type { TestLoginResultDto } from './sso-test-login.dto';
+import { SsoAccountsRepository } from './sso-accounts.repository';
 import { SsoTestLoginRepository } from './sso-test-login.repository';
 import { callbackUrl } from './sso-urls';
 import type { SsoLoginState, SsoProvider } from './sso.entities';
@@ -55,7 +54,7 @@ export class SsoTestLoginService {
   private readonly box: SecretBox;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly accounts: SsoAccountsRepository,
     private readonly providers: SsoRepository,
     private readonly tests: SsoTestLoginRepository,
     private readonly oidc: OidcGateway,
@@ -160,7 +159,7 @@ export class SsoTestLoginService {
   private async complete(transaction: SsoLoginState, provider: SsoProvider | null, result: StoredResult, requestOrigin: RequestOrigin): Promise<void> {
     await this.tests.saveResult(transaction.id, result as unknown as Record<string, unknown>);
     if (!provider) return;
-    const actor = await this.dataSource.getRepository(User).findOneBy({ id: transaction.userId! });
+    const actor = await this.accounts.findUser(transaction.userId!);
     await this.record(transaction.userId, actor?.familyId ?? null, provider, requestOrigin, {
       stage: 'completed',
       outcome: result.error ? 'failed' : 'succeeded',
@@ -214,7 +213,7 @@ export class SsoTestLoginService {
     const resolution = resolveRole({ groups, attributes: identity.claims, config, defaultRole: provider.defaultRole });
     const email = parseEmailAddress(identity.claims.email)?.address.toLowerCase() ?? null;
     const linked = await this.providers.findIdentity(provider.id, identity.uid);
-    const sameEmail = email ? await this.dataSource.getRepository(User).findOne({ where: { email }, select: { id: true } }) : null;
+    const sameEmailUserId = email ? await this.accounts.findUserIdByEmail(email) : null;
     const claimsText = JSON.stringify(identity.claims);
     return {
       ...empty(),
@@ -234,7 +233,7 @@ export class SsoTestLoginService {
         mapped_fields: resolution.mappedFields,
         explanation: resolution.explanation,
       },
-      account: { identity_user_id: linked?.userId ?? null, email_user_id: sameEmail?.id ?? null },
+      account: { identity_user_id: linked?.userId ?? null, email_user_id: sameEmailUserId },
     };
   }
 

@@ -7,6 +7,7 @@ import { SamlGateway } from './saml-gateway';
 import { SamlController } from './saml.controller';
 import { SamlRepository } from './saml.repository';
 import { SamlService } from './saml.service';
+import { SsoAccountsRepository } from './sso-accounts.repository';
 import { SsoAccountsService } from './sso-accounts.service';
 import { SsoIdentitiesController } from './sso-identities.controller';
 import { SsoIdentitiesService } from './sso-identities.service';
@@ -23,6 +24,6 @@ import { SsoDataModule } from './sso-data.module';
 @Module({
   imports: [AuthModule, SsoDataModule, UsersModule],
   controllers: [SamlController, SsoController, SsoProvidersController, SsoIdentitiesController, SsoRoleSyncController],
-  providers: [ProviderSource, OidcGateway, SsoProvidersService, SsoAccountsService, SsoLoginService, SsoIdentitiesService, SamlRepository, SamlGateway, SamlService, SsoTestLoginRepository, SsoTestLoginService],
+  providers: [ProviderSource, OidcGateway, SsoProvidersService, SsoAccountsRepository, SsoAccountsService, SsoLoginService, SsoIdentitiesService, SamlRepository, SamlGateway, SamlService, SsoTestLoginRepository, SsoTestLoginService],
 })
 export class SsoModule {}

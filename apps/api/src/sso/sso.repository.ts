@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { ADVISORY_LOCKS } from '../database/advisory-locks';
+import { managerOf, Transaction } from '../database/transactions';
 import { SsoIdentity, SsoLoginState, SsoProvider, SsoSession } from './sso.entities';
 
 export interface IdentityRow {
@@ -22,6 +24,26 @@ export class SsoRepository {
     return this.dataSource.getRepository(SsoProvider).find({ order: { name: 'ASC' } });
   }
 
+  async countEnabledProviders(): Promise<number> {
+    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM sso_providers WHERE enabled`);
+    return count;
+  }
+
+  /**
+   * Runs `work` holding the session-level advisory lock of provider seeding, taken on a connection of its own, so
+   * processes sharing one PostgreSQL seed in turn.
+   */
+  async withProviderSeedLock<T>(work: () => Promise<T>): Promise<T> {
+    const lock = this.dataSource.createQueryRunner();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.providerSeed]);
+      return await work();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.providerSeed]).catch(() => undefined);
+      await lock.release();
+    }
+  }
+
   /** The enabled providers, by label, with no more than a sign-in button needs (never a secret column). */
   listSignInProviders(): Promise<Pick<SsoProvider, 'name' | 'label' | 'strategy'>[]> {
     return this.dataSource
@@ -29,52 +51,52 @@ export class SsoRepository {
       .find({ select: { name: true, label: true, strategy: true }, where: { enabled: true }, order: { label: 'ASC', name: 'ASC' } });
   }
 
-  findProvider(id: string, manager: EntityManager = this.dataSource.manager): Promise<SsoProvider | null> {
-    return manager.getRepository(SsoProvider).findOneBy({ id });
+  findProvider(id: string, tx?: Transaction): Promise<SsoProvider | null> {
+    return managerOf(tx, this.dataSource).getRepository(SsoProvider).findOneBy({ id });
   }
 
-  findProviderByName(name: string, manager: EntityManager = this.dataSource.manager): Promise<SsoProvider | null> {
-    return manager.getRepository(SsoProvider).findOneBy({ name });
+  findProviderByName(name: string, tx?: Transaction): Promise<SsoProvider | null> {
+    return managerOf(tx, this.dataSource).getRepository(SsoProvider).findOneBy({ name });
   }
 
-  saveProvider(provider: SsoProvider, manager: EntityManager): Promise<SsoProvider> {
-    return manager.getRepository(SsoProvider).save(provider);
+  saveProvider(provider: SsoProvider, tx: Transaction): Promise<SsoProvider> {
+    return managerOf(tx, this.dataSource).getRepository(SsoProvider).save(provider);
   }
 
-  async deleteProvider(id: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(SsoProvider).delete({ id });
+  async deleteProvider(id: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).getRepository(SsoProvider).delete({ id });
   }
 
-  findIdentity(providerId: string, uid: string, manager: EntityManager = this.dataSource.manager): Promise<SsoIdentity | null> {
-    return manager.getRepository(SsoIdentity).findOneBy({ providerId, uid });
+  findIdentity(providerId: string, uid: string, tx?: Transaction): Promise<SsoIdentity | null> {
+    return managerOf(tx, this.dataSource).getRepository(SsoIdentity).findOneBy({ providerId, uid });
   }
 
-  findIdentityForUser(providerId: string, userId: string, manager: EntityManager = this.dataSource.manager): Promise<SsoIdentity | null> {
-    return manager.getRepository(SsoIdentity).findOneBy({ providerId, userId });
+  findIdentityForUser(providerId: string, userId: string, tx?: Transaction): Promise<SsoIdentity | null> {
+    return managerOf(tx, this.dataSource).getRepository(SsoIdentity).findOneBy({ providerId, userId });
   }
 
   createIdentity(
     values: Pick<SsoIdentity, 'userId' | 'providerId' | 'uid' | 'issuer' | 'email' | 'groups'> & Partial<Pick<SsoIdentity, 'mappedRole'>>,
-    manager: EntityManager,
+    tx: Transaction,
   ): Promise<SsoIdentity> {
-    const repository = manager.getRepository(SsoIdentity);
+    const repository = managerOf(tx, this.dataSource).getRepository(SsoIdentity);
     const now = new Date();
     return repository.save(repository.create({ ...values, lastUsedAt: now, groupsReceivedAt: now }));
   }
 
   /** A sign-in of the identity: its last use, and the e-mail and groups the provider sent this time. */
-  async touchIdentity(id: string, email: string | null, groups: string[], manager: EntityManager): Promise<void> {
+  async touchIdentity(id: string, email: string | null, groups: string[], tx?: Transaction): Promise<void> {
     const now = new Date();
-    await manager.getRepository(SsoIdentity).update({ id }, { lastUsedAt: now, email, groups, groupsReceivedAt: now });
+    await managerOf(tx, this.dataSource).getRepository(SsoIdentity).update({ id }, { lastUsedAt: now, email, groups, groupsReceivedAt: now });
   }
 
-  async setMappedRole(id: string, mappedRole: SsoIdentity['mappedRole'], manager: EntityManager): Promise<void> {
-    await manager.getRepository(SsoIdentity).update({ id }, { mappedRole });
+  async setMappedRole(id: string, mappedRole: SsoIdentity['mappedRole'], tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).getRepository(SsoIdentity).update({ id }, { mappedRole });
   }
 
   /** The user's identities, the one whose groups arrived last first (identities without stored groups last). */
-  identitiesByLastGroups(userId: string, manager: EntityManager): Promise<SsoIdentity[]> {
-    return manager
+  identitiesByLastGroups(userId: string, tx: Transaction): Promise<SsoIdentity[]> {
+    return managerOf(tx, this.dataSource)
       .getRepository(SsoIdentity)
       .createQueryBuilder('i')
       .innerJoinAndSelect('i.provider', 'p')
@@ -84,8 +106,8 @@ export class SsoRepository {
       .getMany();
   }
 
-  async identitiesOfUser(userId: string, manager: EntityManager = this.dataSource.manager): Promise<IdentityRow[]> {
-    const rows: Record<string, unknown>[] = await manager.query(
+  async identitiesOfUser(userId: string, tx?: Transaction): Promise<IdentityRow[]> {
+    const rows: Record<string, unknown>[] = await managerOf(tx, this.dataSource).query(
       `SELECT i.id, i.provider_id, p.name AS provider_name, p.label AS provider_label, p.strategy, i.email, i.last_used_at, i.created_at
          FROM sso_identities i JOIN sso_providers p ON p.id = i.provider_id
         WHERE i.user_id = $1 ORDER BY i.created_at`,
@@ -103,13 +125,13 @@ export class SsoRepository {
     }));
   }
 
-  async deleteIdentity(id: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(SsoIdentity).delete({ id });
+  async deleteIdentity(id: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).getRepository(SsoIdentity).delete({ id });
   }
 
   /** Locks the user's row so two concurrent unlinks cannot both leave the account without a login method. */
-  async lockUser(userId: string, manager: EntityManager): Promise<void> {
-    await manager.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  async lockUser(userId: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
   }
 
   createLoginState(values: Partial<SsoLoginState>): Promise<SsoLoginState> {
@@ -146,8 +168,8 @@ export class SsoRepository {
       .getOne();
   }
 
-  async consumePendingLink(id: string, manager: EntityManager): Promise<boolean> {
-    const result = await manager.getRepository(SsoLoginState).update({ id, consumedAt: IsNull() }, { consumedAt: new Date() });
+  async consumePendingLink(id: string, tx: Transaction): Promise<boolean> {
+    const result = await managerOf(tx, this.dataSource).getRepository(SsoLoginState).update({ id, consumedAt: IsNull() }, { consumedAt: new Date() });
     return (result.affected ?? 0) === 1;
   }
 
@@ -172,9 +194,9 @@ export class SsoRepository {
   }
 
   /** Ends every live session opened through the provider except `keepSessionId`; returns how many. */
-  async revokeProviderSessions(providerId: string, keepSessionId: string, manager: EntityManager): Promise<number> {
+  async revokeProviderSessions(providerId: string, keepSessionId: string, tx: Transaction): Promise<number> {
     // TypeORM answers an UPDATE with [rows, count].
-    const [, count]: [unknown[], number] = await manager.query(
+    const [, count]: [unknown[], number] = await managerOf(tx, this.dataSource).query(
       `UPDATE sessions SET revoked_at = now() WHERE sso_provider_id = $1 AND id <> $2 AND revoked_at IS NULL`,
       [providerId, keepSessionId],
     );
