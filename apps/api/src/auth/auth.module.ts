@@ -13,6 +13,7 @@ import { AuthConfigController } from './auth-config.controller';
 import { AuthGuard } from './auth.guard';
 import { MAILER, mailerProvider } from './mailer';
 import { MeController } from './me.controller';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { PasswordResetsService } from './password-resets.service';
 import { RateLimitGuard, rateLimitOptions, RateLimitStorage } from './rate-limit';
 import { SessionsController } from './sessions.controller';
@@ -27,6 +28,7 @@ import { SessionsService } from './sessions.service';
     ApiKeysService,
     SessionsRepository,
     SessionsService,
+    PasswordResetsRepository,
     PasswordResetsService,
     mailerProvider,
     {

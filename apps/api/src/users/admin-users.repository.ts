@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Role, UserStatus } from '@hearth/contracts';
-import { spendResetLinks } from '../auth/reset-links';
+import { spendResetLinks } from '../auth/password-resets.repository';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
 
 export interface UserFilter {
