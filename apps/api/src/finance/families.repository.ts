@@ -11,8 +11,17 @@ const HOUSEHOLD_CURRENCY_COPIES = ['budgets', 'budget_categories', 'accounts', '
 export class FamiliesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  findById(familyId: string): Promise<Family | null> {
-    return this.dataSource.getRepository(Family).findOneBy({ id: familyId });
+  findById(familyId: string, tx?: Transaction): Promise<Family | null> {
+    return managerOf(tx, this.dataSource).getRepository(Family).findOneBy({ id: familyId });
+  }
+
+  findByName(name: string, tx?: Transaction): Promise<Family | null> {
+    return managerOf(tx, this.dataSource).getRepository(Family).findOneBy({ name });
+  }
+
+  insert(family: Pick<Family, 'name' | 'currency'>, tx: Transaction): Promise<Family> {
+    const families = managerOf(tx, this.dataSource).getRepository(Family);
+    return families.save(families.create(family));
   }
 
   async update(familyId: string, changes: Partial<Family>, tx?: Transaction): Promise<void> {
