@@ -10,6 +10,7 @@ import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { AuthConfigController } from './auth-config.controller';
+import { AuthConfigService } from './auth-config.service';
 import { AuthGuard } from './auth.guard';
 import { MAILER, mailerProvider } from './mailer';
 import { MeController } from './me.controller';
@@ -26,6 +27,7 @@ import { SessionsService } from './sessions.service';
   providers: [
     ApiKeysRepository,
     ApiKeysService,
+    AuthConfigService,
     SessionsRepository,
     SessionsService,
     PasswordResetsRepository,
