@@ -8,6 +8,8 @@ import { LOGGER } from './common/logger';
 import { APP_CONFIG, AppConfig } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
+import { HealthRepository } from './health/health.repository';
+import { HealthService } from './health/health.service';
 import { JobsModule } from './jobs/jobs.module';
 import { WorkersModule } from './jobs/workers.module';
 import type { Runtime } from './runtime';
@@ -41,6 +43,8 @@ export class AppModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
         { provide: APP_FILTER, useClass: ErrorFilter },
+        HealthService,
+        HealthRepository,
       ],
       exports: [APP_CONFIG, LOGGER],
     };

@@ -3,10 +3,10 @@ import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkRes
 import type { Request, Response } from 'express';
 import { requestOrigin } from '../audit/audit.service';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { SsoRepository } from '../sso/sso.repository';
 import { UsersService } from '../users/users.service';
 import { Public, RateLimit } from './auth.decorators';
-import { AuthConfigDto, MessageDto, SignInProviderDto, PasswordResetCompleteDto, PasswordResetRequestDto, SetupDto, SignedInDto } from './auth.dto';
+import { AuthConfigService } from './auth-config.service';
+import { AuthConfigDto, MessageDto, PasswordResetCompleteDto, PasswordResetRequestDto, SetupDto, SignedInDto } from './auth.dto';
 import { assertSameOrigin } from './csrf';
 import { localLoginFormVisible, localLoginMode, passwordResetEnabled } from './local-login-policy';
 import { toMeDto } from './me.presenter';
@@ -23,7 +23,7 @@ export class AuthConfigController {
     private readonly sessions: SessionsService,
     private readonly passwordResets: PasswordResetsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly providers: SsoRepository,
+    private readonly signInConfig: AuthConfigService,
   ) {}
 
   @Get('config')
@@ -37,14 +37,9 @@ export class AuthConfigController {
       local_login_form_visible: localLoginFormVisible(this.config.auth),
       local_login_notice: mode === 'super_admins_only' ? 'Local login is restricted to administrators.' : null,
       password_reset_enabled: passwordResetEnabled(this.config.auth),
-      setup_required: !(await this.users.hasUsers()),
-      providers: await this.signInProviders(),
+      setup_required: await this.signInConfig.setupRequired(),
+      providers: await this.signInConfig.signInProviders(),
     };
-  }
-
-  /** The enabled providers, for the sign-in page's buttons and the security page's "connect": public, so no more than a button needs. */
-  private async signInProviders(): Promise<SignInProviderDto[]> {
-    return (await this.providers.listSignInProviders()).map(({ name, label, strategy }) => ({ name, label, strategy }));
   }
 
   /** First run only: creates the first user as super_admin with a new family, and signs them in. */

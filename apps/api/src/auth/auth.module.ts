@@ -10,9 +10,11 @@ import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { AuthConfigController } from './auth-config.controller';
+import { AuthConfigService } from './auth-config.service';
 import { AuthGuard } from './auth.guard';
 import { MAILER, mailerProvider } from './mailer';
 import { MeController } from './me.controller';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { PasswordResetsService } from './password-resets.service';
 import { RateLimitGuard, rateLimitOptions, RateLimitStorage } from './rate-limit';
 import { SessionsController } from './sessions.controller';
@@ -25,8 +27,10 @@ import { SessionsService } from './sessions.service';
   providers: [
     ApiKeysRepository,
     ApiKeysService,
+    AuthConfigService,
     SessionsRepository,
     SessionsService,
+    PasswordResetsRepository,
     PasswordResetsService,
     mailerProvider,
     {

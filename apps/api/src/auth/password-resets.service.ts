@@ -1,16 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hash } from 'argon2';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { User } from '../users/user.entity';
+import { managerForLegacyCallee } from '../database/transaction-bridge';
+import { Transactions } from '../database/transactions';
+import { UsersRepository } from '../users/users.repository';
 import { normalizeEmail } from '../users/users.service';
-import { PasswordResetToken } from './auth.entities';
 import { passwordResetEnabled } from './local-login-policy';
-import { spendResetLinks } from './reset-links';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { MAILER, Mailer } from './mailer';
 import { generateToken, hashToken, isWellFormedToken } from './session-token';
 import { SessionsRepository } from './sessions.repository';
@@ -21,7 +21,9 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 @Injectable()
 export class PasswordResetsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
+    private readonly users: UsersRepository,
+    private readonly resetLinks: PasswordResetsRepository,
     private readonly sessions: SessionsRepository,
     private readonly audit: AuditService,
     @Inject(MAILER) private readonly mailer: Mailer,
@@ -32,15 +34,14 @@ export class PasswordResetsService {
   /** Always the same answer, so it tells nothing about which addresses have accounts. */
   async request(rawEmail: string, origin: RequestOrigin): Promise<void> {
     this.assertEnabled();
-    const user = await this.dataSource.getRepository(User).findOneBy({ email: normalizeEmail(rawEmail) });
+    const user = await this.users.findByEmail(normalizeEmail(rawEmail));
     if (!user || user.status !== 'active' || !user.passwordHash) return;
     const token = generateToken();
     const now = new Date();
-    await this.dataSource.transaction(async (tx) => {
-      const tokens = tx.getRepository(PasswordResetToken);
-      await spendResetLinks(tx, user.id, now);
-      await tokens.insert(tokens.create({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS), usedAt: null }));
-      await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, tx);
+    await this.transactions.run(async (tx) => {
+      await this.resetLinks.spendAllOf(user.id, tx, now);
+      await this.resetLinks.insert({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS) }, tx);
+      await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, managerForLegacyCallee(tx));
     });
     const link = `${this.baseUrl()}/password_reset?token=${encodeURIComponent(token)}`;
     // Not awaited: a slow or failing transport must not make a known address answer later, or differently.
@@ -59,22 +60,15 @@ export class PasswordResetsService {
     const invalid = () => new ApiError(422, 'invalid_token', 'This password reset link is invalid or has expired. Request a new one.');
     if (!isWellFormedToken(token)) throw invalid();
     const passwordHash = await hash(password);
-    await this.dataSource.transaction(async (tx) => {
-      // TypeORM answers UPDATE ... RETURNING with [rows, affected count].
-      const [spent] = (await tx.query(
-        `UPDATE password_reset_tokens SET used_at = now()
-          WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-          RETURNING user_id`,
-        [hashToken(token)],
-      )) as [{ user_id: string }[], number];
-      const userId = spent[0]?.user_id;
-      const user = userId ? await tx.getRepository(User).findOneBy({ id: userId }) : null;
+    await this.transactions.run(async (tx) => {
+      const userId = await this.resetLinks.spend(hashToken(token), tx);
+      const user = userId ? await this.users.findById(userId, tx) : null;
       if (!user || user.status !== 'active') throw invalid();
-      await tx.getRepository(User).update({ id: user.id }, { passwordHash });
+      await this.users.setPasswordHash(user.id, passwordHash, tx);
       // Two requests made at once can each have left a link: the other must not set a password after this one.
-      await spendResetLinks(tx, user.id);
+      await this.resetLinks.spendAllOf(user.id, tx);
       await this.sessions.revokeAllForUser(user.id, new Date(), tx);
-      await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, tx);
+      await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, managerForLegacyCallee(tx));
     });
   }
 

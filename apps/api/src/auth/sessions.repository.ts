@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import type { Role, UserStatus } from '@hearth/contracts';
+import { managerOf, Transaction } from '../database/transactions';
 import { Session } from './auth.entities';
 
 export interface SessionWithUser {
@@ -34,9 +35,9 @@ export class SessionsRepository {
 
   async insert(
     session: Pick<Session, 'userId' | 'tokenHash' | 'expiresAt' | 'lastSeenAt' | 'ipAddress' | 'userAgent'>,
-    manager: EntityManager = this.dataSource.manager,
+    tx?: Transaction,
   ): Promise<Session> {
-    const repository = manager.getRepository(Session);
+    const repository = managerOf(tx, this.dataSource).getRepository(Session);
     return repository.save(repository.create({ ...session, ssoProviderId: null, revokedAt: null }));
   }
 
@@ -57,8 +58,8 @@ export class SessionsRepository {
   }
 
   /** Ends every live session of a user, optionally keeping one; returns how many were ended. */
-  async revokeAllForUser(userId: string, at: Date, manager: EntityManager = this.dataSource.manager, keep?: string): Promise<number> {
-    const result = await manager
+  async revokeAllForUser(userId: string, at: Date, tx?: Transaction, keep?: string): Promise<number> {
+    const result = await managerOf(tx, this.dataSource)
       .createQueryBuilder()
       .update(Session)
       .set({ revokedAt: at })

@@ -2,16 +2,18 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { hash, verify } from 'argon2';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { User } from '../users/user.entity';
+import { managerForLegacyCallee } from '../database/transaction-bridge';
+import { Transactions } from '../database/transactions';
+import type { User } from '../users/user.entity';
+import { UsersRepository } from '../users/users.repository';
 import { normalizeEmail } from '../users/users.service';
 import { localLoginAllowedFor, localLoginMode } from './local-login-policy';
 import type { SessionPrincipal } from './principal';
-import { spendResetLinks } from './reset-links';
+import { PasswordResetsRepository } from './password-resets.repository';
 import { idleCutoff, LAST_USE_RESOLUTION_MS, lastUseOutdated, sessionEndable, sessionUsable } from './session-lifetime';
 import { accountKey, csrfTokenFor, generateToken, hashToken, isWellFormedToken } from './session-token';
 import { SessionsRepository } from './sessions.repository';
@@ -46,7 +48,9 @@ export class SessionsService implements OnModuleInit {
   private readonly attempts = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
+    private readonly users: UsersRepository,
+    private readonly resetLinks: PasswordResetsRepository,
     private readonly sessions: SessionsRepository,
     private readonly audit: AuditService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -73,7 +77,7 @@ export class SessionsService implements OnModuleInit {
       throw LOCAL_LOGIN_DISABLED();
     }
     const account = accountKey(email, this.config.secretKeyBase);
-    const user = await this.dataSource.getRepository(User).findOneBy({ email });
+    const user = await this.users.findByEmail(email);
     const reason = await this.passwordAttempt(account, { user, origin, providerName: 'local' }, async () => {
       const matches = await verify(user?.passwordHash ?? (await this.getDummyHash()), password).catch(() => false);
       const refusal = !user
@@ -112,13 +116,13 @@ export class SessionsService implements OnModuleInit {
     const token = generateToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.config.auth.sessionTtlHours * 3_600_000);
-    await this.dataSource.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       await this.sessions.insert(
         { userId: user.id, tokenHash: hashToken(token), expiresAt, lastSeenAt: now, ipAddress: origin.ip, userAgent: origin.userAgent },
         tx,
       );
-      await tx.getRepository(User).update({ id: user.id }, { lastLoginAt: now });
-      await this.audit.record('login', { userId: user.id, familyId: user.familyId, providerName, origin, details }, tx);
+      await this.users.recordLogin(user.id, now, tx);
+      await this.audit.record('login', { userId: user.id, familyId: user.familyId, providerName, origin, details }, managerForLegacyCallee(tx));
     });
     user.lastLoginAt = now;
     return { user, token, csrfToken: this.csrfToken(token), expiresAt };
@@ -160,7 +164,7 @@ export class SessionsService implements OnModuleInit {
 
   /** Changes the caller's own password; the current one is required (throttled like sign-in), other sessions end. */
   async changePassword(principal: SessionPrincipal, currentPassword: string, newPassword: string, origin: RequestOrigin): Promise<void> {
-    const user = await this.dataSource.getRepository(User).findOneByOrFail({ id: principal.userId });
+    const user = await this.users.findByIdOrFail(principal.userId);
     if (!localLoginAllowedFor(this.config.auth, user.role)) throw LOCAL_LOGIN_DISABLED();
     if (!user.passwordHash) {
       throw new ApiError(422, 'password_not_set', 'Your account signs in through single sign-on and has no password to change.');
@@ -183,11 +187,11 @@ export class SessionsService implements OnModuleInit {
     });
     if (!matches) throw new ApiError(422, 'invalid_current_password', 'The current password is not correct.');
     const passwordHash = await hash(newPassword);
-    await this.dataSource.transaction(async (tx) => {
-      await tx.getRepository(User).update({ id: user.id }, { passwordHash });
+    await this.transactions.run(async (tx) => {
+      await this.users.setPasswordHash(user.id, passwordHash, tx);
       await this.sessions.revokeAllForUser(user.id, new Date(), tx, principal.sessionId);
-      await spendResetLinks(tx, user.id);
-      await this.audit.record('password_changed', { userId: user.id, familyId: user.familyId, origin }, tx);
+      await this.resetLinks.spendAllOf(user.id, tx);
+      await this.audit.record('password_changed', { userId: user.id, familyId: user.familyId, origin }, managerForLegacyCallee(tx));
     });
   }
 

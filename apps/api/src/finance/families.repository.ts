@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { currencyCodes } from '@hearth/domain/money';
+import { managerOf, Transaction } from '../database/transactions';
 import { Family } from './entities/family.entity';
 
 /** Family-owned tables whose currency is the household's when created; a code there that is not ISO 4217 came from it. */
@@ -10,26 +11,33 @@ const HOUSEHOLD_CURRENCY_COPIES = ['budgets', 'budget_categories', 'accounts', '
 export class FamiliesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  findById(familyId: string): Promise<Family | null> {
-    return this.dataSource.getRepository(Family).findOneBy({ id: familyId });
+  findById(familyId: string, tx?: Transaction): Promise<Family | null> {
+    return managerOf(tx, this.dataSource).getRepository(Family).findOneBy({ id: familyId });
+  }
+
+  findByName(name: string, tx?: Transaction): Promise<Family | null> {
+    return managerOf(tx, this.dataSource).getRepository(Family).findOneBy({ name });
+  }
+
+  insert(family: Pick<Family, 'name' | 'currency'>, tx: Transaction): Promise<Family> {
+    const families = managerOf(tx, this.dataSource).getRepository(Family);
+    return families.save(families.create(family));
+  }
+
+  async update(familyId: string, changes: Partial<Family>, tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).getRepository(Family).update({ id: familyId }, changes);
   }
 
   /**
-   * Changes the given settings. A new currency also repairs the family's rows holding a code that is not one of
-   * ISO 4217 (from a household currency accepted before setup checked it): with no minor unit or rate they
-   * could never be shown, and the household currency is what they were meant to be in. Valid currencies are kept.
+   * Sets the family's rows holding a code that is not one of ISO 4217 (from a household currency accepted before
+   * setup checked it) to `currency`: with no minor unit or rate they could never be shown, and the household
+   * currency is what they were meant to be in. Valid currencies are kept.
    */
-  async update(familyId: string, changes: Partial<Family>): Promise<Family | null> {
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    if (!Object.keys(defined).length) return this.findById(familyId);
-    await this.dataSource.transaction(async (tx) => {
-      await tx.getRepository(Family).update({ id: familyId }, defined);
-      if (changes.currency === undefined) return;
-      for (const table of HOUSEHOLD_CURRENCY_COPIES) {
-        const owned = table === 'budget_categories' ? 'budget_id IN (SELECT id FROM budgets WHERE family_id = $1)' : 'family_id = $1';
-        await tx.query(`UPDATE ${table} SET currency = $2 WHERE ${owned} AND currency <> ALL($3::text[])`, [familyId, changes.currency, currencyCodes()]);
-      }
-    });
-    return this.findById(familyId);
+  async repairCurrencyCopies(familyId: string, currency: string, tx?: Transaction): Promise<void> {
+    const manager = managerOf(tx, this.dataSource);
+    for (const table of HOUSEHOLD_CURRENCY_COPIES) {
+      const owned = table === 'budget_categories' ? 'budget_id IN (SELECT id FROM budgets WHERE family_id = $1)' : 'family_id = $1';
+      await manager.query(`UPDATE ${table} SET currency = $2 WHERE ${owned} AND currency <> ALL($3::text[])`, [familyId, currency, currencyCodes()]);
+    }
   }
 }

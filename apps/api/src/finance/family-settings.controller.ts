@@ -4,9 +4,10 @@ import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.dec
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { ErrorResponseDto } from '../common/error-response.dto';
+import { familyScopeOf } from '../common/family-scope';
 import type { Family } from './entities/family.entity';
-import { FamiliesRepository } from './families.repository';
 import { FamilySettingsDto, UpdateFamilySettingsDto } from './family-settings.dto';
+import { FamilySettingsService } from './family-settings.service';
 
 const toDto = (family: Family): FamilySettingsDto => ({
   id: family.id,
@@ -24,14 +25,14 @@ const toDto = (family: Family): FamilySettingsDto => ({
 @ApiTags('family_settings')
 @Controller('family_settings')
 export class FamilySettingsController {
-  constructor(private readonly families: FamiliesRepository) {}
+  constructor(private readonly settings: FamilySettingsService) {}
 
   @Get()
   @RequireScope('read')
   @RequireSession() // the admin app reads them too (which budget month is running)
   @ApiOkResponse({ type: FamilySettingsDto })
   async show(@CurrentPrincipal() principal: Principal): Promise<FamilySettingsDto> {
-    const family = await this.families.findById(principal.familyId);
+    const family = await this.settings.find(familyScopeOf(principal));
     if (!family) throw ApiError.notFound();
     return toDto(family);
   }
@@ -46,7 +47,7 @@ export class FamilySettingsController {
   @ApiOkResponse({ type: FamilySettingsDto })
   @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'validation_failed: a setting out of range, null, or a currency that is not ISO 4217; nothing is changed' })
   async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateFamilySettingsDto): Promise<FamilySettingsDto> {
-    const family = await this.families.update(principal.familyId, {
+    const family = await this.settings.update(familyScopeOf(principal), {
       name: body.name,
       currency: body.currency,
       locale: body.locale,

@@ -3,10 +3,10 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Queue } from 'bullmq';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
 import { RUNTIME } from '../database/database.module';
 import { HEALTH_QUEUE } from '../jobs/health.processor';
+import { HealthService } from './health.service';
 import type { Runtime } from '../runtime';
 import type { Logger } from 'pino';
 import { LOGGER } from '../common/logger';
@@ -40,7 +40,7 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'down'> {
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly checks: HealthService,
     @InjectQueue(HEALTH_QUEUE) private readonly queue: Queue,
     @Inject(RUNTIME) private readonly runtime: Runtime,
     @Inject(LOGGER) logger: Logger,
@@ -55,7 +55,7 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database or the queue does not answer' })
   async health(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {
     const [database, queue] = await Promise.all([
-      probe(() => this.dataSource.query('SELECT 1')),
+      probe(() => this.checks.pingDatabase()),
       probe(() => this.queue.getJobCounts('waiting')),
     ]);
     const status = database === 'ok' && queue === 'ok' ? 'ok' : 'degraded';

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Role, UserStatus } from '@hearth/contracts';
-import { spendResetLinks } from '../auth/reset-links';
+import { spendResetLinks } from '../auth/password-resets.repository';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
+import { managerOf, Transaction } from '../database/transactions';
 
 export interface UserFilter {
   /** null: every family (super_admin); else only this family (admin). */
@@ -39,6 +40,12 @@ const SELECT_USER = `
          u.last_login_at AS "lastLoginAt", u.created_at AS "createdAt"
     FROM users u JOIN families f ON f.id = u.family_id`;
 
+/**
+ * What sso/ hands user management inside its own transaction: its TypeORM manager until it passes a Transaction
+ * (issue 31). The same open transaction either way; narrow it with `as Transaction`, and drop this type then.
+ */
+export type TransactionOrLegacyManager = Transaction | EntityManager;
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 @Injectable()
@@ -74,8 +81,8 @@ export class AdminUsersRepository {
     return { rows, total: count };
   }
 
-  async find(id: string, manager: EntityManager = this.dataSource.manager): Promise<AdminUserRow | null> {
-    const rows: AdminUserRow[] = await manager.query(`${SELECT_USER} WHERE u.id = $1`, [id]);
+  async find(id: string, tx?: Transaction): Promise<AdminUserRow | null> {
+    const rows: AdminUserRow[] = await managerOf(tx, this.dataSource).query(`${SELECT_USER} WHERE u.id = $1`, [id]);
     return rows[0] ?? null;
   }
 
@@ -84,14 +91,14 @@ export class AdminUsersRepository {
    * (RoleChangesService), suspension and removal of a super admin locks these rows: the second of two counts what
    * the first left.
    */
-  async activeSuperAdmins(manager: EntityManager): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
+  async activeSuperAdmins(tx: Transaction): Promise<string[]> {
+    const rows: { id: string }[] = await managerOf(tx, this.dataSource).query(`SELECT id FROM users WHERE role = 'super_admin' AND status = 'active' FOR UPDATE`);
     return rows.map((row) => row.id);
   }
 
   /** Whether nobody else belongs to the user's family. */
-  async aloneInFamily(user: Pick<AdminUserRow, 'id' | 'familyId'>, manager: EntityManager): Promise<boolean> {
-    const others: unknown[] = await manager.query(`SELECT 1 FROM users WHERE family_id = $1 AND id <> $2 LIMIT 1`, [user.familyId, user.id]);
+  async aloneInFamily(user: Pick<AdminUserRow, 'id' | 'familyId'>, tx: Transaction): Promise<boolean> {
+    const others: unknown[] = await managerOf(tx, this.dataSource).query(`SELECT 1 FROM users WHERE family_id = $1 AND id <> $2 LIMIT 1`, [user.familyId, user.id]);
     return others.length === 0;
   }
 
@@ -99,34 +106,35 @@ export class AdminUsersRepository {
    * Serialises user administration for the transaction: changes are rare, and one lock taken first (rather than
    * row locks taken in request order) cannot deadlock two admins acting on each other.
    */
-  async lockAdministration(manager: EntityManager): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.administration]);
+  async lockAdministration(tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.administration]);
   }
 
-  async setRole(id: string, role: Role, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE users SET role = $2, updated_at = now() WHERE id = $1`, [id, role]);
+  async setRole(id: string, role: Role, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`UPDATE users SET role = $2, updated_at = now() WHERE id = $1`, [id, role]);
   }
 
   /** Suspends the user, recording the role of who did it. */
-  async suspend(id: string, byRole: Role, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE users SET status = 'suspended', suspended_by_role = $2, updated_at = now() WHERE id = $1`, [id, byRole]);
+  async suspend(id: string, byRole: Role, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`UPDATE users SET status = 'suspended', suspended_by_role = $2, updated_at = now() WHERE id = $1`, [id, byRole]);
   }
 
-  async reactivate(id: string, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE users SET status = 'active', suspended_by_role = NULL, updated_at = now() WHERE id = $1`, [id]);
+  async reactivate(id: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`UPDATE users SET status = 'active', suspended_by_role = NULL, updated_at = now() WHERE id = $1`, [id]);
   }
 
   /**
    * Ends every way back in the user holds now: sessions, and the reset links mailed before (one would still set a
    * password after a reactivation within its hour).
    */
-  async endAccess(userId: string, manager: EntityManager): Promise<void> {
+  async endAccess(userId: string, tx: Transaction): Promise<void> {
+    const manager = managerOf(tx, this.dataSource);
     await manager.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [userId]);
     await spendResetLinks(manager, userId);
   }
 
   /** Removes the user; sessions, API keys, reset tokens and SSO identities go with it (ON DELETE CASCADE). */
-  async delete(id: string, manager: EntityManager): Promise<void> {
-    await manager.query(`DELETE FROM users WHERE id = $1`, [id]);
+  async delete(id: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`DELETE FROM users WHERE id = $1`, [id]);
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { Role, roleAtLeast } from '@hearth/contracts';
 import { AuditService, AuthHistoryEntry, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
-import { AdminUserRow, AdminUsersRepository, UserFilter } from './admin-users.repository';
+import { managerForLegacyCallee } from '../database/transaction-bridge';
+import { Transaction, Transactions } from '../database/transactions';
+import { AdminUserRow, AdminUsersRepository, TransactionOrLegacyManager, UserFilter } from './admin-users.repository';
 import { IdentityBlocksRepository } from './identity-blocks.repository';
 import { RoleChangesService } from './role-changes.service';
 import { normalizeEmail } from './users.service';
@@ -37,7 +38,7 @@ function sameText(a: string, b: string): boolean {
 @Injectable()
 export class AdminUsersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly users: AdminUsersRepository,
     private readonly audit: AuditService,
     private readonly blocks: IdentityBlocksRepository,
@@ -49,14 +50,15 @@ export class AdminUsersService {
   }
 
   /** A user the actor may see, or 404. */
-  async get(actor: SessionPrincipal, id: string, manager?: EntityManager): Promise<AdminUserRow> {
-    const user = await this.users.find(id, manager);
+  async get(actor: SessionPrincipal, id: string, tx?: TransactionOrLegacyManager): Promise<AdminUserRow> {
+    // The same open transaction, as sso/ hands it over (see TransactionOrLegacyManager).
+    const user = await this.users.find(id, tx as Transaction | undefined);
     if (!user || (actor.role !== 'super_admin' && user.familyId !== actor.familyId)) throw ApiError.notFound();
     return user;
   }
 
   async changeRole(principal: SessionPrincipal, id: string, role: Role, origin: RequestOrigin): Promise<AdminUserRow> {
-    return this.dataSource.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const { actor, target } = await this.manageable(principal, id, tx);
       const change = await this.roleChanges.apply(target, role, { source: 'manual', actor }, origin, tx);
       return change.role === target.role ? target : (await this.users.find(target.id, tx))!;
@@ -65,7 +67,7 @@ export class AdminUsersService {
 
   /** Suspends the user: every session and mailed reset link ends now, and their API keys are refused from the next request. */
   async suspend(principal: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
-    return this.dataSource.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const { actor, target } = await this.manageable(principal, id, tx);
       if (target.status === 'suspended') return target;
       if (target.role === 'super_admin') await this.assertNotLastSuperAdmin(target, tx);
@@ -78,7 +80,7 @@ export class AdminUsersService {
 
   /** Lifts a suspension; one a super admin decided stays until a super admin lifts it (403 suspended_by_super_admin). */
   async reactivate(principal: SessionPrincipal, id: string, origin: RequestOrigin): Promise<AdminUserRow> {
-    return this.dataSource.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const { actor, target } = await this.manageable(principal, id, tx);
       if (target.status === 'active') return target;
       assertMayEndSuspension(actor, target, 'reactivate');
@@ -94,7 +96,7 @@ export class AdminUsersService {
    * SSO identities are blocked in it too, so the same person cannot come straight back through their IdP (JIT).
    */
   async remove(principal: SessionPrincipal, id: string, confirmationEmail: string, origin: RequestOrigin): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
+    await this.transactions.run(async (tx) => {
       const { actor, target } = await this.manageable(principal, id, tx);
       assertMayEndSuspension(actor, target, 'remove');
       if (!sameText(normalizeEmail(confirmationEmail), target.email)) {
@@ -117,7 +119,9 @@ export class AdminUsersService {
    * Under the administration lock, returns the actor as they are now (a request authenticated before the actor was
    * demoted or suspended acts no more) and a user they may change: visible, not themselves, not ranked above them.
    */
-  async manageable(principal: SessionPrincipal, id: string, tx: EntityManager): Promise<{ actor: SessionPrincipal; target: AdminUserRow }> {
+  async manageable(principal: SessionPrincipal, id: string, either: TransactionOrLegacyManager): Promise<{ actor: SessionPrincipal; target: AdminUserRow }> {
+    // The same open transaction, as sso/ hands it over (see TransactionOrLegacyManager).
+    const tx = either as Transaction;
     await this.users.lockAdministration(tx);
     const self = await this.users.find(principal.userId, tx);
     if (!self || self.status !== 'active') throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
@@ -131,7 +135,7 @@ export class AdminUsersService {
     return { actor, target };
   }
 
-  private async assertNotLastSuperAdmin(target: AdminUserRow, tx: EntityManager): Promise<void> {
+  private async assertNotLastSuperAdmin(target: AdminUserRow, tx: Transaction): Promise<void> {
     const active = await this.users.activeSuperAdmins(tx);
     if (active.filter((id) => id !== target.id).length === 0) throw lastSuperAdmin();
   }
@@ -141,9 +145,9 @@ export class AdminUsersService {
     actor: SessionPrincipal,
     target: AdminUserRow,
     origin: RequestOrigin,
-    tx: EntityManager,
+    tx: Transaction,
     details: Record<string, unknown> = {},
   ) {
-    return this.audit.record(event, { userId: target.id, familyId: target.familyId, origin, details: { actor_user_id: actor.userId, ...details } }, tx);
+    return this.audit.record(event, { userId: target.id, familyId: target.familyId, origin, details: { actor_user_id: actor.userId, ...details } }, managerForLegacyCallee(tx));
   }
 }

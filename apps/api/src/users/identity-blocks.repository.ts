@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { SecretBox, SecretBoxError } from '../sso/secret-box';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
+import { managerOf, Transaction } from '../database/transactions';
+import type { TransactionOrLegacyManager } from './admin-users.repository';
 import { derivedKey } from '../common/derived-key';
 
 export const IDENTITY_LABEL_PURPOSE = 'sso_identity_blocks.identity_label';
@@ -42,8 +44,9 @@ export class IdentityBlocksRepository {
     this.box = SecretBox.fromConfig(config);
   }
 
-  async isBlocked(providerId: string, uid: string, manager: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM sso_identity_blocks WHERE provider_id = $1 AND uid_digest = $2`, [
+  // isBlocked, lockIdentity: called by sso/ in its transaction (see TransactionOrLegacyManager).
+  async isBlocked(providerId: string, uid: string, tx?: TransactionOrLegacyManager): Promise<boolean> {
+    const rows: unknown[] = await managerOf(tx as Transaction | undefined, this.dataSource).query(`SELECT 1 FROM sso_identity_blocks WHERE provider_id = $1 AND uid_digest = $2`, [
       providerId,
       identityDigest(this.key, providerId, uid),
     ]);
@@ -54,20 +57,21 @@ export class IdentityBlocksRepository {
    * Serialises, for the transaction, everything that creates or blocks this identity: a JIT creation or link that
    * checked the block list cannot commit an identity a removal is blocking at the same moment.
    */
-  async lockIdentity(providerId: string, uid: string, manager: EntityManager): Promise<void> {
+  async lockIdentity(providerId: string, uid: string, tx: TransactionOrLegacyManager): Promise<void> {
     const digest = identityDigest(this.key, providerId, uid);
-    await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [ADVISORY_LOCKS.ssoIdentity, Buffer.from(digest, 'hex').readInt32BE(0)]);
+    await managerOf(tx as Transaction, this.dataSource).query('SELECT pg_advisory_xact_lock($1, $2)', [ADVISORY_LOCKS.ssoIdentity, Buffer.from(digest, 'hex').readInt32BE(0)]);
   }
 
   /** Blocks every SSO identity the user has now, labelled with `label`; returns how many (already blocked ones count). */
-  async blockIdentitiesOf(userId: string, label: string, manager: EntityManager): Promise<number> {
+  async blockIdentitiesOf(userId: string, label: string, tx: Transaction): Promise<number> {
+    const manager = managerOf(tx, this.dataSource);
     // Ordered, so two transactions locking several identities take the locks in the same order.
     const identities: { provider_id: string; uid: string }[] = await manager.query(
       `SELECT provider_id, uid FROM sso_identities WHERE user_id = $1 ORDER BY provider_id, uid`,
       [userId],
     );
     for (const identity of identities) {
-      await this.lockIdentity(identity.provider_id, identity.uid, manager);
+      await this.lockIdentity(identity.provider_id, identity.uid, tx);
       await manager.query(
         `INSERT INTO sso_identity_blocks (provider_id, uid_digest, identity_label_encrypted) VALUES ($1, $2, $3)
          ON CONFLICT (provider_id, uid_digest) DO NOTHING`,
@@ -94,8 +98,8 @@ export class IdentityBlocksRepository {
   }
 
   /** The block with its provider's name, locked for the transaction, or null. */
-  async findForUpdate(id: string, manager: EntityManager): Promise<{ id: string; providerId: string; providerName: string } | null> {
-    const rows: { id: string; provider_id: string; provider_name: string }[] = await manager.query(
+  async findForUpdate(id: string, tx: Transaction): Promise<{ id: string; providerId: string; providerName: string } | null> {
+    const rows: { id: string; provider_id: string; provider_name: string }[] = await managerOf(tx, this.dataSource).query(
       `SELECT b.id, b.provider_id, p.name AS provider_name
          FROM sso_identity_blocks b JOIN sso_providers p ON p.id = b.provider_id
         WHERE b.id = $1 FOR UPDATE OF b`,
@@ -104,8 +108,8 @@ export class IdentityBlocksRepository {
     return rows[0] ? { id: rows[0].id, providerId: rows[0].provider_id, providerName: rows[0].provider_name } : null;
   }
 
-  async delete(id: string, manager: EntityManager): Promise<void> {
-    await manager.query(`DELETE FROM sso_identity_blocks WHERE id = $1`, [id]);
+  async delete(id: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`DELETE FROM sso_identity_blocks WHERE id = $1`, [id]);
   }
 
   private label(encrypted: string, digest: string): string {

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { roleAtLeast } from '@hearth/contracts';
 import type { Role } from '@hearth/contracts';
 import { canChangeRole } from '@hearth/domain/role-mapping';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
-import { AdminUserRow, AdminUsersRepository } from './admin-users.repository';
+import { managerForLegacyCallee } from '../database/transaction-bridge';
+import type { Transaction } from '../database/transactions';
+import { AdminUserRow, AdminUsersRepository, TransactionOrLegacyManager } from './admin-users.repository';
 
 /** A provider's role mapping deciding a role: which provider, and why, in one sentence (audited). */
 export interface MappingDecision {
@@ -54,9 +55,11 @@ export class RoleChangesService {
    *   and the refusal audited, as nobody else would see it.
    * A change is audited; so is an administrator's sync that changed nothing, as their action is what the row records.
    */
-  async apply(target: RoleChangeTarget, requested: Role | null, by: MappingInitiator, origin: RequestOrigin, tx: EntityManager): Promise<RoleChangeOutcome<string>>;
-  async apply(target: RoleChangeTarget, requested: Role, by: RoleChangeInitiator, origin: RequestOrigin, tx: EntityManager): Promise<RoleChangeOutcome>;
-  async apply(target: RoleChangeTarget, requested: Role | null, by: RoleChangeInitiator, origin: RequestOrigin, tx: EntityManager): Promise<RoleChangeOutcome> {
+  async apply(target: RoleChangeTarget, requested: Role | null, by: MappingInitiator, origin: RequestOrigin, tx: TransactionOrLegacyManager): Promise<RoleChangeOutcome<string>>;
+  async apply(target: RoleChangeTarget, requested: Role, by: RoleChangeInitiator, origin: RequestOrigin, tx: TransactionOrLegacyManager): Promise<RoleChangeOutcome>;
+  async apply(target: RoleChangeTarget, requested: Role | null, by: RoleChangeInitiator, origin: RequestOrigin, either: TransactionOrLegacyManager): Promise<RoleChangeOutcome> {
+    // The same open transaction, as sso/ hands it over (see TransactionOrLegacyManager).
+    const tx = either as Transaction;
     let role = requested ?? target.role;
     let rule = 'mapping' in by ? by.mapping.rule : null;
     if (requested && 'mapping' in by && !roleAtLeast(role, 'admin') && (await this.users.aloneInFamily(target, tx))) {
@@ -78,7 +81,7 @@ export class RoleChangesService {
     return { role, rule };
   }
 
-  private record(target: RoleChangeTarget, by: RoleChangeInitiator, rule: string | null, change: Record<string, unknown>, origin: RequestOrigin, tx: EntityManager) {
+  private record(target: RoleChangeTarget, by: RoleChangeInitiator, rule: string | null, change: Record<string, unknown>, origin: RequestOrigin, tx: Transaction) {
     const mapping = 'mapping' in by ? by.mapping : null;
     const details = {
       ...('actor' in by && { actor_user_id: by.actor.userId }),
@@ -88,7 +91,7 @@ export class RoleChangesService {
     return this.audit.record(
       'role_changed',
       { userId: target.id, familyId: target.familyId, providerId: mapping?.providerId, providerName: mapping?.providerName, origin, details },
-      tx,
+      managerForLegacyCallee(tx),
     );
   }
 }

@@ -6,13 +6,15 @@ import { IdentityBlocksController } from './identity-blocks.controller';
 import { IdentityBlocksRepository } from './identity-blocks.repository';
 import { IdentityBlocksService } from './identity-blocks.service';
 import { RoleChangesService } from './role-changes.service';
+import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
   controllers: [AdminUsersController, IdentityBlocksController],
-  providers: [UsersService, AdminUsersRepository, AdminUsersService, RoleChangesService, IdentityBlocksRepository, IdentityBlocksService],
+  providers: [UsersService, UsersRepository, AdminUsersRepository, AdminUsersService, RoleChangesService, IdentityBlocksRepository, IdentityBlocksService],
   // AdminUsersService, RoleChangesService: SSO's "sync roles" manages users under the same rules, and a sign-in's role
   // sync changes roles the one way. IdentityBlocksRepository: the blocks written by a removal are read by SSO sign-in.
-  exports: [UsersService, AdminUsersService, RoleChangesService, IdentityBlocksRepository],
+  // UsersRepository: sign-in and password reset read and write the users they authenticate.
+  exports: [UsersService, UsersRepository, AdminUsersService, RoleChangesService, IdentityBlocksRepository],
 })
 export class UsersModule {}

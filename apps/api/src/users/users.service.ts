@@ -5,9 +5,11 @@ import { hash } from 'argon2';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/password-length';
 import { ApiError } from '../common/api-error';
 import { currencyCodeProblem } from '../common/currency-field';
-import { Family } from '../finance/entities/family.entity';
-import { User } from './user.entity';
-import { ADVISORY_LOCKS } from '../database/advisory-locks';
+import { Transactions } from '../database/transactions';
+import type { Family } from '../finance/entities/family.entity';
+import { FamiliesRepository } from '../finance/families.repository';
+import type { User } from './user.entity';
+import { UsersRepository } from './users.repository';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -43,7 +45,17 @@ export function newUserProblems(input: Pick<CreateUserInput, 'email' | 'password
 
 @Injectable()
 export class UsersService {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly users: UsersRepository;
+  private readonly families: FamiliesRepository;
+  private readonly transactions: Transactions;
+
+  // Makes its own repositories, not injected ones, while cli.ts constructs it with the connection alone (cli/ moves
+  // separately, issue 31); every statement is in UsersRepository and FamiliesRepository.
+  constructor(dataSource: DataSource) {
+    this.users = new UsersRepository(dataSource);
+    this.families = new FamiliesRepository(dataSource);
+    this.transactions = new Transactions(dataSource);
+  }
 
   /** Creates a user, and the family too when it is named and new. */
   async create(input: CreateUserInput): Promise<{ user: User; family: Family; familyCreated: boolean }> {
@@ -52,43 +64,41 @@ export class UsersService {
     const email = normalizeEmail(input.email);
     const currency = input.currency?.toUpperCase();
     const passwordHash = input.password ? await hash(input.password) : null;
-    return this.dataSource.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       if (input.onlyWhenNoUsers) {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.setup]);
-        if (await tx.getRepository(User).exists({})) {
+        await this.users.lockSetup(tx);
+        if (await this.users.any(tx)) {
           throw new ApiError(409, 'already_set_up', 'This instance already has users; sign in instead.');
         }
       }
-      if (await tx.getRepository(User).exists({ where: { email } })) {
+      if (await this.users.existsWithEmail(email, tx)) {
         throw ApiError.validation([`a user with e-mail ${email} already exists`]);
       }
-      const families = tx.getRepository(Family);
       let family = input.familyId
-        ? await families.findOneBy({ id: input.familyId })
-        : await families.findOneBy({ name: input.familyName!.trim() });
+        ? await this.families.findById(input.familyId, tx)
+        : await this.families.findByName(input.familyName!.trim(), tx);
       const familyCreated = !family;
       if (!family) {
         if (input.familyId) throw ApiError.validation(['no family has that id']);
-        family = await families.save(families.create({ name: input.familyName!.trim(), currency: currency ?? 'USD' }));
+        family = await this.families.insert({ name: input.familyName!.trim(), currency: currency ?? 'USD' }, tx);
       } else if (currency && currency !== family.currency) {
         // Joining keeps the family's currency; saying nothing would leave the caller believing theirs was used.
         throw ApiError.validation([`family "${family.name}" already exists with currency ${family.currency}, not ${currency}; leave the currency out to join it`]);
       }
-      const users = tx.getRepository(User);
-      const user = await users.save(users.create({ email, role: input.role, passwordHash, familyId: family.id }));
+      const user = await this.users.insert({ email, role: input.role, passwordHash, familyId: family.id }, tx);
       return { user, family, familyCreated };
     });
   }
 
   async hasUsers(): Promise<boolean> {
-    return this.dataSource.getRepository(User).exists({});
+    return this.users.any();
   }
 
   findWithFamily(id: string): Promise<User | null> {
-    return this.dataSource.getRepository(User).findOne({ where: { id }, relations: { family: true } });
+    return this.users.findWithFamily(id);
   }
 
   findByEmail(email: string): Promise<User | null> {
-    return this.dataSource.getRepository(User).findOneBy({ email: normalizeEmail(email) });
+    return this.users.findByEmail(normalizeEmail(email));
   }
 }
