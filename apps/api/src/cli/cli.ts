@@ -23,6 +23,17 @@ async function audited(db: CommandDatabase, event: AuditEvent, entry: Omit<Audit
   await new AuditService(db.make(AuditLogsRepository)).record(event, { ...entry, actor: 'cli' });
 }
 
+/** UsersService as the application's injector builds it, on the command's connection. */
+async function usersService(db: CommandDatabase) {
+  const [{ UsersService }, { UsersRepository }, { FamiliesRepository }, { Transactions }] = await Promise.all([
+    import('../users/users.service'),
+    import('../users/users.repository'),
+    import('../finance/families.repository'),
+    import('../database/transactions'),
+  ]);
+  return new UsersService(db.make(UsersRepository), db.make(FamiliesRepository), db.make(Transactions));
+}
+
 // Only what `--help` needs loads up front; a command loads its services (and the database layer) when it runs.
 const COMMANDS: Record<string, Command> = {
   'users:create': {
@@ -39,8 +50,7 @@ const COMMANDS: Record<string, Command> = {
     },
     preload: () => import('../users/users.service'),
     async run(v, db) {
-      const { UsersService } = await import('../users/users.service');
-      const { user, family, familyCreated } = await db.make(UsersService).create({
+      const { user, family, familyCreated } = await (await usersService(db)).create({
         email: v.email!,
         password: v.password!,
         role: v.role as Role,
@@ -63,12 +73,8 @@ const COMMANDS: Record<string, Command> = {
     },
     preload: () => Promise.all([import('../users/users.service'), import('../auth/api-keys.service'), import('../auth/api-keys.repository')]),
     async run(v, db) {
-      const [{ UsersService }, { ApiKeysService }, { ApiKeysRepository }] = await Promise.all([
-        import('../users/users.service'),
-        import('../auth/api-keys.service'),
-        import('../auth/api-keys.repository'),
-      ]);
-      const user = await db.make(UsersService).findByEmail(v.email!);
+      const [{ ApiKeysService }, { ApiKeysRepository }] = await Promise.all([import('../auth/api-keys.service'), import('../auth/api-keys.repository')]);
+      const user = await (await usersService(db)).findByEmail(v.email!);
       if (!user) throw new Error(`No user with e-mail ${v.email}`);
       if (user.status !== 'active') throw new Error(`User ${user.email} is suspended; reactivate the account before creating an API key`);
       const created = await new ApiKeysService(db.make(ApiKeysRepository)).create({
@@ -94,14 +100,10 @@ const COMMANDS: Record<string, Command> = {
     required: ['prefix'],
     preload: () => Promise.all([import('../users/users.service'), import('../auth/api-keys.service'), import('../auth/api-keys.repository')]),
     async run(v, db) {
-      const [{ UsersService }, { ApiKeysService }, { ApiKeysRepository }] = await Promise.all([
-        import('../users/users.service'),
-        import('../auth/api-keys.service'),
-        import('../auth/api-keys.repository'),
-      ]);
+      const [{ ApiKeysService }, { ApiKeysRepository }] = await Promise.all([import('../auth/api-keys.service'), import('../auth/api-keys.repository')]);
       const revoked = await new ApiKeysService(db.make(ApiKeysRepository)).revoke(v.prefix!);
       if (!revoked) throw new Error(`No active API key with prefix ${v.prefix}`);
-      const owner = await db.make(UsersService).findWithFamily(revoked.userId);
+      const owner = await (await usersService(db)).findWithFamily(revoked.userId);
       await audited(db, 'api_key_revoked', { userId: revoked.userId, familyId: owner?.familyId ?? null, details: { api_key_id: revoked.id, prefix: revoked.prefix } });
       console.log(`Revoked API key ${v.prefix}`);
     },

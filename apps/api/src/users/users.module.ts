@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FinanceModule } from '../finance/finance.module';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersRepository } from './admin-users.repository';
 import { AdminUsersService } from './admin-users.service';
@@ -10,6 +11,7 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
+  imports: [FinanceModule],
   controllers: [AdminUsersController, IdentityBlocksController],
   providers: [UsersService, UsersRepository, AdminUsersRepository, AdminUsersService, RoleChangesService, IdentityBlocksRepository, IdentityBlocksService],
   // AdminUsersService, RoleChangesService: SSO's "sync roles" manages users under the same rules, and a sign-in's role

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ROLES, Role } from '@hearth/contracts';
 import { hash } from 'argon2';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/password-length';
@@ -45,17 +44,11 @@ export function newUserProblems(input: Pick<CreateUserInput, 'email' | 'password
 
 @Injectable()
 export class UsersService {
-  private readonly users: UsersRepository;
-  private readonly families: FamiliesRepository;
-  private readonly transactions: Transactions;
-
-  // Makes its own repositories, not injected ones, while cli.ts constructs it with the connection alone (cli/ moves
-  // separately, issue 31); every statement is in UsersRepository and FamiliesRepository.
-  constructor(dataSource: DataSource) {
-    this.users = new UsersRepository(dataSource);
-    this.families = new FamiliesRepository(dataSource);
-    this.transactions = new Transactions(dataSource);
-  }
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly families: FamiliesRepository,
+    private readonly transactions: Transactions,
+  ) {}
 
   /** Creates a user, and the family too when it is named and new. */
   async create(input: CreateUserInput): Promise<{ user: User; family: Family; familyCreated: boolean }> {
