@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger/ledger.module';
 import { ImportsController } from './imports.controller';
 import { ImportIdempotencyKeys } from './import-idempotency';
 import { IMPORTS_QUEUE } from './imports.queue';
@@ -12,7 +13,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 
 /** HTTP side of imports; the processor and the reaper schedule run in worker processes (jobs/workers.module.ts). */
 @Module({
-  imports: [queue],
+  imports: [queue, LedgerModule],
   controllers: [ImportsController],
   providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],

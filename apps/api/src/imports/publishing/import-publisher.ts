@@ -22,6 +22,8 @@ import { beginServiceImportReadback, finishServiceImportReadback, markServiceImp
 import { collisionsSinceCheck } from '../service-import';
 import type { JobOutcome } from '../../jobs/job-log';
 import { AccountLocks } from './account-locks';
+import { Ledger } from '../../ledger/ledger';
+import type { Transaction } from '../../database/transactions';
 
 const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   TransactionImport: publishTransactions,
@@ -207,6 +209,7 @@ export class ImportPublisher {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RUNTIME) private readonly runtime: Runtime,
     private readonly accountLocks: AccountLocks,
+    private readonly ledger: Ledger,
   ) {}
 
   /**
@@ -230,7 +233,8 @@ export class ImportPublisher {
     try {
       const [family] = await this.dataSource.query(`SELECT currency, timezone FROM families WHERE id = $1`, [familyId]);
       // Today is the family's, as at upload (imports.service).
-      const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone)));
+      const mapped = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone)));
+      const ctx = { ...mapped, ledger: this.ledger };
       // Every account the rows can go to, held until the publish ends: another publish into one of them waits, then
       // finds all of this one's rows (duplicates link to them), as if the two had been published one after the other.
       releaseAccounts = await this.accountLocks.hold([imp.accountId, ...ctx.accounts.values()]);
@@ -348,7 +352,7 @@ export class ImportPublisher {
    * the second core while the other runs), but commit strictly in order: each moves the resume point from where
    * the chunk before it left it, so everything up to the resume point is committed and nothing after it.
    */
-  private async publishChunks(imp: Import, delivery: Delivery, publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
+  private async publishChunks(imp: Import, delivery: Delivery, publish: (tx: Transaction, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
     // Chunks of publishTransactions insert only rows of their own (mappings are made before the first chunk), so
     // two can run at once; other publishers create or look up shared records per chunk (securities, merchants,
     // budgets). PGlite serves one connection: a chunk waiting for the one before it would hold it.
@@ -405,7 +409,7 @@ export class ImportPublisher {
     delivery: Delivery,
     bounds: Omit<ImportChunk, 'inOrder'>,
     previous: ChunkRun | null,
-    publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>,
+    publish: (tx: Transaction, chunk: ImportChunk) => Promise<void>,
   ): ChunkRun {
     let orderedDone!: () => void;
     const ordered = new Promise<void>((resolve) => (orderedDone = resolve));
@@ -422,7 +426,7 @@ export class ImportPublisher {
       if (current?.status !== 'importing' || current.token !== delivery.token) throw STOPPED;
       // The family's data_version moves once, below, in commit order (migration DataVersionByCaller says why).
       await tx.query(`SELECT set_config('hearth.data_version_by_caller', 'on', true)`);
-      await publish(tx, { ...bounds, inOrder });
+      await publish(tx as unknown as Transaction, { ...bounds, inOrder });
       orderedDone();
       if (previous && (await previous.outcome) !== 'committed') throw STOPPED;
       const [moved] = await tx.query(

@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
 import { minorUnitScale } from './minor-units';
-import { claimDuplicates, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+import { claimDuplicates, PublishContext, PublishError, RowsPublisher, str, unmovedStatements } from './publish-context';
 
 /** Broker and QIF exports re-imported with overlapping dates must not double the holdings. */
 const DEDUPLICATED = new Set(['TradeImport', 'QifImport']);
@@ -48,12 +48,12 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
   const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await claimDuplicateTrades(tx, ctx, rows) : new Set<number>();
   if (duplicates.size === rows.length) return;
   rows = rows.filter((r) => !duplicates.has(r.rowNumber));
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO securities (ticker, exchange_operating_mic, offline) SELECT DISTINCT t, m, true FROM unnest($1::varchar[], $2::varchar[]) AS x(t, m)
      ON CONFLICT (ticker, exchange_operating_mic) DO NOTHING`,
     [rows.map((r) => r.ticker), rows.map((r) => r.mic)],
   );
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
      SELECT id, $1, account_id, 'Trade', date, name, ${amountMinor('t')}, currency, $2
        FROM unnest($3::uuid[], $4::uuid[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::int[], $11::char(3)[], $12::numeric[])
@@ -62,7 +62,7 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       rows.map((r) => r.qty), rows.map((r) => r.price), rows.map((r) => r.scale), rows.map((r) => r.sign), rows.map((r) => r.currency),
       rows.map((r) => r.amount)],
   );
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency, investment_activity_label)
      SELECT t.id, s.id, t.qty, t.price, round(COALESCE(t.fee, 0) * t.scale)::bigint, t.currency, t.label
        FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::char(3)[], $7::varchar[], $8::numeric[], $9::numeric[])
@@ -84,7 +84,7 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
 export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
   for (const row of records) {
     const v = row.values;
-    const recorded: Array<{ rowNumber: number; entryId: string }> = await tx.query(
+    const recorded: Array<{ rowNumber: number; entryId: string }> = await unmovedStatements(tx).query(
       `SELECT $1::int AS "rowNumber", e.id AS "entryId"
          FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
         WHERE e.account_id = $2 AND e.date = $3 AND e.name = $4 AND e.entryable_type = 'Trade' AND e.amount_minor = 0 AND t.price = 0
@@ -97,7 +97,7 @@ export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
       await recordClaims(tx, ctx, claims);
       continue;
     }
-    const [{ added }] = await tx.query(
+    const [{ added }] = await unmovedStatements(tx).query(
       `SELECT round(COALESCE(sum(t.qty), 0) * ($4::numeric - 1), 8)::text AS added
          FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
         WHERE e.account_id = $1 AND e.date <= $2 AND e.entryable_type = 'Trade' AND s.ticker = $3 AND s.exchange_operating_mic = ''`,
@@ -111,8 +111,8 @@ export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
 };
 
 /** Records on the rows (import_rows.duplicate_of) the existing records they claimed, for revert. */
-async function recordClaims(tx: EntityManager, ctx: PublishContext, claims: Array<{ rowNumber: number; entryId: string }>): Promise<void> {
-  await tx.query(
+async function recordClaims(tx: Transaction, ctx: PublishContext, claims: Array<{ rowNumber: number; entryId: string }>): Promise<void> {
+  await unmovedStatements(tx).query(
     `UPDATE import_rows r SET duplicate_of = u.id FROM unnest($2::int[], $3::uuid[]) AS u(rn, id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
     [ctx.imp.id, claims.map((c) => c.rowNumber), claims.map((c) => c.entryId)],
   );
@@ -128,8 +128,8 @@ type TradeRow = { rowNumber: number; accountId: string; date: string; ticker: st
  * index of an account's trades (account balances'), reading every trade of the account for each row (time growing
  * with the square of the re-imported trades), instead of by (account, date, amount).
  */
-async function claimDuplicateTrades(tx: EntityManager, ctx: PublishContext, rows: TradeRow[]): Promise<Set<number>> {
-  const candidates: Array<{ rowNumber: number; entryId: string }> = await tx.query(
+async function claimDuplicateTrades(tx: Transaction, ctx: PublishContext, rows: TradeRow[]): Promise<Set<number>> {
+  const candidates: Array<{ rowNumber: number; entryId: string }> = await unmovedStatements(tx).query(
     `SELECT g.rn AS "rowNumber", x.id AS "entryId"
        FROM unnest($3::int[], $4::uuid[], $5::date[], $6::varchar[], $7::varchar[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::numeric[], $13::char(3)[])
          AS g(rn, account_id, date, ticker, mic, qty, price, amount, sign, scale, currency)

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
 import { ACCOUNTABLE_TYPES, AccountableType, TRANSACTION_KINDS } from '@hearth/contracts';
 import { minorUnitsText, ServiceRecordType, splitLinesOf } from '@hearth/domain/import-formats';
 import { classificationOf, paletteColor } from './mappables';
-import type { RowsPublisher, ImportRowRecord, PublishContext } from './publish-context';
+import { RowsPublisher, ImportRowRecord, PublishContext, unmovedStatements } from './publish-context';
 import { publishRules } from './taxonomy.publisher';
 
 // ServiceImport publishing. Rows arrive in dependency order (stored that way at upload), so everything a record
@@ -19,7 +20,7 @@ interface Row {
   anchorDate: string | null;
   data: Data;
 }
-type Handler = (tx: EntityManager, rows: Row[], ctx: PublishContext) => Promise<void>;
+type Handler = (tx: Transaction, rows: Row[], ctx: PublishContext) => Promise<void>;
 
 /**
  * The uuid a source id of one kind becomes in this import: an RFC 9562 version 8 (custom) uuid with the RFC variant,
@@ -58,7 +59,7 @@ const accounts: Handler = async (tx, rows, ctx) => {
       institution: text(d.institution_name), notes: text(d.notes), anchorDate: r.anchorDate,
     };
   });
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO accounts (id, family_id, name, accountable_type, subtype, classification, balance_minor, cash_balance_minor, currency, status,
                            institution_name, notes, import_id)
      SELECT id, $1, n, t, s, c, b, cb, cur, st, i, notes, $2
@@ -76,7 +77,7 @@ const accounts: Handler = async (tx, rows, ctx) => {
 
 const categories: Handler = async (tx, rows, ctx) => {
   const category = idOf(ctx, 'categories');
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO categories (id, family_id, name, color, lucide_icon, parent_id, import_id)
      SELECT id, $1, n, COALESCE(c, '#737373'), COALESCE(i, 'shapes'), p, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::uuid[]) AS x(id, n, c, i, p)`,
     [ctx.imp.familyId, ctx.imp.id, rows.map((r) => category(r.data.id)), rows.map((r) => String(r.data.name).trim()), rows.map((r) => text(r.data.color)),
@@ -85,7 +86,7 @@ const categories: Handler = async (tx, rows, ctx) => {
 };
 
 const tags: Handler = async (tx, rows, ctx) => {
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO tags (id, family_id, name, color, import_id) SELECT id, $1, n, COALESCE(c, '#e99537'), $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[]) AS x(id, n, c)`,
     [ctx.imp.familyId, ctx.imp.id, rows.map((r) => idOf(ctx, 'tags')(r.data.id)), rows.map((r) => String(r.data.name).trim()), rows.map((r) => text(r.data.color))],
   );
@@ -93,7 +94,7 @@ const tags: Handler = async (tx, rows, ctx) => {
 
 const merchants: Handler = async (tx, rows, ctx) => {
   const names = rows.map((r) => String(r.data.name).trim());
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO merchants (id, family_id, type, name, color, logo_url, website_url, import_id)
      SELECT id, $1, 'FamilyMerchant', n, c, l, w, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[]) AS x(id, n, c, l, w)`,
     [ctx.imp.familyId, ctx.imp.id, rows.map((r) => idOf(ctx, 'merchants')(r.data.id)), names,
@@ -114,9 +115,9 @@ interface EntryDraft {
   parentId?: string | null;
 }
 
-async function insertEntries(tx: EntityManager, ctx: PublishContext, type: 'Transaction' | 'Trade' | 'Valuation', entries: EntryDraft[]) {
+async function insertEntries(tx: Transaction, ctx: PublishContext, type: 'Transaction' | 'Trade' | 'Valuation', entries: EntryDraft[]) {
   if (!entries.length) return;
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
      SELECT id, $1, a, $3, d, n, m, c, notes, ex, p, $2
        FROM unnest($4::uuid[], $5::uuid[], $6::date[], $7::text[], $8::bigint[], $9::char(3)[], $10::text[], $11::boolean[], $12::uuid[])
@@ -127,9 +128,9 @@ async function insertEntries(tx: EntityManager, ctx: PublishContext, type: 'Tran
   );
 }
 
-async function valuationDetails(tx: EntityManager, rows: Array<{ id: string; kind: string }>) {
+async function valuationDetails(tx: Transaction, rows: Array<{ id: string; kind: string }>) {
   if (!rows.length) return;
-  await tx.query(`INSERT INTO valuations (entry_id, kind) SELECT * FROM unnest($1::uuid[], $2::varchar[])`, [rows.map((r) => r.id), rows.map((r) => r.kind)]);
+  await unmovedStatements(tx).query(`INSERT INTO valuations (entry_id, kind) SELECT * FROM unnest($1::uuid[], $2::varchar[])`, [rows.map((r) => r.id), rows.map((r) => r.kind)]);
 }
 
 /** Transactions with their split lines as child entries (the parent is excluded, children inherit what they lack). */
@@ -167,13 +168,13 @@ const transactions: Handler = async (tx, rows, ctx) => {
     });
   }
   await insertEntries(tx, ctx, 'Transaction', entries);
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO transactions (entry_id, category_id, merchant_id, kind) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[])`,
     [details.map((t) => t.id), details.map((t) => t.category), details.map((t) => t.merchant), details.map((t) => t.kind)],
   );
   const pairs = details.flatMap((t) => t.tags.map((tagId) => [tagId, t.id]));
   if (pairs.length) {
-    await tx.query(`INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
+    await unmovedStatements(tx).query(`INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
   }
 };
 
@@ -185,13 +186,13 @@ const transactions: Handler = async (tx, rows, ctx) => {
 const transfers: Handler = async (tx, rows, ctx) => {
   const transaction = idOf(ctx, 'transactions');
   const [inflows, outflows] = [rows.map((r) => transaction(r.data.inflow_transaction_id)), rows.map((r) => transaction(r.data.outflow_transaction_id))];
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO transfers (id, family_id, inflow_entry_id, outflow_entry_id, status, notes, import_id)
      SELECT id, $1, i, o, s, n, $2 FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::varchar[], $7::text[]) AS x(id, i, o, s, n)`,
     [ctx.imp.familyId, ctx.imp.id, rows.map((r) => targetId(ctx.imp.id, 'transfer', String(r.line))), inflows, outflows,
       rows.map((r) => oneOf(r.data.status, ['pending', 'confirmed'], 'pending')), rows.map((r) => text(r.data.notes))],
   );
-  await tx.query(
+  await unmovedStatements(tx).query(
     `UPDATE transactions t
         SET kind = CASE WHEN t.entry_id = x.i THEN 'funds_movement'
                         WHEN dest.accountable_type = 'Loan' THEN 'loan_payment'
@@ -224,13 +225,13 @@ const trades: Handler = async (tx, rows, ctx) => {
       label: text(d.investment_activity_label) ?? (qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy'),
     };
   });
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO securities (ticker, exchange_operating_mic, name, offline) SELECT DISTINCT ON (t, m) t, m, n, true FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS x(t, m, n)
      ON CONFLICT (ticker, exchange_operating_mic) DO NOTHING`,
     [list.map((t) => t.ticker), list.map((t) => t.mic), list.map((t) => t.securityName)],
   );
   await insertEntries(tx, ctx, 'Trade', list.map((t) => ({ id: t.id, accountId: t.accountId, date: t.date, name: t.name, amount: t.amount, currency: t.currency })));
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency, investment_activity_label)
      SELECT x.id, s.id, x.q, x.p, x.f, x.c, x.l
        FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::bigint[], $7::char(3)[], $8::varchar[]) AS x(id, t, m, q, p, f, c, l)
@@ -251,7 +252,7 @@ const valuations: Handler = async (tx, rows, ctx) => {
 };
 
 const budgets: Handler = async (tx, rows, ctx) => {
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO budgets (id, family_id, start_date, end_date, budgeted_spending_minor, expected_income_minor, currency)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::date[], $5::bigint[], $6::bigint[], $7::char(3)[])`,
     [rows.map((r) => idOf(ctx, 'budgets')(r.data.id)), rows.map(() => ctx.imp.familyId), rows.map((r) => r.data.start_date), rows.map((r) => r.data.end_date),
@@ -260,7 +261,7 @@ const budgets: Handler = async (tx, rows, ctx) => {
 };
 
 const budgetCategories: Handler = async (tx, rows, ctx) => {
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO budget_categories (budget_id, category_id, budgeted_spending_minor, currency)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::char(3)[])`,
     [rows.map((r) => idOf(ctx, 'budgets')(r.data.budget_id)), rows.map((r) => idOf(ctx, 'categories')(r.data.category_id)),

@@ -1,8 +1,8 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
 import { timeOrderedId } from '../../common/time-ordered-id';
 import { publishSplits, publishTrades } from './investments.publisher';
 import { minorUnitScale } from './minor-units';
-import { ChunkPublisher, chunkRows, ImportRowRecord, previousValues, PublishContext, PublishError } from './publish-context';
+import { ChunkPublisher, chunkRows, ImportRowRecord, previousValues, PublishContext, PublishError, unmovedStatements } from './publish-context';
 import { publishTransactionRows } from './transactions.publisher';
 
 /**
@@ -32,10 +32,10 @@ const OPENING_ANCHOR = `SELECT e.id, e.date, e.amount_minor, e.currency FROM ent
  * An account has one opening balance (docs/api/import-formats.md#qif): the file's (its last Opening Balance record) replaces the
  * one the account has, whoever set it, and the row records what it was for revert; an account without one gets it.
  */
-async function setOpeningBalance(tx: EntityManager, ctx: PublishContext, accountId: string, row: ImportRowRecord): Promise<void> {
+async function setOpeningBalance(tx: Transaction, ctx: PublishContext, accountId: string, row: ImportRowRecord): Promise<void> {
   const currency = String(row.values.currency ?? ctx.familyCurrency);
   const [date, amount, scale] = [row.values.date, row.values.amount, minorUnitScale(currency)];
-  const [replaced]: [unknown[], number] = await tx.query(
+  const [replaced]: [unknown[], number] = await unmovedStatements(tx).query(
     `WITH anchor AS (${OPENING_ANCHOR}),
           changed AS (
             UPDATE entries e SET date = $2, amount_minor = round($3::numeric * $4::numeric)::bigint, currency = $5, updated_at = now()
@@ -48,12 +48,12 @@ async function setOpeningBalance(tx: EntityManager, ctx: PublishContext, account
   );
   if (replaced.length) return;
   const id = timeOrderedId();
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
      VALUES ($1, $2, $3, 'Valuation', $4, 'Opening balance', round($5::numeric * $6::numeric)::bigint, $7, $8)`,
     [id, ctx.imp.familyId, accountId, date, amount, scale, currency, ctx.imp.id],
   );
-  await tx.query(`INSERT INTO valuations (entry_id, kind) VALUES ($1, 'opening_anchor')`, [id]);
+  await unmovedStatements(tx).query(`INSERT INTO valuations (entry_id, kind) VALUES ($1, 'opening_anchor')`, [id]);
 }
 
 /**
@@ -63,8 +63,8 @@ async function setOpeningBalance(tx: EntityManager, ctx: PublishContext, account
  * old date for revert; a row that claimed a duplicate already records that claim, so when every row is a duplicate
  * the balance stays (the account had those transactions before it already). One statement, in the last chunk.
  */
-async function moveOpeningBalance(tx: EntityManager, ctx: PublishContext, accountId: string): Promise<void> {
-  await tx.query(
+async function moveOpeningBalance(tx: Transaction, ctx: PublishContext, accountId: string): Promise<void> {
+  await unmovedStatements(tx).query(
     `WITH anchor AS (${OPENING_ANCHOR}),
           file AS (
             SELECT min((r."values"->>'date')::date) AS earliest,

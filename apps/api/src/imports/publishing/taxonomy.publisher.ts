@@ -1,7 +1,7 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
 import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
-import { ImportRowRecord, previousValues, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+import { ImportRowRecord, previousValues, PublishContext, PublishError, RowsPublisher, str, unmovedStatements } from './publish-context';
 
 /** Sure's colour for a category a CategoryImport or RuleImport creates without one (docs/api/import-formats.md#categories-merchants-and-rules). */
 const CATEGORY_COLOR = '#737373';
@@ -42,12 +42,12 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   const selfParent = rows.find((r) => r.parent === r.name);
   if (selfParent) throw new PublishError(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
   // The family's own categories as they were, for revert to put back what the rows change in them.
-  const existing: CategoryState[] = await tx.query(
+  const existing: CategoryState[] = await unmovedStatements(tx).query(
     `SELECT id, name, color, lucide_icon, parent_id FROM categories WHERE family_id = $1 AND name = ANY($2::text[]) AND import_id IS DISTINCT FROM $3`,
     [ctx.imp.familyId, rows.map((r) => r.name), ctx.imp.id],
   );
   // The defaults are for new categories only: an existing one keeps the colour and icon a row leaves out.
-  await tx.query(
+  await unmovedStatements(tx).query(
     `WITH given AS (SELECT * FROM unnest($4::text[], $5::varchar[], $6::varchar[]) AS t(n, c, i))
      INSERT INTO categories (family_id, name, color, lucide_icon, import_id)
      SELECT $1, n, COALESCE(c, $3), COALESCE(i, 'shapes'), $2 FROM given
@@ -57,21 +57,21 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
     [ctx.imp.familyId, ctx.imp.id, CATEGORY_COLOR, rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.icon)],
   );
   const parents = rows.filter((r) => r.parent);
-  await ensureNamed(tx, 'categories', ctx.imp, parents.map((r) => r.parent!), new Map(), CATEGORY_COLOR);
-  await tx.query(
+  await ensureNamed(unmovedStatements(tx), 'categories', ctx.imp, parents.map((r) => r.parent!), new Map(), CATEGORY_COLOR);
+  await unmovedStatements(tx).query(
     `UPDATE categories c SET parent_id = p.id, color = p.color, updated_at = now()
        FROM unnest($2::text[], $3::text[]) AS t(child, parent) JOIN categories p ON p.family_id = $1 AND p.name = t.parent
       WHERE c.family_id = $1 AND c.name = t.child`,
     [ctx.imp.familyId, parents.map((r) => r.name), parents.map((r) => r.parent)],
   );
   // A category no row gives a parent is top-level, unless this import created it (in an earlier chunk).
-  await tx.query(
+  await unmovedStatements(tx).query(
     `UPDATE categories SET parent_id = NULL, updated_at = now()
       WHERE family_id = $1 AND name = ANY($2::text[]) AND parent_id IS NOT NULL AND import_id IS DISTINCT FROM $3`,
     [ctx.imp.familyId, rows.filter((r) => !r.parent).map((r) => r.name), ctx.imp.id],
   );
   // Walking up from each category given a parent: one that reaches itself is in a cycle (budgets could not total it).
-  const cycles: Array<{ name: string }> = await tx.query(
+  const cycles: Array<{ name: string }> = await unmovedStatements(tx).query(
     `WITH RECURSIVE up(start, id) AS (
        SELECT c.id, c.parent_id FROM categories c WHERE c.family_id = $1 AND c.name = ANY($2::text[]) AND c.parent_id IS NOT NULL
        UNION SELECT u.start, p.parent_id FROM up u JOIN categories p ON p.id = u.id WHERE p.parent_id IS NOT NULL)
@@ -92,13 +92,13 @@ type CategoryState = { id: string; name: string; color: string; lucide_icon: str
  * after (import_rows.previous), so revert puts that back and drops a placeholder parent it created.
  */
 async function recordClaimedCategories(
-  tx: EntityManager,
+  tx: Transaction,
   ctx: PublishContext,
   before: CategoryState[],
   rows: CategoryRow[],
 ): Promise<void> {
   const rowOf = new Map(rows.map((r) => [r.name, r.rowNumber]));
-  await tx.query(
+  await unmovedStatements(tx).query(
     `UPDATE import_rows ir
         SET duplicate_of = c.id,
             previous = CASE WHEN (c.color, c.lucide_icon, c.parent_id) IS DISTINCT FROM (b.color, b.lucide_icon, b.parent_id)
@@ -111,8 +111,8 @@ async function recordClaimedCategories(
 }
 
 /** Creates the family merchants of the given names it lacks, recorded as the import's; existing ones are left as they are. */
-async function ensureMerchantsNamed(tx: EntityManager, ctx: PublishContext, rows: Array<{ name: string; color: string | null; website: string | null }>): Promise<void> {
-  await tx.query(
+async function ensureMerchantsNamed(tx: Transaction, ctx: PublishContext, rows: Array<{ name: string; color: string | null; website: string | null }>): Promise<void> {
+  await unmovedStatements(tx).query(
     `INSERT INTO merchants (family_id, type, name, color, website_url, import_id)
      SELECT $1, 'FamilyMerchant', n, c, w, $2 FROM unnest($3::text[], $4::varchar[], $5::varchar[]) AS t(n, c, w)
      ON CONFLICT (family_id, name) WHERE type = 'FamilyMerchant' DO NOTHING`,
@@ -126,7 +126,7 @@ async function ensureMerchantsNamed(tx: EntityManager, ctx: PublishContext, rows
  */
 export const publishMerchants: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((r) => ({ rowNumber: r.sourceRowNumber, name: String(r.values.name).trim(), color: str(r.values.color), website: str(r.values.website_url) }));
-  await tx.query(
+  await unmovedStatements(tx).query(
     `UPDATE import_rows ir SET duplicate_of = m.id
        FROM (SELECT DISTINCT ON (n) n, rn FROM unnest($3::text[], $4::int[]) AS t(n, rn) ORDER BY n, rn) t
        JOIN merchants m ON m.family_id = $1 AND m.type = 'FamilyMerchant' AND m.name = t.n AND m.import_id IS DISTINCT FROM $2
@@ -153,10 +153,10 @@ function withIds(operands: Operand[], ids: Record<'categories' | 'merchants' | '
   });
 }
 
-async function ensureMerchants(tx: EntityManager, ctx: PublishContext, names: string[]): Promise<Map<string, string>> {
+async function ensureMerchants(tx: Transaction, ctx: PublishContext, names: string[]): Promise<Map<string, string>> {
   if (names.length) await ensureMerchantsNamed(tx, ctx, names.map((name) => ({ name, color: null, website: null })));
   const rows: Array<{ id: string; name: string }> = names.length
-    ? await tx.query(`SELECT id, name FROM merchants WHERE family_id = $1 AND type = 'FamilyMerchant' AND name = ANY($2::text[])`, [ctx.imp.familyId, names])
+    ? await unmovedStatements(tx).query(`SELECT id, name FROM merchants WHERE family_id = $1 AND type = 'FamilyMerchant' AND name = ANY($2::text[])`, [ctx.imp.familyId, names])
     : [];
   return new Map(rows.map((r) => [r.name, r.id]));
 }
@@ -174,8 +174,8 @@ const GIVEN_RULES = `unnest($3::varchar[], $4::varchar[], $5::boolean[], $6::dat
  * Replaces the family's rules named like the given ones (the oldest of a name and resource type), recording on each
  * row the rule and what it was, for revert; returns the numbers of the rows that replaced one.
  */
-async function replaceRules(tx: EntityManager, ctx: PublishContext, columns: unknown[]): Promise<Set<number>> {
-  const [replaced]: [Array<{ rn: number }>, number] = await tx.query(
+async function replaceRules(tx: Transaction, ctx: PublishContext, columns: unknown[]): Promise<Set<number>> {
+  const [replaced]: [Array<{ rn: number }>, number] = await unmovedStatements(tx).query(
     `WITH given AS (SELECT * FROM ${GIVEN_RULES}),
           found AS (
             SELECT DISTINCT ON (r.resource_type, r.name) r.id, t.rn, r.active, r.effective_date, r.conditions, r.actions
@@ -212,8 +212,8 @@ export const publishRules: RowsPublisher = async (tx, records, ctx) => {
   const names = { categories: new Set<string>(), merchants: new Set<string>(), tags: new Set<string>() };
   for (const row of given) namesIn([...row.conditions, ...row.actions], names);
   const ids = {
-    categories: await ensureNamed(tx, 'categories', ctx.imp, [...names.categories], new Map(), CATEGORY_COLOR),
-    tags: await ensureNamed(tx, 'tags', ctx.imp, [...names.tags]),
+    categories: await ensureNamed(unmovedStatements(tx), 'categories', ctx.imp, [...names.categories], new Map(), CATEGORY_COLOR),
+    tags: await ensureNamed(unmovedStatements(tx), 'tags', ctx.imp, [...names.tags]),
     merchants: await ensureMerchants(tx, ctx, [...names.merchants]),
   };
   let rows = given;
@@ -224,7 +224,7 @@ export const publishRules: RowsPublisher = async (tx, records, ctx) => {
     const replaced = await replaceRules(tx, ctx, ruleColumns([...last.values()], ids));
     rows = given.filter((r) => !r.name || (last.get(key(r)) === r && !replaced.has(r.rowNumber)));
   }
-  await tx.query(
+  await unmovedStatements(tx).query(
     `INSERT INTO rules (family_id, name, resource_type, active, effective_date, conditions, actions, import_id) SELECT $1, n, rt, a, d, c, x, $2 FROM ${GIVEN_RULES}`,
     [ctx.imp.familyId, ctx.imp.id, ...ruleColumns(rows, ids)],
   );

@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
 import { minorUnitScales } from './minor-units';
-import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError, SPLIT_PART_TYPES } from './publish-context';
+import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError, SPLIT_PART_TYPES, unmovedStatements } from './publish-context';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
 interface DuplicateRow {
@@ -70,10 +70,10 @@ const priorTransaction = (importParam: string) => `e.entryable_type = 'Transacti
  * (AccountLocks) from before its first chunk to its end, so no other publish adds to them meanwhile and the span
  * taken once stays true.
  */
-async function priorSpans(tx: EntityManager, ctx: PublishContext, accountIds: string[]): Promise<Map<string, PriorSpan | null>> {
+async function priorSpans(tx: Transaction, ctx: PublishContext, accountIds: string[]): Promise<Map<string, PriorSpan | null>> {
   const unseen = accountIds.filter((id) => !ctx.priorSpans.has(id));
   if (unseen.length) {
-    const spans: Array<{ account_id: string } & PriorSpan> = await tx.query(
+    const spans: Array<{ account_id: string } & PriorSpan> = await unmovedStatements(tx).query(
       `SELECT a.id AS account_id, lo.date::text AS first, hi.date::text AS last
          FROM accounts a
          CROSS JOIN LATERAL (SELECT e.date FROM entries e WHERE e.account_id = a.id AND ${priorTransaction('$2')} ORDER BY e.date LIMIT 1) lo
@@ -91,9 +91,9 @@ async function priorSpans(tx: EntityManager, ctx: PublishContext, accountIds: st
  * The accounts the chunk's rows go to. Without the import's own account, rows name theirs, and a row whose account
  * is unknown stops the publish with its row number.
  */
-async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unknown[]): Promise<string[]> {
+async function chunkAccounts(tx: Transaction, ctx: PublishContext, params: unknown[]): Promise<string[]> {
   if (ctx.imp.accountId) return [ctx.imp.accountId];
-  const [{ unassigned, accounts }] = await tx.query(
+  const [{ unassigned, accounts }] = await unmovedStatements(tx).query(
     `SELECT min(rn) FILTER (WHERE account_id IS NULL) AS unassigned, array_agg(DISTINCT account_id) FILTER (WHERE account_id IS NOT NULL) AS accounts
        FROM (${CHUNK_TRANSACTIONS}) c`,
     params,
@@ -110,7 +110,7 @@ async function chunkAccounts(tx: EntityManager, ctx: PublishContext, params: unk
  * chunks run; the claiming, in memory against the claims held there, takes its turn in file order (a split's parts
  * are in its chunk).
  */
-async function findDuplicates(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, params: unknown[], accounts: string[]): Promise<DuplicateRow[]> {
+async function findDuplicates(tx: Transaction, ctx: PublishContext, chunk: ImportChunk, params: unknown[], accounts: string[]): Promise<DuplicateRow[]> {
   const candidates = await duplicateCandidates(tx, ctx, params, accounts);
   return chunk.inOrder(async () => {
     const wholes = await claimDuplicates(tx, ctx, candidates.filter((c) => c.splitOf === null));
@@ -143,11 +143,11 @@ type Candidate = Omit<DuplicateRow, 'tagIds' | 'existing'> & {
  * span are probed: a first import into an account probes nothing. The probes run by index whatever the statistics
  * say (byIndexOnly). Measurements: docs/performance.md#duplicate-probes.
  */
-async function duplicateCandidates(tx: EntityManager, ctx: PublishContext, params: unknown[], accounts: string[]): Promise<Candidate[]> {
+async function duplicateCandidates(tx: Transaction, ctx: PublishContext, params: unknown[], accounts: string[]): Promise<Candidate[]> {
   const spans = await priorSpans(tx, ctx, accounts);
   const probed = Object.fromEntries(accounts.flatMap((id) => (spans.get(id) ? [[id, spans.get(id)]] : [])));
   if (!Object.keys(probed).length) return [];
-  return byIndexOnly(tx, () => tx.query(
+  return byIndexOnly(tx, () => unmovedStatements(tx).query(
     `SELECT i.rn AS "rowNumber", i.category_id AS "categoryId", i.notes, i.tags, i.split_of AS "splitOf",
             x.id AS "entryId", x.notes AS "existingNotes", x.category_id AS "existingCategoryId", x.parent_entry_id AS "parentEntryId"
        FROM (${CHUNK_TRANSACTIONS}) i
@@ -173,10 +173,10 @@ async function duplicateCandidates(tx: EntityManager, ctx: PublishContext, param
  * a scan of the whole table cost the planner the same, and it scanned entries and transactions whole for each row,
  * in time growing with rows x entries.
  */
-async function byIndexOnly<T>(tx: EntityManager, query: () => Promise<T>): Promise<T> {
-  const [{ was }] = await tx.query(`SELECT current_setting('enable_seqscan') AS was, set_config('enable_seqscan', 'off', true)`);
+async function byIndexOnly<T>(tx: Transaction, query: () => Promise<T>): Promise<T> {
+  const [{ was }] = await unmovedStatements(tx).query(`SELECT current_setting('enable_seqscan') AS was, set_config('enable_seqscan', 'off', true)`);
   const result = await query();
-  await tx.query(`SELECT set_config('enable_seqscan', $1, true)`, [was]);
+  await unmovedStatements(tx).query(`SELECT set_config('enable_seqscan', $1, true)`, [was]);
   return result;
 }
 
@@ -192,8 +192,8 @@ const tagIds = (ctx: PublishContext, tags: unknown): string[] =>
  * as they would count the purchase twice (markPartsOfSplitTransactions). Revert of this import counts a transaction it
  * split again (UNSPLIT_PASSED).
  */
-async function insertTransactions(tx: EntityManager, ctx: PublishContext, params: unknown[], size: number, duplicates: DuplicateRow[], claims: string): Promise<void> {
-  await tx.query(
+async function insertTransactions(tx: Transaction, ctx: PublishContext, params: unknown[], size: number, duplicates: DuplicateRow[], claims: string): Promise<void> {
+  await unmovedStatements(tx).query(
     `WITH chunk AS MATERIALIZED (${CHUNK_TRANSACTIONS}),
           claimed AS (SELECT ($11::uuid[])[ordinal] AS id, c.*, ($14::jsonb ->> c.split_of::text)::uuid AS claimed_parent FROM chunk c WHERE c.rn <> ALL($12::int[])),
           fresh AS MATERIALIZED (
@@ -234,10 +234,10 @@ async function insertTransactions(tx: EntityManager, ctx: PublishContext, params
  * insert, while the transaction's parts are only those it had. Only a QIF or Actual split's total can claim a
  * transaction, and only a chunk with claims can have such parts.
  */
-async function markPartsOfSplitTransactions(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[], claims: string): Promise<void> {
+async function markPartsOfSplitTransactions(tx: Transaction, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[], claims: string): Promise<void> {
   if (!SPLIT_PART_TYPES.has(ctx.imp.type) || !duplicates.length) return;
   // The chunk's rows alone, each looking its total up in the claims: no join a planner could turn into a loop over pairs.
-  await tx.query(
+  await unmovedStatements(tx).query(
     `UPDATE import_rows r SET duplicate_of = ($5::jsonb ->> (r."values"->>'split_of'))::uuid
       WHERE ${IN_CHUNK} AND $5::jsonb ? (r."values"->>'split_of') AND NOT $5::jsonb ? r.source_row_number::text
         AND EXISTS (SELECT 1 FROM entries k WHERE k.parent_entry_id = ($5::jsonb ->> (r."values"->>'split_of'))::uuid)`,
@@ -246,11 +246,11 @@ async function markPartsOfSplitTransactions(tx: EntityManager, ctx: PublishConte
 }
 
 /** Tags the rows add to their entries; returns the tag ids added by entry (an entry already tagged so is left out). */
-async function insertTaggings(tx: EntityManager, rows: Array<{ entryId: string; tagIds: string[] }>): Promise<Map<string, string[]>> {
+async function insertTaggings(tx: Transaction, rows: Array<{ entryId: string; tagIds: string[] }>): Promise<Map<string, string[]>> {
   const pairs = rows.flatMap((r) => r.tagIds.map((tagId) => [tagId, r.entryId]));
   const added = new Map<string, string[]>();
   if (!pairs.length) return added;
-  const inserted: Array<{ tag_id: string; entry_id: string }> = await tx.query(
+  const inserted: Array<{ tag_id: string; entry_id: string }> = await unmovedStatements(tx).query(
     `INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING RETURNING tag_id, entry_id`,
     [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
   );
@@ -263,13 +263,13 @@ async function insertTaggings(tx: EntityManager, rows: Array<{ entryId: string; 
  * the row changed (import_rows.previous) for revert to put back. Only what changes is written: a re-imported export
  * usually changes nothing, and each UPDATE is a new row version.
  */
-async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: DuplicateRow[]): Promise<void> {
+async function updateDuplicates(tx: Transaction, ctx: PublishContext, rows: DuplicateRow[]): Promise<void> {
   if (!rows.length) return;
   const recategorises = (r: DuplicateRow) => r.categoryId !== null && r.categoryId !== r.existing.categoryId;
   const annotates = (r: DuplicateRow) => r.notes !== null && r.notes !== r.existing.notes;
   const recategorised = rows.filter(recategorises);
   if (recategorised.length) {
-    await tx.query(
+    await unmovedStatements(tx).query(
       `UPDATE transactions t SET category_id = u.category_id, updated_at = now()
          FROM unnest($1::uuid[], $2::uuid[]) AS u(entry_id, category_id) WHERE t.entry_id = u.entry_id`,
       [recategorised.map((r) => r.entryId), recategorised.map((r) => r.categoryId)],
@@ -277,7 +277,7 @@ async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: Du
   }
   const annotated = rows.filter(annotates);
   if (annotated.length) {
-    await tx.query(
+    await unmovedStatements(tx).query(
       `UPDATE entries e SET notes = u.notes, updated_at = now() FROM unnest($1::uuid[], $2::text[]) AS u(id, notes) WHERE e.id = u.id`,
       [annotated.map((r) => r.entryId), annotated.map((r) => r.notes)],
     );
@@ -291,7 +291,7 @@ async function updateDuplicates(tx: EntityManager, ctx: PublishContext, rows: Du
     };
     return Object.keys(changes).length ? JSON.stringify(changes) : null;
   });
-  await tx.query(
+  await unmovedStatements(tx).query(
     `UPDATE import_rows r SET duplicate_of = u.entry_id, previous = u.previous
        FROM unnest($2::int[], $3::uuid[], $4::jsonb[]) AS u(rn, entry_id, previous) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
     [ctx.imp.id, rows.map((r) => r.rowNumber), rows.map((r) => r.entryId), previous],
@@ -308,7 +308,7 @@ const DEDUPLICATED = new Set(['TransactionImport', 'QifImport', 'PdfImport', 'Mi
  * The chunk's rows (of `rowKind` in a statement) become transactions; bank exports skip duplicates of existing
  * ones and add to them instead.
  */
-export async function publishTransactionRows(tx: EntityManager, chunk: ImportChunk, ctx: PublishContext, rowKind: string | null): Promise<void> {
+export async function publishTransactionRows(tx: Transaction, chunk: ImportChunk, ctx: PublishContext, rowKind: string | null): Promise<void> {
   const params = chunkParams(ctx, chunk, rowKind);
   const accounts = await chunkAccounts(tx, ctx, params);
   const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, chunk, params, accounts) : [];

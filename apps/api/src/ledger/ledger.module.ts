@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { EntriesRepository } from './entries.repository';
+import { Ledger } from './ledger';
+import { LedgerAccountsRepository } from './ledger-accounts.repository';
+
+/**
+ * Owns the statements on the ledger's tables (accounts, entries, valuations, transactions, trades, categories, tags,
+ * taggings, merchants): other modules, imports among them, call its repositories. It imports no feature module.
+ */
+@Module({
+  providers: [EntriesRepository, LedgerAccountsRepository, Ledger],
+  exports: [EntriesRepository, LedgerAccountsRepository, Ledger],
+})
+export class LedgerModule {}

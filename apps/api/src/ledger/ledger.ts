@@ -1,0 +1,15 @@
+import { Injectable } from '@nestjs/common';
+import { EntriesRepository } from './entries.repository';
+import { LedgerAccountsRepository } from './ledger-accounts.repository';
+
+/**
+ * The ledger's repositories in one object, for code that writes the ledger from plain functions handed an open
+ * transaction (the import publishers) rather than from a service of its own.
+ */
+@Injectable()
+export class Ledger {
+  constructor(
+    readonly accounts: LedgerAccountsRepository,
+    readonly entries: EntriesRepository,
+  ) {}
+}
