@@ -6,7 +6,6 @@ import { ImportIdempotencyKeys } from './import-idempotency';
 import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
-import { AccountLocks } from './publishing/account-locks';
 import { ImportPublisher } from './publishing/import-publisher';
 
 const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
@@ -15,7 +14,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue, LedgerModule],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, ImportIdempotencyKeys],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountLocksRepository } from './account-locks.repository';
 import { EntriesRepository } from './entries.repository';
 import { Ledger } from './ledger';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
@@ -8,7 +9,7 @@ import { LedgerAccountsRepository } from './ledger-accounts.repository';
  * taggings, merchants): other modules, imports among them, call its repositories. It imports no feature module.
  */
 @Module({
-  providers: [EntriesRepository, LedgerAccountsRepository, Ledger],
-  exports: [EntriesRepository, LedgerAccountsRepository, Ledger],
+  providers: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, Ledger],
+  exports: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, Ledger],
 })
 export class LedgerModule {}

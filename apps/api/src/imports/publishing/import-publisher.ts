@@ -21,7 +21,7 @@ import { deleteServiceImportBudgets, publishServiceImport } from './service-impo
 import { beginServiceImportReadback, finishServiceImportReadback, markServiceImportReverted } from '../service-import-verification';
 import { collisionsSinceCheck } from '../service-import';
 import type { JobOutcome } from '../../jobs/job-log';
-import { AccountLocks } from './account-locks';
+import { AccountLocksRepository } from '../../ledger/account-locks.repository';
 import { Ledger } from '../../ledger/ledger';
 import type { Transaction } from '../../database/transactions';
 
@@ -208,7 +208,7 @@ export class ImportPublisher {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RUNTIME) private readonly runtime: Runtime,
-    private readonly accountLocks: AccountLocks,
+    private readonly accountLocks: AccountLocksRepository,
     private readonly ledger: Ledger,
   ) {}
 

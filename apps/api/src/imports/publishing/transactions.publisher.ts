@@ -67,7 +67,7 @@ const priorTransaction = (importParam: string) => `e.entryable_type = 'Transacti
 /**
  * Fills ctx.priorSpans for the accounts not seen before in this publish: two index probes each (first and last
  * date). Taken once per account, before this import's own entries fill the index. The publish holds its accounts
- * (AccountLocks) from before its first chunk to its end, so no other publish adds to them meanwhile and the span
+ * (AccountLocksRepository) from before its first chunk to its end, so no other publish adds to them meanwhile and the span
  * taken once stays true.
  */
 async function priorSpans(tx: Transaction, ctx: PublishContext, accountIds: string[]): Promise<Map<string, PriorSpan | null>> {
