@@ -3,13 +3,14 @@ import { AccountLocksRepository } from './account-locks.repository';
 import { EntriesRepository } from './entries.repository';
 import { Ledger } from './ledger';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
+import { TradesRepository } from './trades.repository';
 
 /**
  * Owns the statements on the ledger's tables (accounts, entries, valuations, transactions, trades, categories, tags,
  * taggings, merchants): other modules, imports among them, call its repositories. It imports no feature module.
  */
 @Module({
-  providers: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, Ledger],
-  exports: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, Ledger],
+  providers: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, TradesRepository, Ledger],
+  exports: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, TradesRepository, Ledger],
 })
 export class LedgerModule {}

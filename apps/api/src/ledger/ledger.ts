@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntriesRepository } from './entries.repository';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
+import { TradesRepository } from './trades.repository';
 
 /**
  * The ledger's repositories in one object, for code that writes the ledger from plain functions handed an open
@@ -11,5 +12,6 @@ export class Ledger {
   constructor(
     readonly accounts: LedgerAccountsRepository,
     readonly entries: EntriesRepository,
+    readonly trades: TradesRepository,
   ) {}
 }
