@@ -7,6 +7,7 @@ import { IMPORTS_QUEUE } from './imports.queue';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
 import { ImportPublisher } from './publishing/import-publisher';
+import { PublishingRepository } from './publishing/publishing.repository';
 
 const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 
@@ -14,7 +15,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 @Module({
   imports: [queue, LedgerModule],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher, ImportIdempotencyKeys],
+  providers: [ImportsRepository, ImportsService, ImportPublisher, PublishingRepository, ImportIdempotencyKeys],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

@@ -5,7 +5,7 @@ import { LIABILITY_TYPES } from '@hearth/contracts';
 import type { Import, ImportMapping } from '../import.entity';
 import { type ParsedRow, shownValue } from '@hearth/domain/import-formats';
 import { accountCurrencyErrors, liveRecordIds, placeCategories, qualifiedNameProblem } from '../import-mappings';
-import { PublishContext, PublishError } from './publish-context';
+import { MappedContext, PublishError } from './publish-context';
 import { ADVISORY_LOCKS } from '../../database/advisory-locks';
 
 /** New categories get a color from this palette, chosen by name so re-imports agree. */
@@ -71,7 +71,7 @@ async function ensureAccounts(tx: EntityManager, imp: Import, names: string[], c
  * the ids on the mappings. Runs in its own transaction before the first chunk; on a resumed publish it finds
  * everything already resolved.
  */
-export async function resolveMappables(tx: EntityManager, imp: Import, familyCurrency: string, familyToday: string): Promise<Omit<PublishContext, 'ledger'>> {
+export async function resolveMappables(tx: EntityManager, imp: Import, familyCurrency: string, familyToday: string): Promise<MappedContext> {
   // Two deliveries of one publish job must not both create the missing records (accounts have no unique name):
   // the import row lock makes the second wait, then read the mappings the first resolved.
   await tx.query(`SELECT 1 FROM imports WHERE id = $1 FOR UPDATE`, [imp.id]);
@@ -146,7 +146,7 @@ export async function resolveMappables(tx: EntityManager, imp: Import, familyCur
  * as resolved now: upload checked the accounts as they were then, and an account created here takes the family's
  * currency of today. Nothing is created: the caller's transaction rolls back.
  */
-async function checkAccountCurrencies(tx: EntityManager, ctx: Omit<PublishContext, 'ledger'>): Promise<void> {
+async function checkAccountCurrencies(tx: EntityManager, ctx: MappedContext): Promise<void> {
   if (ctx.imp.accountId || !ctx.accounts.size) return;
   const rows: ParsedRow[] = await tx.query(
     `SELECT source_row_number AS "sourceRowNumber", "values", errors FROM import_rows

@@ -1,7 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
 import type { Transaction } from '../../database/transactions';
 import type { Ledger } from '../../ledger/ledger';
+import type { PublishingRepository } from './publishing.repository';
 import type { Import } from '../import.entity';
 
 /**
@@ -28,13 +28,12 @@ export interface PublishContext {
   claimed?: Set<string>;
   /** Where the publishers write: the ledger's repositories, called with the chunk's transaction. */
   ledger: Ledger;
+  /** Where they read the import's rows. */
+  publishing: PublishingRepository;
 }
 
-/**
- * The manager behind a publish's transaction, for the publishers' statements not yet moved to a repository (issue
- * 31); it goes with the last of them.
- */
-export const unmovedStatements = (tx: Transaction): EntityManager => tx as unknown as EntityManager;
+/** The context as the mappings resolve it, before the publish adds the repositories. */
+export type MappedContext = Omit<PublishContext, 'ledger' | 'publishing'>;
 
 /** The earliest and latest date (YYYY-MM-DD) of an account's transactions that an import row could duplicate. */
 export interface PriorSpan {
@@ -73,19 +72,12 @@ export const SPLIT_PART_TYPES: ReadonlySet<string> = new Set(['ActualImport', 'Q
 /** Publishes rows already read into Node. */
 export type RowsPublisher = (tx: Transaction, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;
 
-/**
- * Picks a chunk's rows from import_rows (alias r), with `chunkBounds` as $1-$4: the import, the chunk's bounds and,
- * for statements (QIF, PDF), the row kind or NULL for every row.
- */
-export const IN_CHUNK = `r.import_id = $1 AND r.source_row_number > $2 AND r.source_row_number <= $3 AND ($4::text IS NULL OR r."values"->>'row_kind' = $4)`;
+/** IN_CHUNK's parameters $1-$4 for the chunk's rows; with `rowKind`, only the statement rows of that kind. */
 export const chunkBounds = (ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] => [ctx.imp.id, chunk.after, chunk.through, rowKind];
 
 /** The chunk's rows in order; with `rowKind`, only the statement rows of that kind. */
 export function chunkRows(tx: Transaction, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null = null): Promise<ImportRowRecord[]> {
-  return unmovedStatements(tx).query(
-    `SELECT r.source_row_number AS "sourceRowNumber", r."values" FROM import_rows r WHERE ${IN_CHUNK} ORDER BY r.source_row_number`,
-    chunkBounds(ctx, chunk, rowKind),
-  );
+  return ctx.publishing.chunkRows(chunkBounds(ctx, chunk, rowKind), tx);
 }
 
 /** A chunk publisher that reads the chunk's rows into Node and hands them to `publish`. */
@@ -104,11 +96,7 @@ export const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): 
  */
 export async function claimDuplicates<C extends { rowNumber: number; entryId: string }>(tx: Transaction, ctx: PublishContext, candidates: C[]): Promise<C[]> {
   if (!ctx.claimed) {
-    const rows: Array<{ id: string }> = await unmovedStatements(tx).query(
-      `SELECT duplicate_of AS id FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`,
-      [ctx.imp.id],
-    );
-    ctx.claimed = new Set(rows.map((r) => r.id));
+    ctx.claimed = new Set(await ctx.ledger.entries.claimedBy(ctx.imp.id, tx));
   }
   const claims: C[] = [];
   for (const candidate of candidates) {

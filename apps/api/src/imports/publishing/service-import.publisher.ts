@@ -4,7 +4,8 @@ import type { Transaction } from '../../database/transactions';
 import { ACCOUNTABLE_TYPES, AccountableType, TRANSACTION_KINDS } from '@hearth/contracts';
 import { minorUnitsText, ServiceRecordType, splitLinesOf } from '@hearth/domain/import-formats';
 import { classificationOf, paletteColor } from './mappables';
-import { RowsPublisher, ImportRowRecord, PublishContext, unmovedStatements } from './publish-context';
+import { RowsPublisher, ImportRowRecord, PublishContext } from './publish-context';
+import { unmovedStatements } from './unmoved-statements';
 import { publishRules } from './taxonomy.publisher';
 
 // ServiceImport publishing. Rows arrive in dependency order (stored that way at upload), so everything a record

@@ -2,7 +2,8 @@ import type { Transaction } from '../../database/transactions';
 import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
 import { previousValues } from '../../ledger/previous-values';
-import { ImportRowRecord, PublishContext, PublishError, RowsPublisher, str, unmovedStatements } from './publish-context';
+import { ImportRowRecord, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+import { unmovedStatements } from './unmoved-statements';
 
 /** Sure's colour for a category a CategoryImport or RuleImport creates without one (docs/api/import-formats.md#categories-merchants-and-rules). */
 const CATEGORY_COLOR = '#737373';

@@ -1,7 +1,9 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { Transaction } from '../../database/transactions';
 import { minorUnitScales } from './minor-units';
-import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, IN_CHUNK, list, PriorSpan, PublishContext, PublishError, SPLIT_PART_TYPES, unmovedStatements } from './publish-context';
+import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, list, PriorSpan, PublishContext, PublishError, SPLIT_PART_TYPES } from './publish-context';
+import { unmovedStatements } from './unmoved-statements';
+import { IN_CHUNK } from '../../ledger/import-chunk';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
 interface DuplicateRow {
