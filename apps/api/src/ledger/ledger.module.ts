@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountLocksRepository } from './account-locks.repository';
 import { EntriesRepository } from './entries.repository';
+import { ImportedTransactionsRepository } from './imported-transactions.repository';
 import { Ledger } from './ledger';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
 import { TradesRepository } from './trades.repository';
@@ -10,7 +11,7 @@ import { TradesRepository } from './trades.repository';
  * taggings, merchants): other modules, imports among them, call its repositories. It imports no feature module.
  */
 @Module({
-  providers: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, TradesRepository, Ledger],
-  exports: [AccountLocksRepository, EntriesRepository, LedgerAccountsRepository, TradesRepository, Ledger],
+  providers: [AccountLocksRepository, EntriesRepository, ImportedTransactionsRepository, LedgerAccountsRepository, TradesRepository, Ledger],
+  exports: [AccountLocksRepository, EntriesRepository, ImportedTransactionsRepository, LedgerAccountsRepository, TradesRepository, Ledger],
 })
 export class LedgerModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntriesRepository } from './entries.repository';
+import { ImportedTransactionsRepository } from './imported-transactions.repository';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
 import { TradesRepository } from './trades.repository';
 
@@ -12,6 +13,7 @@ export class Ledger {
   constructor(
     readonly accounts: LedgerAccountsRepository,
     readonly entries: EntriesRepository,
+    readonly importedTransactions: ImportedTransactionsRepository,
     readonly trades: TradesRepository,
   ) {}
 }
