@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '../database/transactions';
+import { NAMED } from './named';
 
 /** An account an account file creates, with the balance it states (a decimal) scaled to minor units by `scale`. */
 export interface NewAccountWithBalance {
@@ -17,6 +18,30 @@ export interface NewAccountWithBalance {
 @Injectable()
 export class LedgerAccountsRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The family's accounts of the given names (the oldest of each name): name -> id. */
+  async idsByName(familyId: string, names: string[], tx?: Transaction): Promise<Map<string, string>> {
+    if (!names.length) return new Map();
+    const rows: Array<{ id: string; name: string }> = await managerOf(tx, this.dataSource).query(NAMED('accounts'), [familyId, names]);
+    return new Map(rows.map((r) => [r.name, r.id]));
+  }
+
+  /** Creates asset accounts of `type` with the given ids and names, in `currency`, recorded as the import's. */
+  async insertNamed(familyId: string, importId: string, currency: string, type: string, accounts: Array<{ id: string; name: string }>, tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO accounts (id, family_id, name, accountable_type, classification, currency, import_id)
+       SELECT id, $1, n, $6, 'asset', $2, $3 FROM unnest($4::uuid[], $5::text[]) AS t(id, n)`,
+      [familyId, currency, importId, accounts.map((a) => a.id), accounts.map((a) => a.name), type],
+    );
+  }
+
+  /** The currency of each of the family's accounts among `ids`. */
+  currencies(familyId: string, ids: string[], tx?: Transaction): Promise<Array<{ id: string; currency: string }>> {
+    return managerOf(tx, this.dataSource).query(
+      `SELECT id, currency FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[])`,
+      [familyId, ids],
+    );
+  }
 
   /** Creates the accounts of an import with their balances, in one statement. */
   async insertWithBalances(familyId: string, importId: string, rows: NewAccountWithBalance[], tx?: Transaction): Promise<void> {

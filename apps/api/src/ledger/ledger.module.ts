@@ -4,6 +4,7 @@ import { EntriesRepository } from './entries.repository';
 import { ImportedTransactionsRepository } from './imported-transactions.repository';
 import { Ledger } from './ledger';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
+import { TaxonomyRepository } from './taxonomy.repository';
 import { TradesRepository } from './trades.repository';
 
 /**
@@ -11,7 +12,7 @@ import { TradesRepository } from './trades.repository';
  * taggings, merchants): other modules, imports among them, call its repositories. It imports no feature module.
  */
 @Module({
-  providers: [AccountLocksRepository, EntriesRepository, ImportedTransactionsRepository, LedgerAccountsRepository, TradesRepository, Ledger],
-  exports: [AccountLocksRepository, EntriesRepository, ImportedTransactionsRepository, LedgerAccountsRepository, TradesRepository, Ledger],
+  providers: [AccountLocksRepository, EntriesRepository, ImportedTransactionsRepository, LedgerAccountsRepository, TaxonomyRepository, TradesRepository, Ledger],
+  exports: [AccountLocksRepository, EntriesRepository, ImportedTransactionsRepository, LedgerAccountsRepository, TaxonomyRepository, TradesRepository, Ledger],
 })
 export class LedgerModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntriesRepository } from './entries.repository';
 import { ImportedTransactionsRepository } from './imported-transactions.repository';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
+import { TaxonomyRepository } from './taxonomy.repository';
 import { TradesRepository } from './trades.repository';
 
 /**
@@ -15,5 +16,6 @@ export class Ledger {
     readonly entries: EntriesRepository,
     readonly importedTransactions: ImportedTransactionsRepository,
     readonly trades: TradesRepository,
+    readonly taxonomy: TaxonomyRepository,
   ) {}
 }

@@ -24,7 +24,7 @@ import type { JobOutcome } from '../../jobs/job-log';
 import { AccountLocksRepository } from '../../ledger/account-locks.repository';
 import { Ledger } from '../../ledger/ledger';
 import { PublishingRepository } from './publishing.repository';
-import type { Transaction } from '../../database/transactions';
+import { Transaction, Transactions } from '../../database/transactions';
 
 const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   TransactionImport: publishTransactions,
@@ -212,6 +212,7 @@ export class ImportPublisher {
     private readonly accountLocks: AccountLocksRepository,
     private readonly ledger: Ledger,
     private readonly publishing: PublishingRepository,
+    private readonly transactions: Transactions,
   ) {}
 
   /**
@@ -235,8 +236,8 @@ export class ImportPublisher {
     try {
       const [family] = await this.dataSource.query(`SELECT currency, timezone FROM families WHERE id = $1`, [familyId]);
       // Today is the family's, as at upload (imports.service).
-      const mapped = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone)));
-      const ctx = { ...mapped, ledger: this.ledger, publishing: this.publishing };
+      const repositories = { ledger: this.ledger, publishing: this.publishing };
+      const ctx = await this.transactions.run((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone), repositories));
       // Every account the rows can go to, held until the publish ends: another publish into one of them waits, then
       // finds all of this one's rows (duplicates link to them), as if the two had been published one after the other.
       releaseAccounts = await this.accountLocks.hold([imp.accountId, ...ctx.accounts.values()]);

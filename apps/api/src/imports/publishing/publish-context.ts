@@ -32,8 +32,8 @@ export interface PublishContext {
   publishing: PublishingRepository;
 }
 
-/** The context as the mappings resolve it, before the publish adds the repositories. */
-export type MappedContext = Omit<PublishContext, 'ledger' | 'publishing'>;
+/** The repositories a publish goes through. */
+export type PublishRepositories = Pick<PublishContext, 'ledger' | 'publishing'>;
 
 /** The earliest and latest date (YYYY-MM-DD) of an account's transactions that an import row could duplicate. */
 export interface PriorSpan {

@@ -59,7 +59,7 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
     [ctx.imp.familyId, ctx.imp.id, CATEGORY_COLOR, rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.icon)],
   );
   const parents = rows.filter((r) => r.parent);
-  await ensureNamed(unmovedStatements(tx), 'categories', ctx.imp, parents.map((r) => r.parent!), new Map(), CATEGORY_COLOR);
+  await ensureNamed(tx, ctx.ledger.taxonomy, 'categories', ctx.imp, parents.map((r) => r.parent!), new Map(), CATEGORY_COLOR);
   await unmovedStatements(tx).query(
     `UPDATE categories c SET parent_id = p.id, color = p.color, updated_at = now()
        FROM unnest($2::text[], $3::text[]) AS t(child, parent) JOIN categories p ON p.family_id = $1 AND p.name = t.parent
@@ -214,8 +214,8 @@ export const publishRules: RowsPublisher = async (tx, records, ctx) => {
   const names = { categories: new Set<string>(), merchants: new Set<string>(), tags: new Set<string>() };
   for (const row of given) namesIn([...row.conditions, ...row.actions], names);
   const ids = {
-    categories: await ensureNamed(unmovedStatements(tx), 'categories', ctx.imp, [...names.categories], new Map(), CATEGORY_COLOR),
-    tags: await ensureNamed(unmovedStatements(tx), 'tags', ctx.imp, [...names.tags]),
+    categories: await ensureNamed(tx, ctx.ledger.taxonomy, 'categories', ctx.imp, [...names.categories], new Map(), CATEGORY_COLOR),
+    tags: await ensureNamed(tx, ctx.ledger.taxonomy, 'tags', ctx.imp, [...names.tags]),
     merchants: await ensureMerchants(tx, ctx, [...names.merchants]),
   };
   let rows = given;
