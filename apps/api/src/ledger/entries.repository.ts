@@ -13,6 +13,19 @@ export interface NewOpeningBalance {
   currency: string;
 }
 
+/** An entry a ServiceImport gives, with its id and its amount in minor units. */
+export interface NewEntry {
+  id: string;
+  accountId: string;
+  date: string;
+  name: string;
+  amount: string;
+  currency: string;
+  notes?: string | null;
+  excluded?: boolean;
+  parentId?: string | null;
+}
+
 /** An opening balance as an import row states it: `amount` a decimal, scaled to minor units by `scale`. */
 export interface OpeningBalance {
   date: unknown;
@@ -112,6 +125,74 @@ export class EntriesRepository {
     await managerOf(tx, this.dataSource).query(
       `UPDATE import_rows r SET duplicate_of = u.id FROM unnest($2::int[], $3::uuid[]) AS u(rn, id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
       [importId, claims.map((c) => c.rowNumber), claims.map((c) => c.entryId)],
+    );
+  }
+
+  /** Creates entries of one type with the ids a ServiceImport gives (amounts in minor units), recorded as the import's. */
+  async insertMany(familyId: string, importId: string, type: 'Transaction' | 'Trade' | 'Valuation', entries: NewEntry[], tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
+     SELECT id, $1, a, $3, d, n, m, c, notes, ex, p, $2
+       FROM unnest($4::uuid[], $5::uuid[], $6::date[], $7::text[], $8::bigint[], $9::char(3)[], $10::text[], $11::boolean[], $12::uuid[])
+         AS x(id, a, d, n, m, c, notes, ex, p)`,
+      [familyId, importId, type, entries.map((e) => e.id), entries.map((e) => e.accountId), entries.map((e) => e.date), entries.map((e) => e.name),
+        entries.map((e) => e.amount), entries.map((e) => e.currency), entries.map((e) => e.notes ?? null), entries.map((e) => e.excluded ?? false),
+        entries.map((e) => e.parentId ?? null)],
+    );
+  }
+
+  /** Makes entries valuations of the given kinds. */
+  async insertValuations(rows: Array<{ id: string; kind: string }>, tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`INSERT INTO valuations (entry_id, kind) SELECT * FROM unnest($1::uuid[], $2::varchar[])`, [rows.map((r) => r.id), rows.map((r) => r.kind)]);
+  }
+
+  /** Makes entries transactions with their category, merchant and kind. */
+  async insertTransactionDetails(rows: Array<{ id: string; category: string | null; merchant: string | null; kind: string }>, tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO transactions (entry_id, category_id, merchant_id, kind) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[])`,
+      [rows.map((t) => t.id), rows.map((t) => t.category), rows.map((t) => t.merchant), rows.map((t) => t.kind)],
+    );
+  }
+
+  /** Tags entries (pairs of tag id and entry id); a pair already there is left. */
+  async insertTaggings(pairs: string[][], tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
+  }
+
+  /** Creates transfers between entries with the ids a ServiceImport gives, recorded as the import's. */
+  async insertTransfers(
+    familyId: string,
+    importId: string,
+    rows: Array<{ id: string; inflow: string | null; outflow: string | null; status: string; notes: string | null }>,
+    tx?: Transaction,
+  ): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO transfers (id, family_id, inflow_entry_id, outflow_entry_id, status, notes, import_id)
+     SELECT id, $1, i, o, s, n, $2 FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::varchar[], $7::text[]) AS x(id, i, o, s, n)`,
+      [familyId, importId, rows.map((r) => r.id), rows.map((r) => r.inflow), rows.map((r) => r.outflow),
+        rows.map((r) => r.status), rows.map((r) => r.notes)],
+    );
+  }
+
+  /**
+   * Sets Sure's kinds for the transactions of transfers (by position in `inflows` and `outflows`): the inflow is a
+   * funds movement; the outflow pays a loan or another liability, contributes to an investment or crypto account from
+   * outside one, or is a funds movement.
+   */
+  async setTransferKinds(inflows: Array<string | null>, outflows: Array<string | null>, tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `UPDATE transactions t
+        SET kind = CASE WHEN t.entry_id = x.i THEN 'funds_movement'
+                        WHEN dest.accountable_type = 'Loan' THEN 'loan_payment'
+                        WHEN dest.classification = 'liability' THEN 'cc_payment'
+                        WHEN dest.accountable_type IN ('Investment', 'Crypto') AND src.accountable_type NOT IN ('Investment', 'Crypto') THEN 'investment_contribution'
+                        ELSE 'funds_movement' END,
+            updated_at = now()
+       FROM unnest($1::uuid[], $2::uuid[]) AS x(i, o)
+       JOIN entries ie ON ie.id = x.i JOIN accounts dest ON dest.id = ie.account_id
+       JOIN entries oe ON oe.id = x.o JOIN accounts src ON src.id = oe.account_id
+      WHERE t.entry_id IN (x.i, x.o)`,
+      [inflows, outflows],
     );
   }
 }

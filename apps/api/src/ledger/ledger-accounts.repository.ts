@@ -14,6 +14,21 @@ export interface NewAccountWithBalance {
   currency: string;
 }
 
+/** An account a ServiceImport gives, with its balances in minor units. */
+export interface ServiceAccount {
+  id: string;
+  name: string;
+  type: string;
+  subtype: string | null;
+  classification: string;
+  balance: string;
+  cash: string;
+  currency: string;
+  status: string;
+  institution: string | null;
+  notes: string | null;
+}
+
 /** The statements of the ledger on accounts (a family's accounts and their balances). */
 @Injectable()
 export class LedgerAccountsRepository {
@@ -52,6 +67,20 @@ export class LedgerAccountsRepository {
          AS t(id, name, type, class, balance, scale, currency)`,
       [familyId, importId, rows.map((r) => r.accountId), rows.map((r) => r.name), rows.map((r) => r.type),
         rows.map((r) => r.classification), rows.map((r) => r.balance), rows.map((r) => r.scale), rows.map((r) => r.currency)],
+    );
+  }
+
+  /** Creates accounts of a ServiceImport with the ids, balances (minor units) and details it gives. */
+  async insertWithIds(familyId: string, importId: string, list: ServiceAccount[], tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO accounts (id, family_id, name, accountable_type, subtype, classification, balance_minor, cash_balance_minor, currency, status,
+                           institution_name, notes, import_id)
+     SELECT id, $1, n, t, s, c, b, cb, cur, st, i, notes, $2
+       FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[], $8::bigint[], $9::bigint[], $10::char(3)[], $11::varchar[],
+                   $12::varchar[], $13::text[]) AS x(id, n, t, s, c, b, cb, cur, st, i, notes)`,
+      [familyId, importId, list.map((a) => a.id), list.map((a) => a.name), list.map((a) => a.type), list.map((a) => a.subtype),
+        list.map((a) => a.classification), list.map((a) => a.balance), list.map((a) => a.cash), list.map((a) => a.currency), list.map((a) => a.status),
+        list.map((a) => a.institution), list.map((a) => a.notes)],
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntriesRepository } from './entries.repository';
+import { ImportedBudgetsRepository } from './imported-budgets.repository';
 import { ImportedTransactionsRepository } from './imported-transactions.repository';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
 import { TaxonomyRepository } from './taxonomy.repository';
@@ -17,5 +18,6 @@ export class Ledger {
     readonly importedTransactions: ImportedTransactionsRepository,
     readonly trades: TradesRepository,
     readonly taxonomy: TaxonomyRepository,
+    readonly importedBudgets: ImportedBudgetsRepository,
   ) {}
 }

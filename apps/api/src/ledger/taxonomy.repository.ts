@@ -194,4 +194,41 @@ export class TaxonomyRepository {
       [familyId, importId, ...ruleColumns(rules)],
     );
   }
+
+  /** Creates categories with the ids a ServiceImport gives, recorded as the import's. */
+  async insertCategoriesWithIds(
+    familyId: string,
+    importId: string,
+    rows: Array<{ id: string | null; name: string; color: string | null; icon: string | null; parentId: string | null }>,
+    tx?: Transaction,
+  ): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO categories (id, family_id, name, color, lucide_icon, parent_id, import_id)
+     SELECT id, $1, n, COALESCE(c, '#737373'), COALESCE(i, 'shapes'), p, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::uuid[]) AS x(id, n, c, i, p)`,
+      [familyId, importId, rows.map((r) => r.id), rows.map((r) => r.name), rows.map((r) => r.color),
+        rows.map((r) => r.icon), rows.map((r) => r.parentId)],
+    );
+  }
+
+  /** Creates tags with the ids a ServiceImport gives, recorded as the import's. */
+  async insertTagsWithIds(familyId: string, importId: string, rows: Array<{ id: string | null; name: string; color: string | null }>, tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO tags (id, family_id, name, color, import_id) SELECT id, $1, n, COALESCE(c, '#e99537'), $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[]) AS x(id, n, c)`,
+      [familyId, importId, rows.map((r) => r.id), rows.map((r) => r.name), rows.map((r) => r.color)],
+    );
+  }
+
+  /** Creates family merchants with the ids a ServiceImport gives, recorded as the import's. */
+  async insertMerchantsWithIds(
+    familyId: string,
+    importId: string,
+    rows: Array<{ id: string | null; name: string; color: string; logo: string | null; website: string | null }>,
+    tx?: Transaction,
+  ): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO merchants (id, family_id, type, name, color, logo_url, website_url, import_id)
+     SELECT id, $1, 'FamilyMerchant', n, c, l, w, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[]) AS x(id, n, c, l, w)`,
+      [familyId, importId, rows.map((r) => r.id), rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.logo), rows.map((r) => r.website)],
+    );
+  }
 }

@@ -124,4 +124,28 @@ export class TradesRepository {
     );
     return added;
   }
+
+  /** Creates the securities of the given (ticker, MIC) offline, named, unless they exist. */
+  async insertNamedSecurities(rows: Array<{ ticker: string; mic: string; securityName: string | null }>, tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO securities (ticker, exchange_operating_mic, name, offline) SELECT DISTINCT ON (t, m) t, m, n, true FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS x(t, m, n)
+     ON CONFLICT (ticker, exchange_operating_mic) DO NOTHING`,
+      [rows.map((t) => t.ticker), rows.map((t) => t.mic), rows.map((t) => t.securityName)],
+    );
+  }
+
+  /** Makes entries trades of the securities of the given (ticker, MIC), with the fee in minor units. */
+  async insertTradeDetails(
+    rows: Array<{ id: string; ticker: string; mic: string; qty: string; price: string; fee: string; currency: string; label: string | null }>,
+    tx?: Transaction,
+  ): Promise<void> {
+    await managerOf(tx, this.dataSource).query(
+      `INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency, investment_activity_label)
+     SELECT x.id, s.id, x.q, x.p, x.f, x.c, x.l
+       FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::bigint[], $7::char(3)[], $8::varchar[]) AS x(id, t, m, q, p, f, c, l)
+       JOIN securities s ON s.ticker = x.t AND s.exchange_operating_mic = x.m`,
+      [rows.map((t) => t.id), rows.map((t) => t.ticker), rows.map((t) => t.mic), rows.map((t) => t.qty), rows.map((t) => t.price), rows.map((t) => t.fee),
+        rows.map((t) => t.currency), rows.map((t) => t.label)],
+    );
+  }
 }

@@ -463,7 +463,7 @@ export class ImportPublisher {
         await tx.query(LOCK_REVERT, [familyId, importId]);
         // ServiceImport: budgets carry no import_id; its readback becomes `reverted` with the deletion.
         if (imp.type === 'ServiceImport') {
-          await deleteServiceImportBudgets(tx, familyId, importId);
+          await deleteServiceImportBudgets(tx as unknown as Transaction, { ledger: this.ledger, publishing: this.publishing }, familyId, importId);
           await markServiceImportReverted(tx, importId);
         }
         await this.removeCreated(tx, familyId, importId);

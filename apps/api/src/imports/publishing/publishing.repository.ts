@@ -62,4 +62,12 @@ export class PublishingRepository {
       bounds,
     );
   }
+
+  /** The source ids of a ServiceImport's budgets (as its rows give them, untrimmed). */
+  async serviceBudgetIds(importId: string, tx?: Transaction): Promise<Array<{ id: string | null }>> {
+    return managerOf(tx, this.dataSource).query(
+      `SELECT "values"->'data'->>'id' AS id FROM import_rows WHERE import_id = $1 AND "values"->>'type' = 'Budget'`,
+      [importId],
+    );
+  }
 }
