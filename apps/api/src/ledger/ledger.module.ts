@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountLocksRepository } from './account-locks.repository';
 import { EntriesRepository } from './entries.repository';
+import { ImportRevertRepository } from './import-revert.repository';
 import { ImportedBudgetsRepository } from './imported-budgets.repository';
 import { ImportedTransactionsRepository } from './imported-transactions.repository';
 import { Ledger } from './ledger';
@@ -11,6 +12,7 @@ import { TradesRepository } from './trades.repository';
 const REPOSITORIES = [
   AccountLocksRepository,
   EntriesRepository,
+  ImportRevertRepository,
   ImportedBudgetsRepository,
   ImportedTransactionsRepository,
   LedgerAccountsRepository,
