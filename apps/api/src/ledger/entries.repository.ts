@@ -38,7 +38,10 @@ export interface OpeningBalance {
 const OPENING_ANCHOR = `SELECT e.id, e.date, e.amount_minor, e.currency FROM entries e JOIN valuations v ON v.entry_id = e.id
                          WHERE e.account_id = $1 AND v.kind = 'opening_anchor' ORDER BY e.created_at, e.id LIMIT 1`;
 
-/** The statements of the ledger on entries and what each entry is (valuations, transactions). */
+/**
+ * The statements of the ledger on entries, what hangs off them (valuations, transactions, taggings, transfers) and
+ * the claims import rows make on them.
+ */
 @Injectable()
 export class EntriesRepository {
   constructor(private readonly dataSource: DataSource) {}

@@ -21,8 +21,9 @@ const REPOSITORIES = [
 ];
 
 /**
- * Owns the statements on the ledger's tables (accounts, entries, valuations, transactions, trades, categories, tags,
- * taggings, merchants): other modules, imports among them, call its repositories. It imports no feature module.
+ * Owns the statements on the ledger's tables (accounts, entries, valuations, transactions, transfers, trades,
+ * securities, categories, tags, taggings, merchants, rules, and the budgets a ServiceImport carries): other modules,
+ * imports among them, call its repositories. It imports no feature module.
  */
 @Module({
   providers: [...REPOSITORIES, Ledger],

@@ -21,7 +21,10 @@ const LOCK_REVERT = `
      AND (id = $2 OR status = 'importing' OR EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = i.id AND r.duplicate_of IS NOT NULL))
    ORDER BY id FOR UPDATE`;
 
-/** The statements of publishing and reverting on the import's own tables (imports, import_rows, import_mappings). */
+/**
+ * The statements of publishing and reverting on the import's own tables (imports, import_rows, import_mappings). The
+ * job worker calls them by import id for an import it has found in the job's family (findImport).
+ */
 @Injectable()
 export class PublishingRepository {
   constructor(private readonly dataSource: DataSource) {}
