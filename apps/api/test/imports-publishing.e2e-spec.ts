@@ -5,6 +5,9 @@ import { Import } from '../src/imports/import.entity';
 import { ImportsProcessor } from '../src/imports/imports.processor';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
 import { resolveMappables } from '../src/imports/publishing/mappables';
+import { PublishingRepository } from '../src/imports/publishing/publishing.repository';
+import { Transaction, Transactions } from '../src/database/transactions';
+import { Ledger } from '../src/ledger/ledger';
 import { addOpeningBalance, bankQifWithout, createImport, newAccount, openingBalances, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 import { until } from './support/until';
@@ -22,6 +25,10 @@ describe('imports: publishing and reverting alongside other data', () => {
   afterAll(() => t.close());
 
   const q = (sql: string, params: unknown[] = []) => t.dataSource.query(sql, params);
+  // What a publish's worker does before its first chunk: resolve the import's mappings, in `tx`.
+  const resolve = (tx: Transaction, imp: Import) =>
+    resolveMappables(tx, imp, 'USD', '2024-06-01', { ledger: t.app.get(Ledger), publishing: t.app.get(PublishingRepository) });
+  const resolveAlone = (imp: Import) => t.app.get(Transactions).run((tx) => resolve(tx, imp));
 
   describe('errors', () => {
     it("shows a publisher's own message in error, and only the generic one for anything else", async () => {
@@ -114,7 +121,7 @@ describe('imports: publishing and reverting alongside other data', () => {
       const csv = ['date,amount,name,category,tags', '2024-05-01,-1.00,Bread,Food: Bakery,weekly'].join('\n');
       const created = await createImport(t.server, h.apiKey, { raw_file_content: csv, account_id: account }).expect(201);
       const imp = await t.dataSource.getRepository(Import).findOneByOrFail({ id: created.body.data.id });
-      await t.dataSource.transaction((tx) => resolveMappables(tx, imp, 'USD', '2024-06-01'));
+      await resolveAlone(imp);
       await q(`UPDATE imports SET status = 'importing', updated_at = now() - interval '1 hour' WHERE id = $1`, [imp.id]);
 
       await t.app.get(ImportsProcessor).reap();
@@ -143,7 +150,7 @@ describe('imports: publishing and reverting alongside other data', () => {
       // A worker that vanished after resolving A's mappings (the reaper marks such an import failed) left Food, Solo,
       // weekly and once, A's; B, uploaded then, maps Food and weekly to them and publishes.
       const imp = await t.dataSource.getRepository(Import).findOneByOrFail({ id: a.body.data.id });
-      await t.dataSource.transaction((tx) => resolveMappables(tx, imp, 'USD', '2024-06-01'));
+      await resolveAlone(imp);
       const b = await publishAndWait(t, h, csv(['2024-05-03,-3.00,Milk,Food,weekly']));
       expect(b.status).toBe('complete');
 
@@ -180,9 +187,9 @@ describe('imports: publishing and reverting alongside other data', () => {
       await first.connect();
       try {
         await first.startTransaction();
-        await resolveMappables(first.manager, a, 'USD', '2024-06-01');
+        await resolve(first.manager as unknown as Transaction, a); // held open by this test's own query runner
         const [{ pid }] = await first.query(`SELECT pg_backend_pid() AS pid`);
-        const second = t.dataSource.transaction((tx) => resolveMappables(tx, b, 'USD', '2024-06-01'));
+        const second = resolveAlone(b);
         const waiting = until('B waiting on A', async () => Number((await q(`SELECT count(*) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))[0].count));
         await Promise.race([waiting, second]);
         await first.commitTransaction();

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger/ledger.module';
 import { ImportsController } from './imports.controller';
 import { ImportIdempotencyKeys } from './import-idempotency';
 import { ImportIdempotencyRepository } from './import-idempotency.repository';
@@ -11,16 +12,28 @@ import { ImportsService } from './imports.service';
 import { ServiceImports } from './service-import';
 import { ServiceImportRepository } from './service-import.repository';
 import { ServiceImportVerification } from './service-import-verification';
-import { AccountLocks } from './publishing/account-locks';
 import { ImportPublisher } from './publishing/import-publisher';
+import { PublishingRepository } from './publishing/publishing.repository';
 
 const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
 
 /** HTTP side of imports; the processor and the reaper schedule run in worker processes (jobs/workers.module.ts). */
 @Module({
-  imports: [queue],
+  imports: [queue, LedgerModule],
   controllers: [ImportsController],
-  providers: [ImportsRepository, ImportsService, ImportPublisher, AccountLocks, ImportIdempotencyKeys, ImportIdempotencyRepository, ServiceImports, ServiceImportRepository, ServiceImportVerification, ImportMappings, ImportMappingsRepository],
+  providers: [
+    ImportsRepository,
+    ImportsService,
+    ImportPublisher,
+    PublishingRepository,
+    ImportIdempotencyKeys,
+    ImportIdempotencyRepository,
+    ServiceImports,
+    ServiceImportRepository,
+    ServiceImportVerification,
+    ImportMappings,
+    ImportMappingsRepository,
+  ],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })
 export class ImportsModule {}

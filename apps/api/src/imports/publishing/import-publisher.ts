@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ImportType } from '@hearth/contracts';
 import { familyToday } from '@hearth/domain/budget-math';
 import { LOGGER } from '../../common/logger';
 import { APP_CONFIG, AppConfig } from '../../config/config';
 import { RUNTIME } from '../../database/database.module';
 import type { Runtime } from '../../runtime';
-import { Import } from '../import.entity';
+import type { Import } from '../import.entity';
 import type { PublishJob } from '../imports.queue';
 import { publishAccounts } from './accounts.publisher';
 import { publishTrades } from './investments.publisher';
@@ -21,7 +21,12 @@ import { deleteServiceImportBudgets, publishServiceImport } from './service-impo
 import { beginServiceImportReadback, finishServiceImportReadback, markServiceImportReverted } from '../service-import-verification';
 import { collisionsSinceCheck } from '../service-import';
 import type { JobOutcome } from '../../jobs/job-log';
-import { AccountLocks } from './account-locks';
+import { AccountLocksRepository } from '../../ledger/account-locks.repository';
+import { Ledger } from '../../ledger/ledger';
+import { ImportRevertRepository } from '../../ledger/import-revert.repository';
+import { PublishingRepository } from './publishing.repository';
+import { legacyManager } from './legacy-manager';
+import { Transaction, Transactions } from '../../database/transactions';
 
 const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
   TransactionImport: publishTransactions,
@@ -79,134 +84,20 @@ const REAPED_THEN_DELIVERED = `${REAPED_PUBLISH} Its queued job came back later 
 export const heartbeatIntervalMs = (config: Pick<AppConfig, 'importStuckAfterSeconds'>) =>
   Math.min(60_000, Math.max(1_000, config.importStuckAfterSeconds * 250));
 
-/** Tables an import adds rows to that nothing else refers to, each carrying import_id: revert deletes them first. */
-const OWNED_BY_IMPORT = ['entries', 'transfers', 'rules'];
-
-/**
- * Records an import creates that other data (of another import or of the user) can come to use, each by what uses
- * it; `r` is the record, `rule_values` every value the family's rules hold. Revert keeps the ones in use as the
- * family's own: deleting them would delete (accounts) or strip (the others) that data.
- */
-const SHARED_BY_IMPORT = {
-  accounts: `EXISTS (SELECT 1 FROM entries e WHERE e.account_id = r.id)
-             OR EXISTS (SELECT 1 FROM imports i WHERE i.family_id = $1 AND i.account_id = r.id AND i.id <> $2)`,
-  merchants: `EXISTS (SELECT 1 FROM transactions t WHERE t.merchant_id = r.id) OR r.id::text IN (SELECT id FROM rule_values)`,
-  tags: `EXISTS (SELECT 1 FROM taggings g WHERE g.tag_id = r.id) OR r.id::text IN (SELECT id FROM rule_values)`,
-  // Budgets list every category at 0 by themselves: only an amount set is a use. Another's subcategory is one too.
-  categories: `EXISTS (SELECT 1 FROM transactions t WHERE t.category_id = r.id)
-               OR EXISTS (SELECT 1 FROM budget_categories b WHERE b.category_id = r.id AND b.budgeted_spending_minor <> 0)
-               OR EXISTS (SELECT 1 FROM categories c WHERE c.parent_id = r.id AND c.import_id IS DISTINCT FROM $2)
-               OR r.id::text IN (SELECT id FROM rule_values)`,
-};
-
-/**
- * Clears import_id of the records of `table` the import created that are in use once its own rows are gone (and, for
- * categories, of the parents of those), so the delete after it leaves them.
- */
-const KEEP_IN_USE = (table: keyof typeof SHARED_BY_IMPORT) => `
-  WITH RECURSIVE rule_values AS (
-         SELECT v #>> '{}' AS id FROM rules x CROSS JOIN LATERAL jsonb_path_query(x.conditions || x.actions, 'strict $.**.value') v
-          WHERE x.family_id = $1),
-       kept AS (
-         SELECT r.id FROM ${table} r WHERE r.family_id = $1 AND r.import_id = $2 AND (${SHARED_BY_IMPORT[table]})
-         ${table === 'categories' ? 'UNION SELECT c.parent_id FROM kept k JOIN categories c ON c.id = k.id WHERE c.parent_id IS NOT NULL' : ''})
-  UPDATE ${table} SET import_id = NULL, updated_at = now() WHERE family_id = $1 AND import_id = $2 AND id IN (SELECT id FROM kept)`;
-
-/**
- * Tables whose records another import's row can claim (import_rows.duplicate_of): a transaction its row duplicates
- * or an opening balance it replaced or moved, a rule or category of the same name, a merchant it lists again.
- */
-const CLAIMABLE = ['entries', 'rules', 'categories', 'merchants'];
-
-/**
- * The claims of the family's other imports (import $2 being reverted) on records import $2 created in `table`, as
- * (import_id, source_row_number, created_at, id). Driven from the claims, each probing the record's key: `OFFSET 0`
- * keeps the planner from turning that into a scan of every record the import created (with statistics behind a
- * large import it read them all to find no claim), and `IS NOT DISTINCT FROM` keeps it from probing the import_id
- * index instead of the key (believing an import had one entry, it read all of its entries for each claim).
- */
-const claimsOn = (table: string) => `
-  SELECT r.import_id, r.source_row_number, i.created_at, x.id
-    FROM imports i
-    JOIN import_rows r ON r.import_id = i.id AND r.duplicate_of IS NOT NULL
-   CROSS JOIN LATERAL (SELECT x.id FROM ${table} x WHERE x.id = r.duplicate_of AND x.family_id = $1 AND x.import_id IS NOT DISTINCT FROM $2 OFFSET 0) x
-   WHERE i.family_id = $1 AND i.id <> $2`;
-
-/**
- * The import being reverted ($2) and the family's other imports that hold a claim or are publishing (a chunk in
- * flight may be claiming one), locked FOR UPDATE: a chunk holding its import's row commits first, and later chunks
- * wait for the revert. One statement, in id order: two reverts whose imports claim each other's records lock in the
- * same order, so one waits for the other instead of each holding its own import and waiting for the other's (a
- * deadlock PostgreSQL ended by failing one). Whether a claim is on this import's records is left to PASS_CLAIMED
- * (asking here reads every claim; an import's first claim is one probe).
- */
-const LOCK_REVERT = `
-  SELECT id FROM imports i
-   WHERE family_id = $1
-     AND (id = $2 OR status = 'importing' OR EXISTS (SELECT 1 FROM import_rows r WHERE r.import_id = i.id AND r.duplicate_of IS NOT NULL))
-   ORDER BY id FOR UPDATE`;
-
-/**
- * A record of `table` the import created that another import's row claims passes to that import (the earliest, when
- * several do) instead of going with the revert: that import's file holds it too. The row's claim is dropped, as the
- * record is now that import's own, and goes when that import is reverted.
- */
-const PASS_CLAIMED = (table: string) => `
-  WITH heirs AS (
-         SELECT DISTINCT ON (c.id) c.id, c.import_id, c.source_row_number
-           FROM (${claimsOn(table)}) c ORDER BY c.id, c.created_at, c.import_id, c.source_row_number),
-       passed AS (UPDATE ${table} x SET import_id = h.import_id, updated_at = now() FROM heirs h WHERE x.id = h.id)
-  UPDATE import_rows r SET duplicate_of = NULL, previous = NULL
-    FROM heirs h WHERE r.import_id = h.import_id AND r.source_row_number = h.source_row_number`;
-
-/**
- * A split (an Actual or ServiceImport parent and its parts) whose entries passed in part to claimants no longer
- * stands once import $2's own entries go: a passed parent losing parts is counted again as the claimant's own
- * transaction (it was excluded for its parts), and every entry kept under a parent that goes or is so unsplit stands
- * alone (deleting the parent would cascade to it). Driven from import $2's entries, probing by parent.
- */
-const UNSPLIT_PASSED = `
-  WITH unsplit AS (
-         SELECT DISTINCT p.id FROM entries c JOIN entries p ON p.id = c.parent_entry_id
-          WHERE c.family_id = $1 AND c.import_id = $2 AND p.import_id IS DISTINCT FROM $2),
-       counted AS (UPDATE entries p SET excluded = false, updated_at = now() FROM unsplit u WHERE p.id = u.id),
-       parents AS (
-         SELECT id FROM unsplit
-          UNION SELECT id FROM entries WHERE family_id = $1 AND import_id = $2 AND excluded)
-  UPDATE entries c SET parent_entry_id = NULL, updated_at = now()
-    FROM parents p WHERE c.parent_entry_id = p.id AND c.import_id IS DISTINCT FROM $2`;
-
-/**
- * Columns (with their types, and the table a reference points into) a row can change in an existing record it
- * claims, by table and the table's key: a duplicate transaction, an opening balance, a rule or category of the same
- * name. Revert puts them back first, from import_rows.previous, and removes the tags the row added.
- */
-const RESTORED: Array<{ table: string; key: string; columns: Array<[column: string, type: string, references?: string]> }> = [
-  { table: 'entries', key: 'id', columns: [['date', 'date'], ['amount_minor', 'bigint'], ['currency', 'char(3)'], ['notes', 'text']] },
-  { table: 'transactions', key: 'entry_id', columns: [['category_id', 'uuid', 'categories']] },
-  { table: 'rules', key: 'id', columns: [['active', 'boolean'], ['effective_date', 'date'], ['conditions', 'jsonb'], ['actions', 'jsonb']] },
-  { table: 'categories', key: 'id', columns: [['color', 'varchar'], ['lucide_icon', 'varchar'], ['parent_id', 'uuid', 'categories']] },
-];
-
-/**
- * Sets `column` of the record a row claimed (x) back to its value before the row changed it, unless changed since. A
- * reference to a record deleted since becomes NULL, as the delete (ON DELETE SET NULL) would have left it.
- */
-const restored = (column: string, type: string, references?: string) => {
-  const before = `(r.previous->'${column}'->>0)::${type}`;
-  return `${column} = CASE WHEN r.previous ? '${column}' AND (r.previous->'${column}'->>1)::${type} IS NOT DISTINCT FROM x.${column}
-                    THEN ${references ? `(SELECT id FROM ${references} WHERE id = ${before})` : before} ELSE x.${column} END`;
-};
-
 /** Turns an import's rows into records (publish) and removes them again (revert). Runs inside the job worker. */
 @Injectable()
 export class ImportPublisher {
   constructor(
+    // Only for the ServiceImport readback and collision check (imports/service-import*.ts), which take it on main.
     private readonly dataSource: DataSource,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RUNTIME) private readonly runtime: Runtime,
-    private readonly accountLocks: AccountLocks,
+    private readonly accountLocks: AccountLocksRepository,
+    private readonly ledger: Ledger,
+    private readonly publishing: PublishingRepository,
+    private readonly transactions: Transactions,
+    private readonly reverts: ImportRevertRepository,
   ) {}
 
   /**
@@ -214,7 +105,7 @@ export class ImportPublisher {
    * the rows this delivery committed, for the job's log line.
    */
   async publish({ importId, familyId }: PublishJob, jobId?: string): Promise<JobOutcome> {
-    const imp = await this.dataSource.getRepository(Import).findOneBy({ id: importId, familyId });
+    const imp = await this.publishing.findImport(familyId, importId);
     // A redelivered or stale job finds the import no longer importing and does nothing.
     if (!imp || imp.status !== 'importing') return { outcome: (await this.deliveredAfterReap(imp, jobId)) ? 'late' : 'skipped', rows: 0 };
     const publishChunk = PUBLISHERS[imp.type];
@@ -228,9 +119,10 @@ export class ImportPublisher {
     let releaseAccounts: (() => Promise<void>) | null = null;
     const outcome = (name: string) => ({ outcome: name, rows: delivery.committedRows });
     try {
-      const [family] = await this.dataSource.query(`SELECT currency, timezone FROM families WHERE id = $1`, [familyId]);
+      const family = await this.publishing.familyCurrencyAndTimezone(familyId);
       // Today is the family's, as at upload (imports.service).
-      const ctx = await this.dataSource.transaction((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone)));
+      const repositories = { ledger: this.ledger, publishing: this.publishing };
+      const ctx = await this.transactions.run((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone), repositories));
       // Every account the rows can go to, held until the publish ends: another publish into one of them waits, then
       // finds all of this one's rows (duplicates link to them), as if the two had been published one after the other.
       releaseAccounts = await this.accountLocks.hold([imp.accountId, ...ctx.accounts.values()]);
@@ -260,11 +152,8 @@ export class ImportPublisher {
    */
   private async deliveredAfterReap(imp: Import | null, jobId: string | undefined): Promise<boolean> {
     if (!imp || !jobId || imp.jobId !== jobId || imp.status !== 'failed' || imp.error !== REAPED_PUBLISH) return false;
-    const [late] = await this.dataSource.query(
-      `UPDATE imports SET error = $3, updated_at = now() WHERE id = $1 AND job_id = $2 AND status = 'failed' AND error = $4 RETURNING id`,
-      [imp.id, jobId, REAPED_THEN_DELIVERED, REAPED_PUBLISH],
-    );
-    if (late.length) this.logger.warn({ importId: imp.id, jobId }, 'publish job delivered after the reaper failed its import; not run');
+    const late = await this.publishing.noteDeliveredAfterReap(imp.id, jobId, REAPED_THEN_DELIVERED, REAPED_PUBLISH);
+    if (late) this.logger.warn({ importId: imp.id, jobId }, 'publish job delivered after the reaper failed its import; not run');
     return true;
   }
 
@@ -277,8 +166,8 @@ export class ImportPublisher {
     const timer = setInterval(() => {
       if (renewing) return;
       renewing = true;
-      this.dataSource
-        .query(`UPDATE imports SET heartbeat_at = now() WHERE id = $1 AND status = 'importing' AND publish_token = $2`, [imp.id, token])
+      this.publishing
+        .renewPublishHeartbeat(imp.id, token)
         .catch((err: unknown) => this.logger.debug({ importId: imp.id, err }, 'import heartbeat not renewed'))
         .finally(() => (renewing = false));
     }, heartbeatIntervalMs(this.config));
@@ -294,13 +183,9 @@ export class ImportPublisher {
    */
   private async fail(imp: Import, message: string, cause: unknown, token: string): Promise<void> {
     try {
-      await this.dataSource.transaction(async (tx) => {
-        await tx.query(LOCK_REVERT, [imp.familyId, imp.id]);
-        const [current] = await tx.query(
-          `SELECT published_through_row AS through FROM imports WHERE id = $1 AND status = 'importing' AND publish_token = $2`,
-          [imp.id, token],
-        );
-        const nothingPublished = current?.through === 0;
+      await this.transactions.run(async (tx) => {
+        await this.publishing.lockForRevert(imp.familyId, imp.id, tx);
+        const nothingPublished = (await this.publishing.publishedThrough(imp.id, token, tx)) === 0;
         if (nothingPublished) await this.removeCreated(tx, imp.familyId, imp.id);
         const shown = nothingPublished && message === PUBLISH_FAILED ? PUBLISH_FAILED_BEFORE_ANY_ROW : message;
         await this.finish(imp, 'importing', 'failed', shown, token, tx);
@@ -317,10 +202,9 @@ export class ImportPublisher {
    * import is still failed with nothing published: a new publish may have started since.
    */
   async discardUnpublished(familyId: string, importId: string): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
-      await tx.query(LOCK_REVERT, [familyId, importId]);
-      const [still] = await tx.query(`SELECT 1 FROM imports WHERE id = $1 AND status = 'failed' AND published_through_row = 0`, [importId]);
-      if (still) await this.removeCreated(tx, familyId, importId);
+    await this.transactions.run(async (tx) => {
+      await this.publishing.lockForRevert(familyId, importId, tx);
+      if (await this.publishing.failedWithNothingPublished(importId, tx)) await this.removeCreated(tx, familyId, importId);
     });
   }
 
@@ -330,16 +214,12 @@ export class ImportPublisher {
    */
   private async takeOver(imp: Import): Promise<Delivery | null> {
     const token = randomUUID();
-    const [claimed] = await this.dataSource.query(
-      `UPDATE imports SET publish_token = $2, heartbeat_at = now(), updated_at = now() WHERE id = $1 AND status = 'importing' RETURNING published_through_row AS through`,
-      [imp.id, token],
-    );
-    return claimed.length ? { token, through: claimed[0].through, committedRows: 0 } : null;
+    const claimed = await this.publishing.takeOverPublish(imp.id, token);
+    return claimed ? { token, through: claimed.through, committedRows: 0 } : null;
   }
 
-  private async holds(imp: Import, token: string): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT 1 FROM imports WHERE id = $1 AND publish_token = $2`, [imp.id, token]);
-    return rows.length > 0;
+  private holds(imp: Import, token: string): Promise<boolean> {
+    return this.publishing.holdsPublish(imp.id, token);
   }
 
   /**
@@ -348,7 +228,7 @@ export class ImportPublisher {
    * the second core while the other runs), but commit strictly in order: each moves the resume point from where
    * the chunk before it left it, so everything up to the resume point is committed and nothing after it.
    */
-  private async publishChunks(imp: Import, delivery: Delivery, publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
+  private async publishChunks(imp: Import, delivery: Delivery, publish: (tx: Transaction, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
     // Chunks of publishTransactions insert only rows of their own (mappings are made before the first chunk), so
     // two can run at once; other publishers create or look up shared records per chunk (securities, merchants,
     // budgets). PGlite serves one connection: a chunk waiting for the one before it would hold it.
@@ -378,18 +258,9 @@ export class ImportPublisher {
    * claimed); a chunk may so hold a few rows more.
    */
   private async chunksAfter(imp: Import, after: number): Promise<Array<Omit<ImportChunk, 'inOrder'>>> {
-    const [{ splits }] = imp.type === 'QifImport'
-      ? await this.dataSource.query(`SELECT EXISTS (SELECT 1 FROM import_rows WHERE import_id = $1 AND "values"->>'row_kind' = 'split') AS splits`, [imp.id])
-      : [{ splits: false }];
+    const splits = imp.type === 'QifImport' && (await this.publishing.hasSplits(imp.id));
     // Only Actual and QIF rows can be split parts; for the others the row numbers alone (the index) place the chunks.
-    const position = SPLIT_PART_TYPES.has(imp.type) ? `count(*) FILTER (WHERE "values"->>'split_of' IS NULL) OVER (ORDER BY source_row_number)` : 'row_number() OVER (ORDER BY source_row_number)';
-    const chunks: Array<{ size: number; through: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS size, max(source_row_number) AS through
-         FROM (SELECT source_row_number, (${position} - 1) / $3 AS chunk
-                 FROM import_rows WHERE import_id = $1 AND source_row_number > $2) r
-        GROUP BY chunk ORDER BY chunk`,
-      [imp.id, after, splits ? 2 ** 31 - 1 : this.config.importChunkRows],
-    );
+    const chunks = await this.publishing.chunks(imp.id, after, splits ? 2 ** 31 - 1 : this.config.importChunkRows, SPLIT_PART_TYPES.has(imp.type));
     return chunks.map(({ size, through }, i) => ({ after: i ? chunks[i - 1].through : after, through, size, last: i === chunks.length - 1 }));
   }
 
@@ -405,7 +276,7 @@ export class ImportPublisher {
     delivery: Delivery,
     bounds: Omit<ImportChunk, 'inOrder'>,
     previous: ChunkRun | null,
-    publish: (tx: EntityManager, chunk: ImportChunk) => Promise<void>,
+    publish: (tx: Transaction, chunk: ImportChunk) => Promise<void>,
   ): ChunkRun {
     let orderedDone!: () => void;
     const ordered = new Promise<void>((resolve) => (orderedDone = resolve));
@@ -417,21 +288,16 @@ export class ImportPublisher {
         orderedDone();
       }
     };
-    const committed = this.dataSource.transaction(async (tx) => {
-      const [current] = await tx.query(`SELECT status, publish_token AS token FROM imports WHERE id = $1 FOR KEY SHARE`, [imp.id]);
+    const committed = this.transactions.run(async (tx) => {
+      const current = await this.publishing.shareForChunk(imp.id, tx);
       if (current?.status !== 'importing' || current.token !== delivery.token) throw STOPPED;
       // The family's data_version moves once, below, in commit order (migration DataVersionByCaller says why).
-      await tx.query(`SELECT set_config('hearth.data_version_by_caller', 'on', true)`);
+      await this.publishing.takeDataVersion(tx);
       await publish(tx, { ...bounds, inOrder });
       orderedDone();
       if (previous && (await previous.outcome) !== 'committed') throw STOPPED;
-      const [moved] = await tx.query(
-        `UPDATE imports SET published_through_row = $3, updated_at = now()
-          WHERE id = $1 AND status = 'importing' AND publish_token = $4 AND published_through_row = $2 RETURNING id`,
-        [imp.id, bounds.after, bounds.through, delivery.token],
-      );
-      if (!moved.length) throw STOPPED;
-      await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [imp.familyId]);
+      if (!(await this.publishing.movePublishedThrough(imp.id, bounds.after, bounds.through, delivery.token, tx))) throw STOPPED;
+      await this.publishing.bumpDataVersion(imp.familyId, tx);
     });
     void committed.then(() => (delivery.committedRows += bounds.size), () => undefined);
     const outcome: Promise<ChunkOutcome> = committed.then(
@@ -447,17 +313,17 @@ export class ImportPublisher {
    * again; what another import's file holds too passes to that import.
    */
   async revert({ importId, familyId }: PublishJob): Promise<JobOutcome> {
-    const imp = await this.dataSource.getRepository(Import).findOneBy({ id: importId, familyId });
+    const imp = await this.publishing.findImport(familyId, importId);
     if (!imp || imp.status !== 'reverting') return { outcome: 'skipped', rows: 0 };
     // Started: the reaper now waits for the revert's own transaction, which holds the import row (LOCK_REVERT) to its end.
-    await this.dataSource.query(`UPDATE imports SET heartbeat_at = now() WHERE id = $1 AND status = 'reverting'`, [importId]);
+    await this.publishing.renewRevertHeartbeat(importId);
     try {
-      await this.dataSource.transaction(async (tx) => {
-        await tx.query(LOCK_REVERT, [familyId, importId]);
+      await this.transactions.run(async (tx) => {
+        await this.publishing.lockForRevert(familyId, importId, tx);
         // ServiceImport: budgets carry no import_id; its readback becomes `reverted` with the deletion.
         if (imp.type === 'ServiceImport') {
-          await deleteServiceImportBudgets(tx, familyId, importId);
-          await markServiceImportReverted(tx, importId);
+          await deleteServiceImportBudgets(tx, { ledger: this.ledger, publishing: this.publishing }, familyId, importId);
+          await markServiceImportReverted(legacyManager(tx), importId);
         }
         await this.removeCreated(tx, familyId, importId);
       });
@@ -475,40 +341,12 @@ export class ImportPublisher {
    * flight (each holds its import row FOR KEY SHARE), of this import so no row they commit is left behind, and of
    * claimants so their claims are read as they stand; and for their reverts.
    */
-  private async removeCreated(tx: EntityManager, familyId: string, importId: string): Promise<void> {
-    for (const table of CLAIMABLE) await tx.query(PASS_CLAIMED(table), [familyId, importId]);
-    await tx.query(UNSPLIT_PASSED, [familyId, importId]);
-    for (const { table, key, columns } of RESTORED) {
-      await tx.query(
-        `UPDATE ${table} x SET ${columns.map((c) => restored(...c)).join(', ')}, updated_at = now()
-           FROM import_rows r WHERE r.import_id = $1 AND r.duplicate_of = x.${key} AND r.previous ?| $2::text[]`,
-        [importId, columns.map(([column]) => column)],
-      );
-    }
-    await tx.query(
-      `DELETE FROM taggings g USING import_rows r
-        WHERE r.import_id = $1 AND r.duplicate_of = g.entry_id AND r.previous ? 'tag_ids'
-          AND g.tag_id::text IN (SELECT jsonb_array_elements_text(r.previous->'tag_ids'))`,
-      [importId],
-    );
-    for (const table of OWNED_BY_IMPORT) {
-      await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
-    }
-    for (const table of Object.keys(SHARED_BY_IMPORT) as Array<keyof typeof SHARED_BY_IMPORT>) {
-      await tx.query(KEEP_IN_USE(table), [familyId, importId]);
-      await tx.query(`DELETE FROM ${table} WHERE family_id = $1 AND import_id = $2`, [familyId, importId]);
-    }
-    await tx.query(
-      `UPDATE import_mappings m SET mappable_id = NULL, create_when_empty = true
-        WHERE m.import_id = $1 AND m.mappable_id IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM accounts WHERE id = m.mappable_id)
-          AND NOT EXISTS (SELECT 1 FROM categories WHERE id = m.mappable_id)
-          AND NOT EXISTS (SELECT 1 FROM tags WHERE id = m.mappable_id)`,
-      [importId],
-    );
-    await tx.query(`UPDATE import_rows SET duplicate_of = NULL, previous = NULL WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [importId]);
-    await tx.query(`UPDATE imports SET published_through_row = 0 WHERE id = $1`, [importId]);
-    await tx.query(`UPDATE families SET data_version = data_version + 1 WHERE id = $1`, [familyId]);
+  private async removeCreated(tx: Transaction, familyId: string, importId: string): Promise<void> {
+    await this.reverts.passClaimed(familyId, importId, tx);
+    await this.reverts.restoreClaimed(importId, tx);
+    await this.reverts.deleteCreated(familyId, importId, tx);
+    await this.publishing.resetAfterRevert(importId, tx);
+    await this.publishing.bumpDataVersion(familyId, tx);
   }
 
   /**
@@ -532,12 +370,8 @@ export class ImportPublisher {
     to: Import['status'],
     error: string | null,
     token: string | null = null,
-    manager: EntityManager = this.dataSource.manager,
+    tx?: Transaction,
   ): Promise<boolean> {
-    const [moved] = await manager.query(
-      `UPDATE imports SET status = $3, error = $4, updated_at = now() WHERE id = $1 AND status = $2 AND ($5::uuid IS NULL OR publish_token = $5) RETURNING id`,
-      [imp.id, from, to, error, token],
-    );
-    return moved.length > 0;
+    return this.publishing.moveStatus(imp.id, from, to, error, token, tx);
   }
 }

@@ -1,13 +1,11 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
+import type { TradeProbe } from '../../ledger/trades.repository';
 import { minorUnitScale } from './minor-units';
 import { claimDuplicates, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
 /** Broker and QIF exports re-imported with overlapping dates must not double the holdings. */
 const DEDUPLICATED = new Set(['TradeImport', 'QifImport']);
-
-/** A trade's entry amount in minor units, from a row of `t`: the cash the file states, else qty x price, signed. */
-const amountMinor = (t: string) => `round(COALESCE(${t}.amount, ${t}.qty * ${t}.price * ${t}.sign) * ${t}.scale)::bigint`;
 
 /**
  * Trades: securities are found by (ticker, exchange MIC) or created offline in one statement per chunk
@@ -48,29 +46,7 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
   const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await claimDuplicateTrades(tx, ctx, rows) : new Set<number>();
   if (duplicates.size === rows.length) return;
   rows = rows.filter((r) => !duplicates.has(r.rowNumber));
-  await tx.query(
-    `INSERT INTO securities (ticker, exchange_operating_mic, offline) SELECT DISTINCT t, m, true FROM unnest($1::varchar[], $2::varchar[]) AS x(t, m)
-     ON CONFLICT (ticker, exchange_operating_mic) DO NOTHING`,
-    [rows.map((r) => r.ticker), rows.map((r) => r.mic)],
-  );
-  await tx.query(
-    `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
-     SELECT id, $1, account_id, 'Trade', date, name, ${amountMinor('t')}, currency, $2
-       FROM unnest($3::uuid[], $4::uuid[], $5::date[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[], $10::int[], $11::char(3)[], $12::numeric[])
-         AS t(id, account_id, date, name, qty, price, scale, sign, currency, amount)`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.entryId), rows.map((r) => r.accountId), rows.map((r) => r.date), rows.map((r) => r.name),
-      rows.map((r) => r.qty), rows.map((r) => r.price), rows.map((r) => r.scale), rows.map((r) => r.sign), rows.map((r) => r.currency),
-      rows.map((r) => r.amount)],
-  );
-  await tx.query(
-    `INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency, investment_activity_label)
-     SELECT t.id, s.id, t.qty, t.price, round(COALESCE(t.fee, 0) * t.scale)::bigint, t.currency, t.label
-       FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::char(3)[], $7::varchar[], $8::numeric[], $9::numeric[])
-         AS t(id, ticker, mic, qty, price, currency, label, fee, scale)
-       JOIN securities s ON s.ticker = t.ticker AND s.exchange_operating_mic = t.mic`,
-    [rows.map((r) => r.entryId), rows.map((r) => r.ticker), rows.map((r) => r.mic), rows.map((r) => r.qty), rows.map((r) => r.price),
-      rows.map((r) => r.currency), rows.map((r) => r.label), rows.map((r) => r.fee), rows.map((r) => r.scale)],
-  );
+  await ctx.ledger.trades.insertMany(ctx.imp.familyId, ctx.imp.id, rows, tx);
 };
 
 /**
@@ -84,25 +60,14 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
 export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
   for (const row of records) {
     const v = row.values;
-    const recorded: Array<{ rowNumber: number; entryId: string }> = await tx.query(
-      `SELECT $1::int AS "rowNumber", e.id AS "entryId"
-         FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
-        WHERE e.account_id = $2 AND e.date = $3 AND e.name = $4 AND e.entryable_type = 'Trade' AND e.amount_minor = 0 AND t.price = 0
-          AND s.ticker = $5 AND s.exchange_operating_mic = '' AND e.import_id IS DISTINCT FROM $6
-        ORDER BY e.created_at, e.id`,
-      [row.sourceRowNumber, ctx.imp.accountId, v.date, v.name, v.ticker, ctx.imp.id],
-    );
+    const split = { rowNumber: row.sourceRowNumber, accountId: ctx.imp.accountId, date: v.date, name: v.name, ticker: v.ticker };
+    const recorded = await ctx.ledger.trades.recordedSplits(split, ctx.imp.id, tx);
     const claims = await claimDuplicates(tx, ctx, recorded);
     if (claims.length) {
-      await recordClaims(tx, ctx, claims);
+      await ctx.ledger.entries.recordClaims(ctx.imp.id, claims, tx);
       continue;
     }
-    const [{ added }] = await tx.query(
-      `SELECT round(COALESCE(sum(t.qty), 0) * ($4::numeric - 1), 8)::text AS added
-         FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
-        WHERE e.account_id = $1 AND e.date <= $2 AND e.entryable_type = 'Trade' AND s.ticker = $3 AND s.exchange_operating_mic = ''`,
-      [ctx.imp.accountId, v.date, v.ticker, v.ratio],
-    );
+    const added = await ctx.ledger.trades.sharesAddedBySplit(ctx.imp.accountId, v.date, v.ticker, v.ratio, tx);
     if (Number(added) === 0) continue;
     // trades.qty is numeric(24, 8).
     if (Math.abs(Number(added)) >= 1e16) throw new PublishError(`Row ${row.sourceRowNumber}: the split adds more shares than a trade can hold (${added})`);
@@ -110,43 +75,14 @@ export const publishSplits: RowsPublisher = async (tx, records, ctx) => {
   }
 };
 
-/** Records on the rows (import_rows.duplicate_of) the existing records they claimed, for revert. */
-async function recordClaims(tx: EntityManager, ctx: PublishContext, claims: Array<{ rowNumber: number; entryId: string }>): Promise<void> {
-  await tx.query(
-    `UPDATE import_rows r SET duplicate_of = u.id FROM unnest($2::int[], $3::uuid[]) AS u(rn, id) WHERE r.import_id = $1 AND r.source_row_number = u.rn`,
-    [ctx.imp.id, claims.map((c) => c.rowNumber), claims.map((c) => c.entryId)],
-  );
-}
-
-type TradeRow = { rowNumber: number; accountId: string; date: string; ticker: string; mic: string; qty: string; price: string; amount: string | null; sign: number; scale: string; currency: string };
-
 /**
  * Claims for each row an existing trade it duplicates (same account, date, security, qty, price, cash amount and
  * currency; not created by this import, nor claimed already): the n-th identical row the n-th oldest identical
  * trade. The claim is recorded on the row (import_rows.duplicate_of) for revert; returns the claiming rows' numbers.
- * The join with trades alone says an entry is a trade: naming entryable_type too let the planner probe by the partial
- * index of an account's trades (account balances'), reading every trade of the account for each row (time growing
- * with the square of the re-imported trades), instead of by (account, date, amount).
  */
-async function claimDuplicateTrades(tx: EntityManager, ctx: PublishContext, rows: TradeRow[]): Promise<Set<number>> {
-  const candidates: Array<{ rowNumber: number; entryId: string }> = await tx.query(
-    `SELECT g.rn AS "rowNumber", x.id AS "entryId"
-       FROM unnest($3::int[], $4::uuid[], $5::date[], $6::varchar[], $7::varchar[], $8::numeric[], $9::numeric[], $10::numeric[], $11::int[], $12::numeric[], $13::char(3)[])
-         AS g(rn, account_id, date, ticker, mic, qty, price, amount, sign, scale, currency)
-       JOIN accounts a ON a.id = g.account_id AND a.family_id = $1
-      CROSS JOIN LATERAL (
-        SELECT e.id, row_number() OVER (ORDER BY e.created_at, e.id) AS age
-          FROM entries e JOIN trades t ON t.entry_id = e.id JOIN securities s ON s.id = t.security_id
-         WHERE e.account_id = g.account_id AND e.date = g.date AND e.import_id IS DISTINCT FROM $2
-           AND e.amount_minor = ${amountMinor('g')} AND e.currency = g.currency
-           AND t.qty = g.qty AND t.price = g.price AND s.ticker = g.ticker AND s.exchange_operating_mic = g.mic
-        OFFSET 0) x
-      ORDER BY g.rn, x.age`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.rowNumber), rows.map((r) => r.accountId), rows.map((r) => r.date), rows.map((r) => r.ticker),
-      rows.map((r) => r.mic), rows.map((r) => r.qty), rows.map((r) => r.price), rows.map((r) => r.amount), rows.map((r) => r.sign),
-      rows.map((r) => r.scale), rows.map((r) => r.currency)],
-  );
+async function claimDuplicateTrades(tx: Transaction, ctx: PublishContext, rows: TradeProbe[]): Promise<Set<number>> {
+  const candidates = await ctx.ledger.trades.duplicateCandidates(ctx.imp.familyId, ctx.imp.id, rows, tx);
   const claims = await claimDuplicates(tx, ctx, candidates);
-  if (claims.length) await recordClaims(tx, ctx, claims);
+  if (claims.length) await ctx.ledger.entries.recordClaims(ctx.imp.id, claims, tx);
   return new Set(claims.map((c) => c.rowNumber));
 }

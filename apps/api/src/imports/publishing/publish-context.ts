@@ -1,5 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import type { AccountableType } from '@hearth/contracts';
+import type { Transaction } from '../../database/transactions';
+import type { Ledger } from '../../ledger/ledger';
+import type { PublishingRepository } from './publishing.repository';
 import type { Import } from '../import.entity';
 
 /**
@@ -7,14 +9,6 @@ import type { Import } from '../import.entity';
  * `error`. Anything else a publisher throws (SQL, internal) shows only a generic message.
  */
 export class PublishError extends Error {}
-
-/**
- * import_rows.previous of a row that changed an existing record (a duplicate, an opening balance, a rule of the same
- * name): {column: [before, after]} for each column, which revert puts back unless the record changed since. SQL
- * for the columns of `before` (the record as it was) and `after` (as the row left it).
- */
-export const previousValues = (columns: string[], before: string, after: string): string =>
-  `jsonb_build_object(${columns.map((c) => `'${c}', jsonb_build_array(${before}.${c}, ${after}.${c})`).join(', ')})`;
 
 /** What every chunk of one publish needs: the family's currency and today, and the mapped record ids by row value. */
 export interface PublishContext {
@@ -32,7 +26,14 @@ export interface PublishContext {
   priorSpans: Map<string, PriorSpan | null>;
   /** Entries this import's rows have claimed as duplicates so far, loaded when a chunk first probes for them. */
   claimed?: Set<string>;
+  /** Where the publishers write: the ledger's repositories, called with the chunk's transaction. */
+  ledger: Ledger;
+  /** Where they read the import's rows. */
+  publishing: PublishingRepository;
 }
+
+/** The repositories a publish goes through. */
+export type PublishRepositories = Pick<PublishContext, 'ledger' | 'publishing'>;
 
 /** The earliest and latest date (YYYY-MM-DD) of an account's transactions that an import row could duplicate. */
 export interface PriorSpan {
@@ -63,27 +64,20 @@ export interface ImportChunk {
  * Publishes one chunk inside the chunk's transaction; must be set-based (a few statements per chunk). A publisher
  * reads the chunk's rows where it needs them: in SQL, or in Node through `withRows`.
  */
-export type ChunkPublisher = (tx: EntityManager, chunk: ImportChunk, ctx: PublishContext) => Promise<void>;
+export type ChunkPublisher = (tx: Transaction, chunk: ImportChunk, ctx: PublishContext) => Promise<void>;
 
 /** Import types whose rows can be a split's parts (split_of): a QIF or Actual split, published in its total's chunk. */
 export const SPLIT_PART_TYPES: ReadonlySet<string> = new Set(['ActualImport', 'QifImport']);
 
 /** Publishes rows already read into Node. */
-export type RowsPublisher = (tx: EntityManager, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;
+export type RowsPublisher = (tx: Transaction, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;
 
-/**
- * Picks a chunk's rows from import_rows (alias r), with `chunkBounds` as $1-$4: the import, the chunk's bounds and,
- * for statements (QIF, PDF), the row kind or NULL for every row.
- */
-export const IN_CHUNK = `r.import_id = $1 AND r.source_row_number > $2 AND r.source_row_number <= $3 AND ($4::text IS NULL OR r."values"->>'row_kind' = $4)`;
+/** IN_CHUNK's parameters $1-$4 for the chunk's rows; with `rowKind`, only the statement rows of that kind. */
 export const chunkBounds = (ctx: PublishContext, chunk: ImportChunk, rowKind: string | null): unknown[] => [ctx.imp.id, chunk.after, chunk.through, rowKind];
 
 /** The chunk's rows in order; with `rowKind`, only the statement rows of that kind. */
-export function chunkRows(tx: EntityManager, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null = null): Promise<ImportRowRecord[]> {
-  return tx.query(
-    `SELECT r.source_row_number AS "sourceRowNumber", r."values" FROM import_rows r WHERE ${IN_CHUNK} ORDER BY r.source_row_number`,
-    chunkBounds(ctx, chunk, rowKind),
-  );
+export function chunkRows(tx: Transaction, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null = null): Promise<ImportRowRecord[]> {
+  return ctx.publishing.chunkRows(chunkBounds(ctx, chunk, rowKind), tx);
 }
 
 /** A chunk publisher that reads the chunk's rows into Node and hands them to `publish`. */
@@ -100,13 +94,9 @@ export const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): 
  * its first entry not claimed already, by an earlier row or by this import before (loaded once per publish: a
  * resumed publish finds the claims of its committed chunks). The claims stay in memory for the chunks after.
  */
-export async function claimDuplicates<C extends { rowNumber: number; entryId: string }>(tx: EntityManager, ctx: PublishContext, candidates: C[]): Promise<C[]> {
+export async function claimDuplicates<C extends { rowNumber: number; entryId: string }>(tx: Transaction, ctx: PublishContext, candidates: C[]): Promise<C[]> {
   if (!ctx.claimed) {
-    const rows: Array<{ id: string }> = await tx.query(
-      `SELECT duplicate_of AS id FROM import_rows WHERE import_id = $1 AND duplicate_of IS NOT NULL`,
-      [ctx.imp.id],
-    );
-    ctx.claimed = new Set(rows.map((r) => r.id));
+    ctx.claimed = new Set(await ctx.ledger.entries.claimedBy(ctx.imp.id, tx));
   }
   const claims: C[] = [];
   for (const candidate of candidates) {

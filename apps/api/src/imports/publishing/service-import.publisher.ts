@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
+import type { NewEntry } from '../../ledger/entries.repository';
 import { ACCOUNTABLE_TYPES, AccountableType, TRANSACTION_KINDS } from '@hearth/contracts';
 import { minorUnitsText, ServiceRecordType, splitLinesOf } from '@hearth/domain/import-formats';
 import { classificationOf, paletteColor } from './mappables';
-import type { RowsPublisher, ImportRowRecord, PublishContext } from './publish-context';
+import type { RowsPublisher, ImportRowRecord, PublishContext, PublishRepositories } from './publish-context';
 import { publishRules } from './taxonomy.publisher';
 
 // ServiceImport publishing. Rows arrive in dependency order (stored that way at upload), so everything a record
@@ -19,7 +20,7 @@ interface Row {
   anchorDate: string | null;
   data: Data;
 }
-type Handler = (tx: EntityManager, rows: Row[], ctx: PublishContext) => Promise<void>;
+type Handler = (tx: Transaction, rows: Row[], ctx: PublishContext) => Promise<void>;
 
 /**
  * The uuid a source id of one kind becomes in this import: an RFC 9562 version 8 (custom) uuid with the RFC variant,
@@ -58,78 +59,44 @@ const accounts: Handler = async (tx, rows, ctx) => {
       institution: text(d.institution_name), notes: text(d.notes), anchorDate: r.anchorDate,
     };
   });
-  await tx.query(
-    `INSERT INTO accounts (id, family_id, name, accountable_type, subtype, classification, balance_minor, cash_balance_minor, currency, status,
-                           institution_name, notes, import_id)
-     SELECT id, $1, n, t, s, c, b, cb, cur, st, i, notes, $2
-       FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[], $8::bigint[], $9::bigint[], $10::char(3)[], $11::varchar[],
-                   $12::varchar[], $13::text[]) AS x(id, n, t, s, c, b, cb, cur, st, i, notes)`,
-    [ctx.imp.familyId, ctx.imp.id, list.map((a) => a.id), list.map((a) => a.name), list.map((a) => a.type), list.map((a) => a.subtype),
-      list.map((a) => a.classification), list.map((a) => a.balance), list.map((a) => a.cash), list.map((a) => a.currency), list.map((a) => a.status),
-      list.map((a) => a.institution), list.map((a) => a.notes)],
-  );
+  await ctx.ledger.accounts.insertWithIds(ctx.imp.familyId, ctx.imp.id, list, tx);
   // Sure's synthesized opening balance (docs/api/service-ndjson.md#opening-balances), decided at upload by planServiceImport.
   const anchors = list.filter((a) => a.anchorDate).map((a) => ({ ...a, entryId: targetId(ctx.imp.id, 'opening_anchor', a.id) }));
   await insertEntries(tx, ctx, 'Valuation', anchors.map((a) => ({ id: a.entryId, accountId: a.id, date: a.anchorDate!, name: 'Opening balance', amount: a.balance, currency: a.currency })));
-  await valuationDetails(tx, anchors.map((a) => ({ id: a.entryId, kind: 'opening_anchor' })));
+  await valuationDetails(tx, ctx, anchors.map((a) => ({ id: a.entryId, kind: 'opening_anchor' })));
 };
 
 const categories: Handler = async (tx, rows, ctx) => {
   const category = idOf(ctx, 'categories');
-  await tx.query(
-    `INSERT INTO categories (id, family_id, name, color, lucide_icon, parent_id, import_id)
-     SELECT id, $1, n, COALESCE(c, '#737373'), COALESCE(i, 'shapes'), p, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::uuid[]) AS x(id, n, c, i, p)`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => category(r.data.id)), rows.map((r) => String(r.data.name).trim()), rows.map((r) => text(r.data.color)),
-      rows.map((r) => text(r.data.lucide_icon)), rows.map((r) => category(r.data.parent_id))],
-  );
+  const list = rows.map((r) => ({
+    id: category(r.data.id), name: String(r.data.name).trim(), color: text(r.data.color), icon: text(r.data.lucide_icon), parentId: category(r.data.parent_id),
+  }));
+  await ctx.ledger.taxonomy.insertCategoriesWithIds(ctx.imp.familyId, ctx.imp.id, list, tx);
 };
 
 const tags: Handler = async (tx, rows, ctx) => {
-  await tx.query(
-    `INSERT INTO tags (id, family_id, name, color, import_id) SELECT id, $1, n, COALESCE(c, '#e99537'), $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[]) AS x(id, n, c)`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => idOf(ctx, 'tags')(r.data.id)), rows.map((r) => String(r.data.name).trim()), rows.map((r) => text(r.data.color))],
-  );
+  const list = rows.map((r) => ({ id: idOf(ctx, 'tags')(r.data.id), name: String(r.data.name).trim(), color: text(r.data.color) }));
+  await ctx.ledger.taxonomy.insertTagsWithIds(ctx.imp.familyId, ctx.imp.id, list, tx);
 };
 
 const merchants: Handler = async (tx, rows, ctx) => {
   const names = rows.map((r) => String(r.data.name).trim());
-  await tx.query(
-    `INSERT INTO merchants (id, family_id, type, name, color, logo_url, website_url, import_id)
-     SELECT id, $1, 'FamilyMerchant', n, c, l, w, $2 FROM unnest($3::uuid[], $4::text[], $5::varchar[], $6::varchar[], $7::varchar[]) AS x(id, n, c, l, w)`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => idOf(ctx, 'merchants')(r.data.id)), names,
-      rows.map((r, i) => (/^#[0-9a-fA-F]{6}$/.test(String(r.data.color)) ? String(r.data.color) : paletteColor(names[i]))),
-      rows.map((r) => text(r.data.logo_url)), rows.map((r) => text(r.data.website_url))],
-  );
+  const list = rows.map((r, i) => ({
+    id: idOf(ctx, 'merchants')(r.data.id), name: names[i],
+    color: /^#[0-9a-fA-F]{6}$/.test(String(r.data.color)) ? String(r.data.color) : paletteColor(names[i]),
+    logo: text(r.data.logo_url), website: text(r.data.website_url),
+  }));
+  await ctx.ledger.taxonomy.insertMerchantsWithIds(ctx.imp.familyId, ctx.imp.id, list, tx);
 };
 
-interface EntryDraft {
-  id: string;
-  accountId: string;
-  date: string;
-  name: string;
-  amount: string;
-  currency: string;
-  notes?: string | null;
-  excluded?: boolean;
-  parentId?: string | null;
-}
-
-async function insertEntries(tx: EntityManager, ctx: PublishContext, type: 'Transaction' | 'Trade' | 'Valuation', entries: EntryDraft[]) {
+async function insertEntries(tx: Transaction, ctx: PublishContext, type: 'Transaction' | 'Trade' | 'Valuation', entries: NewEntry[]) {
   if (!entries.length) return;
-  await tx.query(
-    `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
-     SELECT id, $1, a, $3, d, n, m, c, notes, ex, p, $2
-       FROM unnest($4::uuid[], $5::uuid[], $6::date[], $7::text[], $8::bigint[], $9::char(3)[], $10::text[], $11::boolean[], $12::uuid[])
-         AS x(id, a, d, n, m, c, notes, ex, p)`,
-    [ctx.imp.familyId, ctx.imp.id, type, entries.map((e) => e.id), entries.map((e) => e.accountId), entries.map((e) => e.date), entries.map((e) => e.name),
-      entries.map((e) => e.amount), entries.map((e) => e.currency), entries.map((e) => e.notes ?? null), entries.map((e) => e.excluded ?? false),
-      entries.map((e) => e.parentId ?? null)],
-  );
+  await ctx.ledger.entries.insertMany(ctx.imp.familyId, ctx.imp.id, type, entries, tx);
 }
 
-async function valuationDetails(tx: EntityManager, rows: Array<{ id: string; kind: string }>) {
+async function valuationDetails(tx: Transaction, ctx: PublishContext, rows: Array<{ id: string; kind: string }>) {
   if (!rows.length) return;
-  await tx.query(`INSERT INTO valuations (entry_id, kind) SELECT * FROM unnest($1::uuid[], $2::varchar[])`, [rows.map((r) => r.id), rows.map((r) => r.kind)]);
+  await ctx.ledger.entries.insertValuations(rows, tx);
 }
 
 /** Transactions with their split lines as child entries (the parent is excluded, children inherit what they lack). */
@@ -139,13 +106,13 @@ const transactions: Handler = async (tx, rows, ctx) => {
   const category = idOf(ctx, 'categories');
   const merchant = idOf(ctx, 'merchants');
   const tag = idOf(ctx, 'tags');
-  const entries: EntryDraft[] = [];
+  const entries: NewEntry[] = [];
   const details: Array<{ id: string; category: string | null; merchant: string | null; kind: string; tags: string[] }> = [];
   for (const r of rows) {
     const d = r.data;
     const given = splitLinesOf(d);
     const splits = (Array.isArray(given) ? given : []) as Data[];
-    const parent: EntryDraft = {
+    const parent: NewEntry = {
       id: transaction(d.id)!, accountId: account(d.account_id)!, date: String(d.date), name: text(d.name) ?? 'Imported transaction',
       amount: minor(d.amount, r.currency)!, currency: r.currency, notes: text(d.notes), excluded: splits.length > 0 || flag(d.excluded),
     };
@@ -154,7 +121,7 @@ const transactions: Handler = async (tx, rows, ctx) => {
     entries.push(parent);
     details.push({ id: parent.id, category: category(d.category_id), merchant: merchant(d.merchant_id), kind, tags: parentTags });
     splits.forEach((s, k) => {
-      const child: EntryDraft = {
+      const child: NewEntry = {
         ...parent, id: sid(s.id) ? transaction(s.id)! : targetId(ctx.imp.id, 'split', `${r.line}:${k}`),
         name: text(s.name) ?? text(s.memo) ?? text(s.description) ?? 'Imported split',
         amount: minor(s.amount ?? s.amount_money ?? s.amount_decimal, r.currency)!, notes: text(s.notes), excluded: flag(s.excluded), parentId: parent.id,
@@ -167,14 +134,9 @@ const transactions: Handler = async (tx, rows, ctx) => {
     });
   }
   await insertEntries(tx, ctx, 'Transaction', entries);
-  await tx.query(
-    `INSERT INTO transactions (entry_id, category_id, merchant_id, kind) SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::varchar[])`,
-    [details.map((t) => t.id), details.map((t) => t.category), details.map((t) => t.merchant), details.map((t) => t.kind)],
-  );
+  await ctx.ledger.entries.insertTransactionDetails(details, tx);
   const pairs = details.flatMap((t) => t.tags.map((tagId) => [tagId, t.id]));
-  if (pairs.length) {
-    await tx.query(`INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
-  }
+  if (pairs.length) await ctx.ledger.entries.insertTaggings(pairs, tx);
 };
 
 /**
@@ -185,26 +147,12 @@ const transactions: Handler = async (tx, rows, ctx) => {
 const transfers: Handler = async (tx, rows, ctx) => {
   const transaction = idOf(ctx, 'transactions');
   const [inflows, outflows] = [rows.map((r) => transaction(r.data.inflow_transaction_id)), rows.map((r) => transaction(r.data.outflow_transaction_id))];
-  await tx.query(
-    `INSERT INTO transfers (id, family_id, inflow_entry_id, outflow_entry_id, status, notes, import_id)
-     SELECT id, $1, i, o, s, n, $2 FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::varchar[], $7::text[]) AS x(id, i, o, s, n)`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => targetId(ctx.imp.id, 'transfer', String(r.line))), inflows, outflows,
-      rows.map((r) => oneOf(r.data.status, ['pending', 'confirmed'], 'pending')), rows.map((r) => text(r.data.notes))],
-  );
-  await tx.query(
-    `UPDATE transactions t
-        SET kind = CASE WHEN t.entry_id = x.i THEN 'funds_movement'
-                        WHEN dest.accountable_type = 'Loan' THEN 'loan_payment'
-                        WHEN dest.classification = 'liability' THEN 'cc_payment'
-                        WHEN dest.accountable_type IN ('Investment', 'Crypto') AND src.accountable_type NOT IN ('Investment', 'Crypto') THEN 'investment_contribution'
-                        ELSE 'funds_movement' END,
-            updated_at = now()
-       FROM unnest($1::uuid[], $2::uuid[]) AS x(i, o)
-       JOIN entries ie ON ie.id = x.i JOIN accounts dest ON dest.id = ie.account_id
-       JOIN entries oe ON oe.id = x.o JOIN accounts src ON src.id = oe.account_id
-      WHERE t.entry_id IN (x.i, x.o)`,
-    [inflows, outflows],
-  );
+  const list = rows.map((r, i) => ({
+    id: targetId(ctx.imp.id, 'transfer', String(r.line)), inflow: inflows[i], outflow: outflows[i],
+    status: oneOf(r.data.status, ['pending', 'confirmed'], 'pending'), notes: text(r.data.notes),
+  }));
+  await ctx.ledger.entries.insertTransfers(ctx.imp.familyId, ctx.imp.id, list, tx);
+  await ctx.ledger.entries.setTransferKinds(inflows, outflows, tx);
 };
 
 /**
@@ -224,20 +172,9 @@ const trades: Handler = async (tx, rows, ctx) => {
       label: text(d.investment_activity_label) ?? (qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy'),
     };
   });
-  await tx.query(
-    `INSERT INTO securities (ticker, exchange_operating_mic, name, offline) SELECT DISTINCT ON (t, m) t, m, n, true FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS x(t, m, n)
-     ON CONFLICT (ticker, exchange_operating_mic) DO NOTHING`,
-    [list.map((t) => t.ticker), list.map((t) => t.mic), list.map((t) => t.securityName)],
-  );
+  await ctx.ledger.trades.insertNamedSecurities(list, tx);
   await insertEntries(tx, ctx, 'Trade', list.map((t) => ({ id: t.id, accountId: t.accountId, date: t.date, name: t.name, amount: t.amount, currency: t.currency })));
-  await tx.query(
-    `INSERT INTO trades (entry_id, security_id, qty, price, fee_minor, currency, investment_activity_label)
-     SELECT x.id, s.id, x.q, x.p, x.f, x.c, x.l
-       FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::numeric[], $5::numeric[], $6::bigint[], $7::char(3)[], $8::varchar[]) AS x(id, t, m, q, p, f, c, l)
-       JOIN securities s ON s.ticker = x.t AND s.exchange_operating_mic = x.m`,
-    [list.map((t) => t.id), list.map((t) => t.ticker), list.map((t) => t.mic), list.map((t) => t.qty), list.map((t) => t.price), list.map((t) => t.fee),
-      list.map((t) => t.currency), list.map((t) => t.label)],
-  );
+  await ctx.ledger.trades.insertTradeDetails(list, tx);
 };
 
 const valuations: Handler = async (tx, rows, ctx) => {
@@ -247,25 +184,23 @@ const valuations: Handler = async (tx, rows, ctx) => {
     amount: minor(r.data.amount, r.currency)!, currency: r.currency, kind: oneOf(r.data.kind, ['reconciliation', 'opening_anchor', 'current_anchor'], 'reconciliation'),
   }));
   await insertEntries(tx, ctx, 'Valuation', list);
-  await valuationDetails(tx, list);
+  await valuationDetails(tx, ctx, list);
 };
 
 const budgets: Handler = async (tx, rows, ctx) => {
-  await tx.query(
-    `INSERT INTO budgets (id, family_id, start_date, end_date, budgeted_spending_minor, expected_income_minor, currency)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::date[], $5::bigint[], $6::bigint[], $7::char(3)[])`,
-    [rows.map((r) => idOf(ctx, 'budgets')(r.data.id)), rows.map(() => ctx.imp.familyId), rows.map((r) => r.data.start_date), rows.map((r) => r.data.end_date),
-      rows.map((r) => minor(r.data.budgeted_spending, r.currency)), rows.map((r) => minor(r.data.expected_income, r.currency)), rows.map((r) => r.currency)],
-  );
+  const list = rows.map((r) => ({
+    id: idOf(ctx, 'budgets')(r.data.id), startDate: r.data.start_date, endDate: r.data.end_date,
+    spending: minor(r.data.budgeted_spending, r.currency), income: minor(r.data.expected_income, r.currency), currency: r.currency,
+  }));
+  await ctx.ledger.importedBudgets.insertBudgets(ctx.imp.familyId, list, tx);
 };
 
 const budgetCategories: Handler = async (tx, rows, ctx) => {
-  await tx.query(
-    `INSERT INTO budget_categories (budget_id, category_id, budgeted_spending_minor, currency)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::char(3)[])`,
-    [rows.map((r) => idOf(ctx, 'budgets')(r.data.budget_id)), rows.map((r) => idOf(ctx, 'categories')(r.data.category_id)),
-      rows.map((r) => minor(r.data.budgeted_spending, r.currency) ?? '0'), rows.map((r) => r.currency)],
-  );
+  const list = rows.map((r) => ({
+    budgetId: idOf(ctx, 'budgets')(r.data.budget_id), categoryId: idOf(ctx, 'categories')(r.data.category_id),
+    spending: minor(r.data.budgeted_spending, r.currency) ?? '0', currency: r.currency,
+  }));
+  await ctx.ledger.importedBudgets.insertBudgetCategories(list, tx);
 };
 
 type Operand = Data & { value_ref?: { name?: unknown }; sub_conditions?: Operand[] };
@@ -328,11 +263,8 @@ export const publishServiceImport: RowsPublisher = async (tx, records, ctx) => {
 };
 
 /** Budgets carry no import_id: revert finds the ones this import created through their derived ids. */
-export async function deleteServiceImportBudgets(tx: EntityManager, familyId: string, importId: string): Promise<void> {
-  const rows: Array<{ id: string }> = await tx.query(
-    `SELECT "values"->'data'->>'id' AS id FROM import_rows WHERE import_id = $1 AND "values"->>'type' = 'Budget'`,
-    [importId],
-  );
-  const budgetIds = rows.filter((r) => r.id).map((r) => targetId(importId, 'budgets', r.id.trim()));
-  if (budgetIds.length) await tx.query(`DELETE FROM budgets WHERE family_id = $1 AND id = ANY($2::uuid[])`, [familyId, budgetIds]);
+export async function deleteServiceImportBudgets(tx: Transaction, repositories: PublishRepositories, familyId: string, importId: string): Promise<void> {
+  const rows = await repositories.publishing.serviceBudgetIds(importId, tx);
+  const budgetIds = rows.filter((r) => r.id).map((r) => targetId(importId, 'budgets', r.id!.trim()));
+  if (budgetIds.length) await repositories.ledger.importedBudgets.deleteByIds(familyId, budgetIds, tx);
 }

@@ -1,7 +1,8 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../../database/transactions';
 import { ruleOperandTable } from '@hearth/domain/import-formats';
 import { ensureNamed, paletteColor } from './mappables';
-import { ImportRowRecord, previousValues, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
+import type { CategoryState, RuleRecord } from '../../ledger/taxonomy.repository';
+import { ImportRowRecord, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
 /** Sure's colour for a category a CategoryImport or RuleImport creates without one (docs/api/import-formats.md#categories-merchants-and-rules). */
 const CATEGORY_COLOR = '#737373';
@@ -42,49 +43,20 @@ export const publishCategories: RowsPublisher = async (tx, records, ctx) => {
   const selfParent = rows.find((r) => r.parent === r.name);
   if (selfParent) throw new PublishError(`Row ${selfParent.rowNumber}: category '${selfParent.name}' cannot be its own parent`);
   // The family's own categories as they were, for revert to put back what the rows change in them.
-  const existing: CategoryState[] = await tx.query(
-    `SELECT id, name, color, lucide_icon, parent_id FROM categories WHERE family_id = $1 AND name = ANY($2::text[]) AND import_id IS DISTINCT FROM $3`,
-    [ctx.imp.familyId, rows.map((r) => r.name), ctx.imp.id],
-  );
+  const existing = await ctx.ledger.taxonomy.existingCategories(ctx.imp.familyId, rows.map((r) => r.name), ctx.imp.id, tx);
   // The defaults are for new categories only: an existing one keeps the colour and icon a row leaves out.
-  await tx.query(
-    `WITH given AS (SELECT * FROM unnest($4::text[], $5::varchar[], $6::varchar[]) AS t(n, c, i))
-     INSERT INTO categories (family_id, name, color, lucide_icon, import_id)
-     SELECT $1, n, COALESCE(c, $3), COALESCE(i, 'shapes'), $2 FROM given
-     ON CONFLICT (family_id, name) DO UPDATE
-       SET color = COALESCE((SELECT c FROM given WHERE n = EXCLUDED.name), categories.color),
-           lucide_icon = COALESCE((SELECT i FROM given WHERE n = EXCLUDED.name), categories.lucide_icon), updated_at = now()`,
-    [ctx.imp.familyId, ctx.imp.id, CATEGORY_COLOR, rows.map((r) => r.name), rows.map((r) => r.color), rows.map((r) => r.icon)],
-  );
+  await ctx.ledger.taxonomy.upsertCategories(ctx.imp.familyId, ctx.imp.id, CATEGORY_COLOR, rows, tx);
   const parents = rows.filter((r) => r.parent);
-  await ensureNamed(tx, 'categories', ctx.imp, parents.map((r) => r.parent!), new Map(), CATEGORY_COLOR);
-  await tx.query(
-    `UPDATE categories c SET parent_id = p.id, color = p.color, updated_at = now()
-       FROM unnest($2::text[], $3::text[]) AS t(child, parent) JOIN categories p ON p.family_id = $1 AND p.name = t.parent
-      WHERE c.family_id = $1 AND c.name = t.child`,
-    [ctx.imp.familyId, parents.map((r) => r.name), parents.map((r) => r.parent)],
-  );
+  await ensureNamed(tx, ctx.ledger.taxonomy, 'categories', ctx.imp, parents.map((r) => r.parent!), new Map(), CATEGORY_COLOR);
+  await ctx.ledger.taxonomy.setParents(ctx.imp.familyId, parents, tx);
   // A category no row gives a parent is top-level, unless this import created it (in an earlier chunk).
-  await tx.query(
-    `UPDATE categories SET parent_id = NULL, updated_at = now()
-      WHERE family_id = $1 AND name = ANY($2::text[]) AND parent_id IS NOT NULL AND import_id IS DISTINCT FROM $3`,
-    [ctx.imp.familyId, rows.filter((r) => !r.parent).map((r) => r.name), ctx.imp.id],
-  );
+  await ctx.ledger.taxonomy.clearParents(ctx.imp.familyId, rows.filter((r) => !r.parent).map((r) => r.name), ctx.imp.id, tx);
   // Walking up from each category given a parent: one that reaches itself is in a cycle (budgets could not total it).
-  const cycles: Array<{ name: string }> = await tx.query(
-    `WITH RECURSIVE up(start, id) AS (
-       SELECT c.id, c.parent_id FROM categories c WHERE c.family_id = $1 AND c.name = ANY($2::text[]) AND c.parent_id IS NOT NULL
-       UNION SELECT u.start, p.parent_id FROM up u JOIN categories p ON p.id = u.id WHERE p.parent_id IS NOT NULL)
-     SELECT c.name FROM up JOIN categories c ON c.id = up.start WHERE up.id = up.start`,
-    [ctx.imp.familyId, parents.map((r) => r.name)],
-  );
+  const cycles = await ctx.ledger.taxonomy.cyclicCategories(ctx.imp.familyId, parents.map((r) => r.name), tx);
   const cyclic = parents.find((r) => cycles.some((c) => c.name === r.name));
   if (cyclic) throw new PublishError(`Row ${cyclic.rowNumber}: category '${cyclic.name}' cannot have parent '${cyclic.parent}': '${cyclic.parent}' is itself under '${cyclic.name}'`);
   if (existing.length) await recordClaimedCategories(tx, ctx, existing, rows);
 };
-
-/** An existing category's name and what a row can change in it, as it was before the publish. */
-type CategoryState = { id: string; name: string; color: string; lucide_icon: string; parent_id: string | null };
 
 /**
  * Records on the row that named it each existing category as claimed (the import's file holds it too: a revert of the
@@ -92,32 +64,19 @@ type CategoryState = { id: string; name: string; color: string; lucide_icon: str
  * after (import_rows.previous), so revert puts that back and drops a placeholder parent it created.
  */
 async function recordClaimedCategories(
-  tx: EntityManager,
+  tx: Transaction,
   ctx: PublishContext,
   before: CategoryState[],
   rows: CategoryRow[],
 ): Promise<void> {
   const rowOf = new Map(rows.map((r) => [r.name, r.rowNumber]));
-  await tx.query(
-    `UPDATE import_rows ir
-        SET duplicate_of = c.id,
-            previous = CASE WHEN (c.color, c.lucide_icon, c.parent_id) IS DISTINCT FROM (b.color, b.lucide_icon, b.parent_id)
-                            THEN ${previousValues(['color', 'lucide_icon', 'parent_id'], 'b', 'c')} END
-       FROM unnest($2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[], $6::int[]) AS b(id, color, lucide_icon, parent_id, rn)
-       JOIN categories c ON c.id = b.id
-      WHERE ir.import_id = $1 AND ir.source_row_number = b.rn`,
-    [ctx.imp.id, before.map((b) => b.id), before.map((b) => b.color), before.map((b) => b.lucide_icon), before.map((b) => b.parent_id), before.map((b) => rowOf.get(b.name))],
-  );
+  await ctx.ledger.taxonomy.recordClaimedCategories(ctx.imp.id, before, rowOf, tx);
 }
 
 /** Creates the family merchants of the given names it lacks, recorded as the import's; existing ones are left as they are. */
-async function ensureMerchantsNamed(tx: EntityManager, ctx: PublishContext, rows: Array<{ name: string; color: string | null; website: string | null }>): Promise<void> {
-  await tx.query(
-    `INSERT INTO merchants (family_id, type, name, color, website_url, import_id)
-     SELECT $1, 'FamilyMerchant', n, c, w, $2 FROM unnest($3::text[], $4::varchar[], $5::varchar[]) AS t(n, c, w)
-     ON CONFLICT (family_id, name) WHERE type = 'FamilyMerchant' DO NOTHING`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.name), rows.map((r) => r.color ?? paletteColor(r.name)), rows.map((r) => r.website)],
-  );
+async function ensureMerchantsNamed(tx: Transaction, ctx: PublishContext, rows: Array<{ name: string; color: string | null; website: string | null }>): Promise<void> {
+  const named = rows.map((r) => ({ name: r.name, color: r.color ?? paletteColor(r.name), website: r.website }));
+  await ctx.ledger.taxonomy.insertMissingMerchants(ctx.imp.familyId, ctx.imp.id, named, tx);
 }
 
 /**
@@ -126,13 +85,7 @@ async function ensureMerchantsNamed(tx: EntityManager, ctx: PublishContext, rows
  */
 export const publishMerchants: RowsPublisher = async (tx, records, ctx) => {
   const rows = records.map((r) => ({ rowNumber: r.sourceRowNumber, name: String(r.values.name).trim(), color: str(r.values.color), website: str(r.values.website_url) }));
-  await tx.query(
-    `UPDATE import_rows ir SET duplicate_of = m.id
-       FROM (SELECT DISTINCT ON (n) n, rn FROM unnest($3::text[], $4::int[]) AS t(n, rn) ORDER BY n, rn) t
-       JOIN merchants m ON m.family_id = $1 AND m.type = 'FamilyMerchant' AND m.name = t.n AND m.import_id IS DISTINCT FROM $2
-      WHERE ir.import_id = $2 AND ir.source_row_number = t.rn`,
-    [ctx.imp.familyId, ctx.imp.id, rows.map((r) => r.name), rows.map((r) => r.rowNumber)],
-  );
+  await ctx.ledger.taxonomy.claimMerchants(ctx.imp.familyId, ctx.imp.id, rows, tx);
   await ensureMerchantsNamed(tx, ctx, rows);
 };
 
@@ -153,46 +106,17 @@ function withIds(operands: Operand[], ids: Record<'categories' | 'merchants' | '
   });
 }
 
-async function ensureMerchants(tx: EntityManager, ctx: PublishContext, names: string[]): Promise<Map<string, string>> {
+async function ensureMerchants(tx: Transaction, ctx: PublishContext, names: string[]): Promise<Map<string, string>> {
   if (names.length) await ensureMerchantsNamed(tx, ctx, names.map((name) => ({ name, color: null, website: null })));
-  const rows: Array<{ id: string; name: string }> = names.length
-    ? await tx.query(`SELECT id, name FROM merchants WHERE family_id = $1 AND type = 'FamilyMerchant' AND name = ANY($2::text[])`, [ctx.imp.familyId, names])
-    : [];
+  const rows = names.length ? await ctx.ledger.taxonomy.merchantsNamed(ctx.imp.familyId, names, tx) : [];
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
 type RuleRow = { rowNumber: number; name: string | null; resourceType: string; active: boolean; effectiveDate: string | null; conditions: Operand[]; actions: Operand[] };
 
-/** The rules' columns as arrays for `unnest`, ids in place of names: name, type, active, date, conditions, actions, row. */
-const ruleColumns = (rows: RuleRow[], ids: Record<'categories' | 'merchants' | 'tags', Map<string, string>>): unknown[] => [
-  rows.map((r) => r.name), rows.map((r) => r.resourceType), rows.map((r) => r.active), rows.map((r) => r.effectiveDate),
-  rows.map((r) => JSON.stringify(withIds(r.conditions, ids))), rows.map((r) => JSON.stringify(withIds(r.actions, ids))), rows.map((r) => r.rowNumber),
-];
-const GIVEN_RULES = `unnest($3::varchar[], $4::varchar[], $5::boolean[], $6::date[], $7::jsonb[], $8::jsonb[], $9::int[]) AS t(n, rt, a, d, c, x, rn)`;
-
-/**
- * Replaces the family's rules named like the given ones (the oldest of a name and resource type), recording on each
- * row the rule and what it was, for revert; returns the numbers of the rows that replaced one.
- */
-async function replaceRules(tx: EntityManager, ctx: PublishContext, columns: unknown[]): Promise<Set<number>> {
-  const [replaced]: [Array<{ rn: number }>, number] = await tx.query(
-    `WITH given AS (SELECT * FROM ${GIVEN_RULES}),
-          found AS (
-            SELECT DISTINCT ON (r.resource_type, r.name) r.id, t.rn, r.active, r.effective_date, r.conditions, r.actions
-              FROM given t JOIN rules r ON r.family_id = $1 AND r.name = t.n AND r.resource_type = t.rt
-             ORDER BY r.resource_type, r.name, r.created_at, r.id),
-          changed AS (
-            UPDATE rules r SET active = t.a, effective_date = t.d, conditions = t.c, actions = t.x, updated_at = now()
-              FROM found f JOIN given t ON t.rn = f.rn WHERE r.id = f.id
-            RETURNING r.id, r.active, r.effective_date, r.conditions, r.actions)
-     UPDATE import_rows ir SET duplicate_of = c.id, previous = ${previousValues(['active', 'effective_date', 'conditions', 'actions'], 'f', 'c')}
-       FROM changed c JOIN found f ON f.id = c.id
-      WHERE ir.import_id = $2 AND ir.source_row_number = f.rn
-     RETURNING f.rn`,
-    [ctx.imp.familyId, ctx.imp.id, ...columns],
-  );
-  return new Set(replaced.map((r) => r.rn));
-}
+/** The rules to write, ids in place of names in their operands. */
+const ruleRecords = (rows: RuleRow[], ids: Record<'categories' | 'merchants' | 'tags', Map<string, string>>): RuleRecord[] =>
+  rows.map((r) => ({ ...r, conditions: JSON.stringify(withIds(r.conditions, ids)), actions: JSON.stringify(withIds(r.actions, ids)) }));
 
 /**
  * Rules: names in category, merchant and tag operands become ids (records created when missing). A RuleImport
@@ -212,8 +136,8 @@ export const publishRules: RowsPublisher = async (tx, records, ctx) => {
   const names = { categories: new Set<string>(), merchants: new Set<string>(), tags: new Set<string>() };
   for (const row of given) namesIn([...row.conditions, ...row.actions], names);
   const ids = {
-    categories: await ensureNamed(tx, 'categories', ctx.imp, [...names.categories], new Map(), CATEGORY_COLOR),
-    tags: await ensureNamed(tx, 'tags', ctx.imp, [...names.tags]),
+    categories: await ensureNamed(tx, ctx.ledger.taxonomy, 'categories', ctx.imp, [...names.categories], new Map(), CATEGORY_COLOR),
+    tags: await ensureNamed(tx, ctx.ledger.taxonomy, 'tags', ctx.imp, [...names.tags]),
     merchants: await ensureMerchants(tx, ctx, [...names.merchants]),
   };
   let rows = given;
@@ -221,11 +145,8 @@ export const publishRules: RowsPublisher = async (tx, records, ctx) => {
     // A name given twice is one rule: the later row replaces what the earlier one set.
     const key = (r: RuleRow) => `${r.resourceType}\n${r.name}`;
     const last = new Map(given.filter((r) => r.name).map((r) => [key(r), r]));
-    const replaced = await replaceRules(tx, ctx, ruleColumns([...last.values()], ids));
+    const replaced = await ctx.ledger.taxonomy.replaceRules(ctx.imp.familyId, ctx.imp.id, ruleRecords([...last.values()], ids), tx);
     rows = given.filter((r) => !r.name || (last.get(key(r)) === r && !replaced.has(r.rowNumber)));
   }
-  await tx.query(
-    `INSERT INTO rules (family_id, name, resource_type, active, effective_date, conditions, actions, import_id) SELECT $1, n, rt, a, d, c, x, $2 FROM ${GIVEN_RULES}`,
-    [ctx.imp.familyId, ctx.imp.id, ...ruleColumns(rows, ids)],
-  );
+  await ctx.ledger.taxonomy.insertRules(ctx.imp.familyId, ctx.imp.id, ruleRecords(rows, ids), tx);
 };

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ADVISORY_LOCKS } from '../../database/advisory-locks';
-import { RUNTIME } from '../../database/database.module';
-import type { Runtime } from '../../runtime';
+import { ADVISORY_LOCKS } from '../database/advisory-locks';
+import { RUNTIME } from '../database/database.module';
+import type { Runtime } from '../runtime';
 
 /**
  * Holds the accounts a publish writes for the whole publish, so that publishes touching one account run one after the
@@ -22,7 +22,7 @@ import type { Runtime } from '../../runtime';
  * There the same accounts are held in this process, in the same order.
  */
 @Injectable()
-export class AccountLocks {
+export class AccountLocksRepository {
   /** Embedded engine: per account, the hold queued last (resolved when it is released). */
   private readonly inProcess = new Map<string, Promise<void>>();
 

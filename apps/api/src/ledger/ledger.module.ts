@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { AccountLocksRepository } from './account-locks.repository';
+import { EntriesRepository } from './entries.repository';
+import { ImportRevertRepository } from './import-revert.repository';
+import { ImportedBudgetsRepository } from './imported-budgets.repository';
+import { ImportedTransactionsRepository } from './imported-transactions.repository';
+import { Ledger } from './ledger';
+import { LedgerAccountsRepository } from './ledger-accounts.repository';
+import { TaxonomyRepository } from './taxonomy.repository';
+import { TradesRepository } from './trades.repository';
+
+const REPOSITORIES = [
+  AccountLocksRepository,
+  EntriesRepository,
+  ImportRevertRepository,
+  ImportedBudgetsRepository,
+  ImportedTransactionsRepository,
+  LedgerAccountsRepository,
+  TaxonomyRepository,
+  TradesRepository,
+];
+
+/**
+ * Owns the statements on the ledger's tables (accounts, entries, valuations, transactions, transfers, trades,
+ * securities, categories, tags, taggings, merchants, rules, and the budgets a ServiceImport carries): other modules,
+ * imports among them, call its repositories. It imports no feature module.
+ */
+@Module({
+  providers: [...REPOSITORIES, Ledger],
+  exports: [...REPOSITORIES, Ledger],
+})
+export class LedgerModule {}
