@@ -5,6 +5,7 @@ import { Import } from '../src/imports/import.entity';
 import { ImportsProcessor } from '../src/imports/imports.processor';
 import { ImportPublisher } from '../src/imports/publishing/import-publisher';
 import { resolveMappables } from '../src/imports/publishing/mappables';
+import { ImportMappings } from '../src/imports/import-mappings';
 import { PublishingRepository } from '../src/imports/publishing/publishing.repository';
 import { Transaction, Transactions } from '../src/database/transactions';
 import { Ledger } from '../src/ledger/ledger';
@@ -27,7 +28,7 @@ describe('imports: publishing and reverting alongside other data', () => {
   const q = (sql: string, params: unknown[] = []) => t.dataSource.query(sql, params);
   // What a publish's worker does before its first chunk: resolve the import's mappings, in `tx`.
   const resolve = (tx: Transaction, imp: Import) =>
-    resolveMappables(tx, imp, 'USD', '2024-06-01', { ledger: t.app.get(Ledger), publishing: t.app.get(PublishingRepository) });
+    resolveMappables(tx, imp, 'USD', '2024-06-01', { ledger: t.app.get(Ledger), publishing: t.app.get(PublishingRepository) }, t.app.get(ImportMappings));
   const resolveAlone = (imp: Import) => t.app.get(Transactions).run((tx) => resolve(tx, imp));
 
   describe('errors', () => {

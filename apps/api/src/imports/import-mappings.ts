@@ -1,9 +1,7 @@
 import { isUUID } from 'class-validator';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ACCOUNT_COLUMN_IMPORT_TYPES, type ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
-import { transactionFromLegacyCaller } from '../database/transaction-bridge';
 import type { Transaction } from '../database/transactions';
 import { guessAccountableType, isAccountableType } from './account-types';
 import type { Import, ImportMapping } from './import.entity';
@@ -233,18 +231,4 @@ export class ImportMappings {
     const found = isUUID(id, 'all') && (await this.records.exists(familyId, TABLES[type], id, tx));
     if (!found) throw ApiError.validation([`mapping ${type} value must be the id of one of your family's ${TABLES[type]}`]);
   }
-}
-
-// The calls publishing/mappables.ts makes with its EntityManager; they go once it injects ImportMappings (issue 31,
-// the ledger move).
-const mappingsOn = (manager: EntityManager) => new ImportMappings(new ImportMappingsRepository(manager.connection));
-
-/** ImportMappings.liveRecordIds, for a caller holding an EntityManager. */
-export function liveRecordIds(tx: EntityManager, familyId: string, mappings: Mapping[], accountId: string | null = null): Promise<Set<string>> {
-  return mappingsOn(tx).liveRecordIds(transactionFromLegacyCaller(tx), familyId, mappings, accountId);
-}
-
-/** ImportMappings.placeCategories, for a caller holding an EntityManager. */
-export function placeCategories(tx: EntityManager, familyId: string, keys: string[]): Promise<{ targets: Map<string, CategoryTarget>; ids: Map<string, string> }> {
-  return mappingsOn(tx).placeCategories(transactionFromLegacyCaller(tx), familyId, keys);
 }

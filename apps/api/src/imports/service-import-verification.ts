@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
 import { emptyRecordCounts } from '@hearth/domain/import-formats';
-import { transactionFromLegacyCaller } from '../database/transaction-bridge';
 import type { Transaction } from '../database/transactions';
 import type { Import } from './import.entity';
 import { RecordCounts, ServiceImportRepository } from './service-import.repository';
@@ -67,23 +65,4 @@ export class ServiceImportVerification {
   markReverted(tx: Transaction, importId: string): Promise<void> {
     return this.serviceImports.saveRevertedReadback(importId, { status: 'reverted', checked_at: new Date().toISOString() }, tx);
   }
-}
-
-// The calls publishing/import-publisher.ts makes while it holds a DataSource and EntityManagers; they go once it
-// injects ServiceImportVerification (issue 31, the ledger move).
-const verificationOn = (dataSource: DataSource) => new ServiceImportVerification(new ServiceImportRepository(dataSource));
-
-/** ServiceImportVerification.begin, for a caller holding a DataSource. */
-export function beginServiceImportReadback(dataSource: DataSource, imp: Import): Promise<void> {
-  return verificationOn(dataSource).begin(imp);
-}
-
-/** ServiceImportVerification.finish, for a caller holding a DataSource. */
-export function finishServiceImportReadback(dataSource: DataSource, imp: Import, error: string | null = null): Promise<void> {
-  return verificationOn(dataSource).finish(imp, error);
-}
-
-/** ServiceImportVerification.markReverted, for a caller holding the revert's EntityManager. */
-export function markServiceImportReverted(tx: EntityManager, importId: string): Promise<void> {
-  return verificationOn(tx.connection).markReverted(transactionFromLegacyCaller(tx), importId);
 }

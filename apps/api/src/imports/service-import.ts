@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import {
   ExistingFamilyNames,
   hasValidFirstLine,
@@ -15,7 +14,6 @@ import {
 } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { ApiError } from '../common/api-error';
-import { transactionFromLegacyCaller } from '../database/transaction-bridge';
 import type { Transaction } from '../database/transactions';
 import type { Import } from './import.entity';
 import { maxRowCount } from './import-limits';
@@ -155,13 +153,4 @@ export class ServiceImports {
     const periods = await this.serviceImports.familyBudgetPeriods(imp.familyId, ownBudgets, tx);
     return { categories: pick(found.categories), tags: pick(found.tags), merchants: pick(found.merchants), budgetPeriods: new Set(periods) };
   }
-}
-
-/**
- * ServiceImports.collisionsSinceCheck for publishing/import-publisher.ts, which holds an EntityManager; it goes once
- * the publisher injects ServiceImports (issue 31, the ledger move).
- */
-export function collisionsSinceCheck(manager: EntityManager, imp: Import, error: unknown): Promise<string | null> {
-  const serviceImports = new ServiceImports(new ServiceImportRepository(manager.connection), new ImportsRepository(manager.connection));
-  return serviceImports.collisionsSinceCheck(imp, error, transactionFromLegacyCaller(manager));
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import type { ImportType } from '@hearth/contracts';
 import { familyToday } from '@hearth/domain/budget-math';
 import { LOGGER } from '../../common/logger';
@@ -18,14 +17,14 @@ import { publishCategories, publishMerchants, publishRules } from './taxonomy.pu
 import { publishTransactions } from './transactions.publisher';
 import { publishStatement } from './statement.publisher';
 import { deleteServiceImportBudgets, publishServiceImport } from './service-import.publisher';
-import { beginServiceImportReadback, finishServiceImportReadback, markServiceImportReverted } from '../service-import-verification';
-import { collisionsSinceCheck } from '../service-import';
+import { ServiceImportVerification } from '../service-import-verification';
+import { ImportMappings } from '../import-mappings';
+import { ServiceImports } from '../service-import';
 import type { JobOutcome } from '../../jobs/job-log';
 import { AccountLocksRepository } from '../../ledger/account-locks.repository';
 import { Ledger } from '../../ledger/ledger';
 import { ImportRevertRepository } from '../../ledger/import-revert.repository';
 import { PublishingRepository } from './publishing.repository';
-import { legacyManager } from './legacy-manager';
 import { Transaction, Transactions } from '../../database/transactions';
 
 const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
@@ -88,8 +87,6 @@ export const heartbeatIntervalMs = (config: Pick<AppConfig, 'importStuckAfterSec
 @Injectable()
 export class ImportPublisher {
   constructor(
-    // Only for the ServiceImport readback and collision check (imports/service-import*.ts), which take it on main.
-    private readonly dataSource: DataSource,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(RUNTIME) private readonly runtime: Runtime,
@@ -98,6 +95,9 @@ export class ImportPublisher {
     private readonly publishing: PublishingRepository,
     private readonly transactions: Transactions,
     private readonly reverts: ImportRevertRepository,
+    private readonly importMappings: ImportMappings,
+    private readonly serviceImports: ServiceImports,
+    private readonly verification: ServiceImportVerification,
   ) {}
 
   /**
@@ -122,22 +122,22 @@ export class ImportPublisher {
       const family = await this.publishing.familyCurrencyAndTimezone(familyId);
       // Today is the family's, as at upload (imports.service).
       const repositories = { ledger: this.ledger, publishing: this.publishing };
-      const ctx = await this.transactions.run((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone), repositories));
+      const ctx = await this.transactions.run((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone), repositories, this.importMappings));
       // Every account the rows can go to, held until the publish ends: another publish into one of them waits, then
       // finds all of this one's rows (duplicates link to them), as if the two had been published one after the other.
       releaseAccounts = await this.accountLocks.hold([imp.accountId, ...ctx.accounts.values()]);
-      if (imp.type === 'ServiceImport') await beginServiceImportReadback(this.dataSource, imp); // verification: counts before
+      if (imp.type === 'ServiceImport') await this.verification.begin(imp); // verification: counts before
       // Stopped: reverted or reaped meanwhile, or a later delivery of this job took over; it finishes the import.
       if (!(await this.publishChunks(imp, delivery, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return outcome('stopped');
-      if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp); // verification: readback
+      if (imp.type === 'ServiceImport') await this.verification.finish(imp); // verification: readback
       return outcome((await this.finish(imp, 'importing', 'complete', null, delivery.token)) ? 'complete' : 'stopped');
     } catch (error) {
       // A superseded delivery leaves the outcome to the one that took over.
       if (!(await this.holds(imp, delivery.token).catch(() => true))) return outcome('stopped');
       this.logger.warn({ importId, type: imp.type, err: error }, 'import publish failed');
-      const collisions = imp.type === 'ServiceImport' ? await collisionsSinceCheck(this.dataSource.manager, imp, error).catch(() => null) : null;
+      const collisions = imp.type === 'ServiceImport' ? await this.serviceImports.collisionsSinceCheck(imp, error).catch(() => null) : null;
       const message = error instanceof PublishError ? error.message : (collisions ?? PUBLISH_FAILED);
-      if (imp.type === 'ServiceImport') await finishServiceImportReadback(this.dataSource, imp, message).catch(() => undefined);
+      if (imp.type === 'ServiceImport') await this.verification.finish(imp, message).catch(() => undefined);
       await this.fail(imp, message, error, delivery.token);
       return outcome('failed');
     } finally {
@@ -323,7 +323,7 @@ export class ImportPublisher {
         // ServiceImport: budgets carry no import_id; its readback becomes `reverted` with the deletion.
         if (imp.type === 'ServiceImport') {
           await deleteServiceImportBudgets(tx, { ledger: this.ledger, publishing: this.publishing }, familyId, importId);
-          await markServiceImportReverted(legacyManager(tx), importId);
+          await this.verification.markReverted(tx, importId);
         }
         await this.removeCreated(tx, familyId, importId);
       });

@@ -5,9 +5,8 @@ import type { AccountableType } from '@hearth/contracts';
 import { LIABILITY_TYPES } from '@hearth/contracts';
 import type { Import, ImportMapping } from '../import.entity';
 import { type ParsedRow, shownValue } from '@hearth/domain/import-formats';
-import { accountCurrencyErrors, liveRecordIds, placeCategories, qualifiedNameProblem } from '../import-mappings';
+import { accountCurrencyErrors, ImportMappings, qualifiedNameProblem } from '../import-mappings';
 import { PublishContext, PublishError, PublishRepositories } from './publish-context';
-import { legacyManager } from './legacy-manager';
 
 /** New categories get a color from this palette, chosen by name so re-imports agree. */
 const PALETTE = ['#e99537', '#4da568', '#6471eb', '#db5a54', '#df4e92', '#c44fe9', '#eb5429', '#61c9ea', '#805dee', '#6ad28a'];
@@ -62,6 +61,7 @@ export async function resolveMappables(
   familyCurrency: string,
   familyToday: string,
   repositories: PublishRepositories,
+  importMappings: ImportMappings,
 ): Promise<PublishContext> {
   const { ledger, publishing } = repositories;
   // Two deliveries of one publish job must not both create the missing records (accounts have no unique name):
@@ -71,7 +71,7 @@ export async function resolveMappables(
   // mappings one family at a time, and the later finds what the earlier created.
   await publishing.lockFamilyMappings(imp.familyId, tx);
   const mappings: ImportMapping[] = await publishing.mappings(imp.id, tx);
-  const live = await liveRecordIds(legacyManager(tx), imp.familyId, mappings, imp.accountId);
+  const live = await importMappings.liveRecordIds(tx, imp.familyId, mappings, imp.accountId);
   if (imp.accountId && !live.has(imp.accountId)) throw new PublishError(`The import's account no longer exists: set account_id to another account`);
   // A record mapped at upload may be gone since (deleted, or removed by reverting the import that created it): its
   // mapping is resolved again by name, as if new.
@@ -89,7 +89,7 @@ export async function resolveMappables(
   const categoryKeys = pending('category').map((m) => m.key);
   if (categoryKeys.length) {
     // Placed as upload placed them, among all the file's keys, against the family's categories as they are now.
-    const { targets } = await placeCategories(legacyManager(tx), imp.familyId, mappings.filter((m) => m.type === 'category').map((m) => m.key));
+    const { targets } = await importMappings.placeCategories(tx, imp.familyId, mappings.filter((m) => m.type === 'category').map((m) => m.key));
     const target = (key: string) => targets.get(key)!;
     const tooLong = categoryKeys.find((key) => qualifiedNameProblem(key, target(key)));
     if (tooLong) throw new PublishError(`category '${shownValue(tooLong)}' ${qualifiedNameProblem(tooLong, target(tooLong))}`);
