@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { AuditEvent } from '@hearth/contracts';
 import { managerOf, Transaction } from '../database/transactions';
 import { User } from '../users/user.entity';
@@ -18,12 +18,6 @@ export interface AuditLogFilter {
 /** The audit log's rows for the service and the admin list: appended and read, never updated or deleted here. */
 export type AuditLogValues = Pick<AuditLog, 'event' | 'actor' | 'userId' | 'familyId' | 'providerId' | 'providerName' | 'ipAddress' | 'userAgent' | 'details'>;
 
-/**
- * The transaction an event is recorded in. An EntityManager too, while callers in users/ and auth/ still hold one
- * (issue 31); drop it once they pass a Transaction.
- */
-export type AuditTransaction = Transaction | EntityManager;
-
 /** A user's sign-in history as AuditService returns it. */
 export type AuditHistoryRow = Pick<AuditLog, 'id' | 'event' | 'providerName' | 'ipAddress' | 'userAgent' | 'details' | 'createdAt'>;
 
@@ -33,9 +27,8 @@ export class AuditLogsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Appends one event, in the caller's transaction when given so it commits or rolls back with the change. */
-  async insert(values: AuditLogValues, tx?: AuditTransaction): Promise<void> {
-    // A Transaction is its EntityManager, so either one reads as the transaction's.
-    const manager = managerOf(tx as Transaction | undefined, this.dataSource);
+  async insert(values: AuditLogValues, tx?: Transaction): Promise<void> {
+    const manager = managerOf(tx, this.dataSource);
     await manager.getRepository(AuditLog).save(manager.getRepository(AuditLog).create(values));
   }
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AuditActor, AuditEvent } from '@hearth/contracts';
-import { AuditLogFilter, AuditLogsRepository, AuditTransaction } from './audit-logs.repository';
+import type { Transaction } from '../database/transactions';
+import { AuditLogFilter, AuditLogsRepository } from './audit-logs.repository';
 
 /** Where a request came from, as the audit log keeps it. */
 export interface RequestOrigin {
@@ -51,7 +52,7 @@ export class AuditService {
   constructor(private readonly logs: AuditLogsRepository) {}
 
   /** Writes one event; pass the transaction so the record commits or rolls back with the change. */
-  async record(event: AuditEvent, entry: AuditEntry = {}, tx?: AuditTransaction): Promise<void> {
+  async record(event: AuditEvent, entry: AuditEntry = {}, tx?: Transaction): Promise<void> {
     await this.logs.insert(
       {
         event,

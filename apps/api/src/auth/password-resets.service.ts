@@ -5,7 +5,6 @@ import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { managerForLegacyCallee } from '../database/transaction-bridge';
 import { Transactions } from '../database/transactions';
 import { UsersRepository } from '../users/users.repository';
 import { normalizeEmail } from '../users/users.service';
@@ -41,7 +40,7 @@ export class PasswordResetsService {
     await this.transactions.run(async (tx) => {
       await this.resetLinks.spendAllOf(user.id, tx, now);
       await this.resetLinks.insert({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS) }, tx);
-      await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, managerForLegacyCallee(tx));
+      await this.audit.record('password_reset_requested', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
     const link = `${this.baseUrl()}/password_reset?token=${encodeURIComponent(token)}`;
     // Not awaited: a slow or failing transport must not make a known address answer later, or differently.
@@ -68,7 +67,7 @@ export class PasswordResetsService {
       // Two requests made at once can each have left a link: the other must not set a password after this one.
       await this.resetLinks.spendAllOf(user.id, tx);
       await this.sessions.revokeAllForUser(user.id, new Date(), tx);
-      await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, managerForLegacyCallee(tx));
+      await this.audit.record('password_reset', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
   }
 

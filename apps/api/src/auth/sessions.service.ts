@@ -6,7 +6,6 @@ import { AuditService, RequestOrigin } from '../audit/audit.service';
 import { ApiError } from '../common/api-error';
 import { LOGGER } from '../common/logger';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { managerForLegacyCallee } from '../database/transaction-bridge';
 import { Transactions } from '../database/transactions';
 import type { User } from '../users/user.entity';
 import { UsersRepository } from '../users/users.repository';
@@ -122,7 +121,7 @@ export class SessionsService implements OnModuleInit {
         tx,
       );
       await this.users.recordLogin(user.id, now, tx);
-      await this.audit.record('login', { userId: user.id, familyId: user.familyId, providerName, origin, details }, managerForLegacyCallee(tx));
+      await this.audit.record('login', { userId: user.id, familyId: user.familyId, providerName, origin, details }, tx);
     });
     user.lastLoginAt = now;
     return { user, token, csrfToken: this.csrfToken(token), expiresAt };
@@ -191,7 +190,7 @@ export class SessionsService implements OnModuleInit {
       await this.users.setPasswordHash(user.id, passwordHash, tx);
       await this.sessions.revokeAllForUser(user.id, new Date(), tx, principal.sessionId);
       await this.resetLinks.spendAllOf(user.id, tx);
-      await this.audit.record('password_changed', { userId: user.id, familyId: user.familyId, origin }, managerForLegacyCallee(tx));
+      await this.audit.record('password_changed', { userId: user.id, familyId: user.familyId, origin }, tx);
     });
   }
 

@@ -12,7 +12,6 @@ import { enqueueWithin } from '../jobs/enqueue';
 import { LOGGER } from '../common/logger';
 import { currentRequest } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { managerForLegacyCallee } from '../database/transaction-bridge';
 import { Transaction, Transactions } from '../database/transactions';
 import { assertUsableFamilyCurrency } from '../common/currency-field';
 import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
@@ -301,7 +300,7 @@ export class ImportsService {
       await this.audit.record(
         'import_discarded',
         { userId: principal.userId, familyId: principal.familyId, origin, details: { import_id: id, type: imp.type, status: imp.status, file_name: imp.fileName, rows_count: imp.rowsCount } },
-        managerForLegacyCallee(tx),
+        tx,
       );
     });
   }

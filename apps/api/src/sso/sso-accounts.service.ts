@@ -7,7 +7,6 @@ import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { managerForLegacyCallee } from '../database/transaction-bridge';
 import { Transaction, Transactions } from '../database/transactions';
 import type { AdminUserRow } from '../users/admin-users.repository';
 import { AdminUsersService } from '../users/admin-users.service';
@@ -145,7 +144,7 @@ export class SsoAccountsService {
       if (!stored) return current;
       const decision = this.decide(provider, groupsOf(identity.claims, provider.groupAttribute), identity.claims, stored, current);
       if (decision) {
-        const change = await this.roleChanges.apply(current, decision.role, { source: 'sso_role_mapping', mapping: mappingOf(provider, decision) }, origin, managerForLegacyCallee(tx));
+        const change = await this.roleChanges.apply(current, decision.role, { source: 'sso_role_mapping', mapping: mappingOf(provider, decision) }, origin, tx);
         current.role = change.role;
       }
       await this.repository.setMappedRole(stored.id, decision?.mapped ? current.role : null, tx);
@@ -160,7 +159,7 @@ export class SsoAccountsService {
    */
   async syncStoredGroups(principal: SessionPrincipal, userId: string, origin: RequestOrigin): Promise<StoredGroupsSync> {
     return this.transactions.run(async (tx) => {
-      const { actor, target } = await this.adminUsers.manageable(principal, userId, managerForLegacyCallee(tx));
+      const { actor, target } = await this.adminUsers.manageable(principal, userId, tx);
       const identities = await this.repository.identitiesByLastGroups(target.id, tx);
       if (identities.length === 0) throw new ApiError(422, 'no_sso_identity', 'This user has no SSO identity, so there is no role mapping to apply.');
       const [identity] = identities;
@@ -177,9 +176,9 @@ export class SsoAccountsService {
         rule: `${provider.name} has no role mapping and did not decide this role, so it stays`,
         mapped: false,
       };
-      const change = await this.roleChanges.apply(target, decision.role, { source: 'admin_role_sync', actor, mapping: mappingOf(provider, decision) }, origin, managerForLegacyCallee(tx));
+      const change = await this.roleChanges.apply(target, decision.role, { source: 'admin_role_sync', actor, mapping: mappingOf(provider, decision) }, origin, tx);
       await this.repository.setMappedRole(identity.id, decision.mapped ? change.role : null, tx);
-      const after = await this.adminUsers.get(actor, target.id, managerForLegacyCallee(tx));
+      const after = await this.adminUsers.get(actor, target.id, tx);
       return { user: after, roleBefore: target.role, roleAfter: change.role, provider: provider.name, groups: identity.groups, groupsReceivedAt: identity.groupsReceivedAt, rule: change.rule };
     });
   }
@@ -279,7 +278,7 @@ export class SsoAccountsService {
 
   /** Takes the identity's lock for the transaction, then refuses it if a removal blocked it (race-safe with removals). */
   private async claimIdentity(provider: SsoProvider, identity: ProviderClaims, tx: Transaction): Promise<void> {
-    await this.blocks.lockIdentity(provider.id, identity.uid, managerForLegacyCallee(tx));
-    if (await this.blocks.isBlocked(provider.id, identity.uid, managerForLegacyCallee(tx))) throw removedIdentity();
+    await this.blocks.lockIdentity(provider.id, identity.uid, tx);
+    if (await this.blocks.isBlocked(provider.id, identity.uid, tx)) throw removedIdentity();
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Role, UserStatus } from '@hearth/contracts';
 import { spendResetLinks } from '../auth/password-resets.repository';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
@@ -39,12 +39,6 @@ const SELECT_USER = `
                     WHERE i.user_id = u.id), '{}') AS providers,
          u.last_login_at AS "lastLoginAt", u.created_at AS "createdAt"
     FROM users u JOIN families f ON f.id = u.family_id`;
-
-/**
- * What sso/ hands user management inside its own transaction: its TypeORM manager until it passes a Transaction
- * (issue 31). The same open transaction either way; narrow it with `as Transaction`, and drop this type then.
- */
-export type TransactionOrLegacyManager = Transaction | EntityManager;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 

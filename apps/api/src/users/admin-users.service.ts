@@ -4,9 +4,8 @@ import { Role, roleAtLeast } from '@hearth/contracts';
 import { AuditService, AuthHistoryEntry, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
-import { managerForLegacyCallee } from '../database/transaction-bridge';
 import { Transaction, Transactions } from '../database/transactions';
-import { AdminUserRow, AdminUsersRepository, TransactionOrLegacyManager, UserFilter } from './admin-users.repository';
+import { AdminUserRow, AdminUsersRepository, UserFilter } from './admin-users.repository';
 import { IdentityBlocksRepository } from './identity-blocks.repository';
 import { RoleChangesService } from './role-changes.service';
 import { normalizeEmail } from './users.service';
@@ -50,9 +49,8 @@ export class AdminUsersService {
   }
 
   /** A user the actor may see, or 404. */
-  async get(actor: SessionPrincipal, id: string, tx?: TransactionOrLegacyManager): Promise<AdminUserRow> {
-    // The same open transaction, as sso/ hands it over (see TransactionOrLegacyManager).
-    const user = await this.users.find(id, tx as Transaction | undefined);
+  async get(actor: SessionPrincipal, id: string, tx?: Transaction): Promise<AdminUserRow> {
+    const user = await this.users.find(id, tx);
     if (!user || (actor.role !== 'super_admin' && user.familyId !== actor.familyId)) throw ApiError.notFound();
     return user;
   }
@@ -119,9 +117,7 @@ export class AdminUsersService {
    * Under the administration lock, returns the actor as they are now (a request authenticated before the actor was
    * demoted or suspended acts no more) and a user they may change: visible, not themselves, not ranked above them.
    */
-  async manageable(principal: SessionPrincipal, id: string, either: TransactionOrLegacyManager): Promise<{ actor: SessionPrincipal; target: AdminUserRow }> {
-    // The same open transaction, as sso/ hands it over (see TransactionOrLegacyManager).
-    const tx = either as Transaction;
+  async manageable(principal: SessionPrincipal, id: string, tx: Transaction): Promise<{ actor: SessionPrincipal; target: AdminUserRow }> {
     await this.users.lockAdministration(tx);
     const self = await this.users.find(principal.userId, tx);
     if (!self || self.status !== 'active') throw new ApiError(401, 'unauthorized', 'Account has been deactivated');
@@ -148,6 +144,6 @@ export class AdminUsersService {
     tx: Transaction,
     details: Record<string, unknown> = {},
   ) {
-    return this.audit.record(event, { userId: target.id, familyId: target.familyId, origin, details: { actor_user_id: actor.userId, ...details } }, managerForLegacyCallee(tx));
+    return this.audit.record(event, { userId: target.id, familyId: target.familyId, origin, details: { actor_user_id: actor.userId, ...details } }, tx);
   }
 }

@@ -5,7 +5,6 @@ import { APP_CONFIG, AppConfig } from '../config/config';
 import { SecretBox, SecretBoxError } from '../sso/secret-box';
 import { ADVISORY_LOCKS } from '../database/advisory-locks';
 import { managerOf, Transaction } from '../database/transactions';
-import type { TransactionOrLegacyManager } from './admin-users.repository';
 import { derivedKey } from '../common/derived-key';
 
 export const IDENTITY_LABEL_PURPOSE = 'sso_identity_blocks.identity_label';
@@ -44,9 +43,8 @@ export class IdentityBlocksRepository {
     this.box = SecretBox.fromConfig(config);
   }
 
-  // isBlocked, lockIdentity: called by sso/ in its transaction (see TransactionOrLegacyManager).
-  async isBlocked(providerId: string, uid: string, tx?: TransactionOrLegacyManager): Promise<boolean> {
-    const rows: unknown[] = await managerOf(tx as Transaction | undefined, this.dataSource).query(`SELECT 1 FROM sso_identity_blocks WHERE provider_id = $1 AND uid_digest = $2`, [
+  async isBlocked(providerId: string, uid: string, tx?: Transaction): Promise<boolean> {
+    const rows: unknown[] = await managerOf(tx, this.dataSource).query(`SELECT 1 FROM sso_identity_blocks WHERE provider_id = $1 AND uid_digest = $2`, [
       providerId,
       identityDigest(this.key, providerId, uid),
     ]);
@@ -57,9 +55,9 @@ export class IdentityBlocksRepository {
    * Serialises, for the transaction, everything that creates or blocks this identity: a JIT creation or link that
    * checked the block list cannot commit an identity a removal is blocking at the same moment.
    */
-  async lockIdentity(providerId: string, uid: string, tx: TransactionOrLegacyManager): Promise<void> {
+  async lockIdentity(providerId: string, uid: string, tx: Transaction): Promise<void> {
     const digest = identityDigest(this.key, providerId, uid);
-    await managerOf(tx as Transaction, this.dataSource).query('SELECT pg_advisory_xact_lock($1, $2)', [ADVISORY_LOCKS.ssoIdentity, Buffer.from(digest, 'hex').readInt32BE(0)]);
+    await managerOf(tx, this.dataSource).query('SELECT pg_advisory_xact_lock($1, $2)', [ADVISORY_LOCKS.ssoIdentity, Buffer.from(digest, 'hex').readInt32BE(0)]);
   }
 
   /** Blocks every SSO identity the user has now, labelled with `label`; returns how many (already blocked ones count). */

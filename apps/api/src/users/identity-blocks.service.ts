@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
-import { managerForLegacyCallee } from '../database/transaction-bridge';
 import { Transactions } from '../database/transactions';
 import { IdentityBlockRow, IdentityBlocksRepository } from './identity-blocks.repository';
 
@@ -28,7 +27,7 @@ export class IdentityBlocksService {
       await this.audit.record(
         'identity_unblocked',
         { providerId: block.providerId, providerName: block.providerName, origin, details: { actor_user_id: actor.userId, identity_block_id: block.id } },
-        managerForLegacyCallee(tx),
+        tx,
       );
       await this.blocks.delete(block.id, tx);
     });

@@ -5,9 +5,8 @@ import { canChangeRole } from '@hearth/domain/role-mapping';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { SessionPrincipal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
-import { managerForLegacyCallee } from '../database/transaction-bridge';
 import type { Transaction } from '../database/transactions';
-import { AdminUserRow, AdminUsersRepository, TransactionOrLegacyManager } from './admin-users.repository';
+import { AdminUserRow, AdminUsersRepository } from './admin-users.repository';
 
 /** A provider's role mapping deciding a role: which provider, and why, in one sentence (audited). */
 export interface MappingDecision {
@@ -55,11 +54,9 @@ export class RoleChangesService {
    *   and the refusal audited, as nobody else would see it.
    * A change is audited; so is an administrator's sync that changed nothing, as their action is what the row records.
    */
-  async apply(target: RoleChangeTarget, requested: Role | null, by: MappingInitiator, origin: RequestOrigin, tx: TransactionOrLegacyManager): Promise<RoleChangeOutcome<string>>;
-  async apply(target: RoleChangeTarget, requested: Role, by: RoleChangeInitiator, origin: RequestOrigin, tx: TransactionOrLegacyManager): Promise<RoleChangeOutcome>;
-  async apply(target: RoleChangeTarget, requested: Role | null, by: RoleChangeInitiator, origin: RequestOrigin, either: TransactionOrLegacyManager): Promise<RoleChangeOutcome> {
-    // The same open transaction, as sso/ hands it over (see TransactionOrLegacyManager).
-    const tx = either as Transaction;
+  async apply(target: RoleChangeTarget, requested: Role | null, by: MappingInitiator, origin: RequestOrigin, tx: Transaction): Promise<RoleChangeOutcome<string>>;
+  async apply(target: RoleChangeTarget, requested: Role, by: RoleChangeInitiator, origin: RequestOrigin, tx: Transaction): Promise<RoleChangeOutcome>;
+  async apply(target: RoleChangeTarget, requested: Role | null, by: RoleChangeInitiator, origin: RequestOrigin, tx: Transaction): Promise<RoleChangeOutcome> {
     let role = requested ?? target.role;
     let rule = 'mapping' in by ? by.mapping.rule : null;
     if (requested && 'mapping' in by && !roleAtLeast(role, 'admin') && (await this.users.aloneInFamily(target, tx))) {
@@ -91,7 +88,7 @@ export class RoleChangesService {
     return this.audit.record(
       'role_changed',
       { userId: target.id, familyId: target.familyId, providerId: mapping?.providerId, providerName: mapping?.providerName, origin, details },
-      managerForLegacyCallee(tx),
+      tx,
     );
   }
 }
