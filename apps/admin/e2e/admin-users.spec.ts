@@ -104,7 +104,6 @@ describe('browser: /admin/users', () => {
     const provider = await providers.save({ ...newProvider('openid_connect', 'corp'), roleMapping: { groupMappings: [{ group: 'finance', role: 'admin' }] } });
     await app.t.app.get(SsoRepository).createIdentity(
       { userId: sso.id, providerId: provider.id, uid: `sub-${sso.id}`, issuer: null, email: sso.email, groups: ['finance'] },
-      app.t.dataSource.manager,
     );
     const roleOf = async (id: string) => (await app.t.dataSource.query(`SELECT role FROM users WHERE id = $1`, [id]))[0].role;
 

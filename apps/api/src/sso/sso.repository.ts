@@ -77,7 +77,7 @@ export class SsoRepository {
 
   createIdentity(
     values: Pick<SsoIdentity, 'userId' | 'providerId' | 'uid' | 'issuer' | 'email' | 'groups'> & Partial<Pick<SsoIdentity, 'mappedRole'>>,
-    tx: Transaction,
+    tx?: Transaction,
   ): Promise<SsoIdentity> {
     const repository = managerOf(tx, this.dataSource).getRepository(SsoIdentity);
     const now = new Date();
