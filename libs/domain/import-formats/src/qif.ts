@@ -101,7 +101,8 @@ function readRecords(text: string): { records: QifRecord[]; securities: Map<stri
       current = null;
       return;
     }
-    if (line === '^') {
+    // The record ends at a line whose code is ^, whatever follows it: Quicken-era files end records with `^^`.
+    if (line.startsWith('^')) {
       if (current && section === 'account' && current.fields.get('N')) account = current.fields.get('N')!;
       else if (current && section === 'security' && current.fields.get('N')) {
         securities.set(current.fields.get('N')!, current.fields.get('S') || current.fields.get('N')!);
