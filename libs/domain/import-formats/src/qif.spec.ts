@@ -497,6 +497,29 @@ describe('parseQif: record ends', () => {
   });
 });
 
+describe('parseQif: fields a record repeats', () => {
+  it('joins repeated memo lines (M, and E of a split part), a memo carried on over lines; address lines (A) are no repeat either', () => {
+    const qif = '!Type:Bank\nD01/02/2024\nT-10\nPShop\nA1 High St\nAThe Town\nMfirst line\nMsecond line\nSA\nEpart one\nEpart two\n$-10\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => [r.values.notes, r.errors])).toEqual([
+      ['first line\nsecond line', []],
+      ['first line\nsecond line — part one\npart two', []],
+    ]);
+  });
+
+  it('reports any other field given twice with different values as a row error naming it, instead of keeping the first', () => {
+    const qif = '!Type:Bank\nD01/02/2024\nT-5\nPShop\nD01/03/2024\nT-6\nPShop\n^\nD01/04/2024\nT-7\nT-7\nPCafe\nSA\n$-7\n$-4\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => [r.values.amount, r.errors])).toEqual([
+      ['5', [
+        "Row 1 (line 2): the record gives the date (D) twice, '01/02/2024' and '01/03/2024' (line 5): is the ^ ending a record missing?",
+        "Row 1 (line 2): the record gives the amount (T) twice, '-5' and '-6' (line 6): is the ^ ending a record missing?",
+      ]],
+      // The same value twice loses nothing; a split part's $ twice does.
+      ['7', ["Row 2 (line 9): split 1 gives its amount ($) twice, '-7' and '-4' (line 15)"]],
+      ['7', ["Row 3 (line 9): split 1 gives its amount ($) twice, '-7' and '-4' (line 15)"]],
+    ]);
+  });
+});
+
 /** The genuine export files of other apps, beside the repository (../shared/realworld), when this machine has them. */
 const REALWORLD = (() => {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
