@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
 
 const options = { maxRows: 1000, defaultCurrency: 'USD', today: new Date('2026-11-22T12:00:00Z') };
@@ -480,5 +480,76 @@ describe('parseQif: splits that do not add up to the total', () => {
       ['999.99', []],
       ['0.01', []],
     ]);
+  });
+});
+
+describe('parseQif: record ends', () => {
+  it('ends a record at any line starting with ^, as Quicken-era files writing ^^ do, so no record is merged into another', () => {
+    const qif = '!Type:Invst\r\nD10/16/97\r\nNBuy     \r\nYACME\r\nI35        \r\nQ100      \r\nT3,500.00\r\n^^\r\nD10/17/97\r\nNDiv     \r\nYACME\r\nT120.00\r\n^^\r\n';
+    const { rows, fileErrors } = parseQif(qif, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.row_kind, r.values.amount, r.errors])).toEqual([
+      ['1997-10-16', 'trade', '3500.00', []],
+      ['1997-10-17', 'transaction', '-120.00', []],
+    ]);
+    const bank = parseQif('!Type:Bank\nD01/02/2024\nT-5\nPShop\n^^\nD01/03/2024\nT-6\nPCafe\n^ \n', options).rows;
+    expect(bank.map((r) => [r.values.name, r.values.amount])).toEqual([['Shop', '5'], ['Cafe', '6']]);
+  });
+});
+
+describe('parseQif: fields a record repeats', () => {
+  it('joins repeated memo lines (M, and E of a split part), a memo carried on over lines; address lines (A) are no repeat either', () => {
+    const qif = '!Type:Bank\nD01/02/2024\nT-10\nPShop\nA1 High St\nAThe Town\nMfirst line\nMsecond line\nSA\nEpart one\nEpart two\n$-10\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => [r.values.notes, r.errors])).toEqual([
+      ['first line\nsecond line', []],
+      ['first line\nsecond line — part one\npart two', []],
+    ]);
+  });
+
+  it('reports any other field given twice with different values as a row error naming it, instead of keeping the first', () => {
+    const qif = '!Type:Bank\nD01/02/2024\nT-5\nPShop\nD01/03/2024\nT-6\nPShop\n^\nD01/04/2024\nT-7\nT-7\nPCafe\nSA\n$-7\n$-4\n^\n';
+    expect(parseQif(qif, options).rows.map((r) => [r.values.amount, r.errors])).toEqual([
+      ['5', [
+        "Row 1 (line 2): the record gives the date (D) twice, '01/02/2024' and '01/03/2024' (line 5): is the ^ ending a record missing?",
+        "Row 1 (line 2): the record gives the amount (T) twice, '-5' and '-6' (line 6): is the ^ ending a record missing?",
+      ]],
+      // The same value twice loses nothing; a split part's $ twice does.
+      ['7', ["Row 2 (line 9): split 1 gives its amount ($) twice, '-7' and '-4' (line 15)"]],
+      ['7', ["Row 3 (line 9): split 1 gives its amount ($) twice, '-7' and '-4' (line 15)"]],
+    ]);
+  });
+});
+
+/** The genuine export files of other apps, beside the repository (../shared/realworld), when this machine has them. */
+const REALWORLD = (() => {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'shared/realworld/expected.json'))) return join(dir, 'shared/realworld');
+  }
+  return null;
+})();
+
+(REALWORLD ? describe : describe.skip)('parseQif: genuine QIF files (shared/realworld)', () => {
+  interface Expected {
+    file: string;
+    expect: { outcome: string; accounts_named?: number; trades?: { count: number }; transactions?: { count: number; sum_milli: number; min_date: string; max_date: string } };
+  }
+  const files = REALWORLD ? (JSON.parse(readFileSync(join(REALWORLD, 'expected.json'), 'utf8')).files as Expected[]).filter((f) => f.file.endsWith('.qif')) : [];
+
+  it.each(files.map((f) => [f.file, f] as const))('%s gives the figures of expected.json', (file, expected) => {
+    const { rows, fileErrors } = parseQif(readFileSync(join(REALWORLD!, file), 'utf8'), options);
+    if (expected.expect.outcome === 'refused') {
+      expect(rows).toEqual([]);
+      expect(fileErrors).toEqual([expect.stringContaining(`transactions of ${expected.expect.accounts_named} accounts`)]);
+      return;
+    }
+    expect(fileErrors).toEqual([]);
+    expect(rows.flatMap((r) => r.errors)).toEqual([]);
+    // Published transactions: every transaction row but a split's total, signed as the file (income positive).
+    const transactions = rows.filter((r) => r.values.row_kind === 'transaction' && r.values.split_count === undefined);
+    const sumMilli = transactions.reduce((sum, r) => sum - Math.round(Number(r.values.amount) * 1000), 0);
+    const dates = transactions.map((r) => String(r.values.date)).sort();
+    const { transactions: want, trades } = expected.expect;
+    expect([transactions.length, sumMilli, dates[0], dates.at(-1)]).toEqual([want!.count, want!.sum_milli, want!.min_date, want!.max_date]);
+    expect(rows.filter((r) => r.values.row_kind === 'trade')).toHaveLength(trades?.count ?? 0);
   });
 });

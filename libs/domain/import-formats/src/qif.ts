@@ -69,7 +69,18 @@ interface QifRecord {
   line: number;
   fields: Map<string, string>;
   splits: Array<{ category: string; memo: string; amount: string }>;
+  /** Fields given twice with different values: only the first is read, so each is a problem of the record's rows. */
+  repeats: string[];
 }
+
+/** What the one-letter codes of a transaction record hold, to name a field given twice. */
+const FIELD_NAMES: Record<string, string> = {
+  D: 'date', T: 'amount', U: 'amount', P: 'payee', N: 'number or action', L: 'category', C: 'cleared status',
+  Y: 'security', Q: 'quantity', I: 'price', O: 'commission', $: 'amount transferred',
+};
+
+/** Memo lines (M, and E of a split part) and address lines (A, up to six) go on over several lines: a repeat is the next line. */
+const joinLines = (first: string, next: string) => (first && next ? `${first}\n${next}` : first || next);
 
 /** What every row of a record holds: its date, the import's currency (the account's, else the family's) and no account column. */
 interface RowBase {
@@ -101,7 +112,8 @@ function readRecords(text: string): { records: QifRecord[]; securities: Map<stri
       current = null;
       return;
     }
-    if (line === '^') {
+    // The record ends at a line whose code is ^, whatever follows it: Quicken-era files end records with `^^`.
+    if (line.startsWith('^')) {
       if (current && section === 'account' && current.fields.get('N')) account = current.fields.get('N')!;
       else if (current && section === 'security' && current.fields.get('N')) {
         securities.set(current.fields.get('N')!, current.fields.get('S') || current.fields.get('N')!);
@@ -109,14 +121,25 @@ function readRecords(text: string): { records: QifRecord[]; securities: Map<stri
       current = null;
       return;
     }
-    current ??= { section, account, line: index + 1, fields: new Map(), splits: [] };
-    const code = line[0];
-    const value = line.slice(1).trim();
+    current ??= { section, account, line: index + 1, fields: new Map(), splits: [], repeats: [] };
+    // Quicken's invoice extensions are two-letter codes (XA, XI, ...), each its own field.
+    const code = line[0] === 'X' ? line.slice(0, 2) : line[0];
+    const value = line.slice(code.length).trim();
     const inTransactions = TRANSACTION_SECTIONS.has(section); // in the Security list, S is the ticker
+    const part = current.splits.at(-1);
     if (code === 'S' && inTransactions) current.splits.push({ category: value, memo: '', amount: '' });
-    else if (code === 'E' && inTransactions && current.splits.length) current.splits[current.splits.length - 1].memo = value;
-    else if (code === '$' && inTransactions && current.splits.length) current.splits[current.splits.length - 1].amount = value;
+    else if (code === 'E' && inTransactions && part) part.memo = joinLines(part.memo, value);
+    else if (code === '$' && inTransactions && part) {
+      if (part.amount && part.amount !== value) {
+        current.repeats.push(`split ${current.splits.length} gives its amount ($) twice, '${shownValue(part.amount)}' and '${shownValue(value)}' (line ${index + 1})`);
+      } else part.amount = value;
+    } else if (code === 'M' || code === 'A') current.fields.set(code, joinLines(current.fields.get(code) ?? '', value));
     else if (!current.fields.has(code)) current.fields.set(code, value);
+    else if (current.fields.get(code) !== value) {
+      // Most often two records run together because the ^ between them is missing or unreadable.
+      const field = FIELD_NAMES[code] ? `the ${FIELD_NAMES[code]} (${code})` : `field ${code}`;
+      current.repeats.push(`the record gives ${field} twice, '${shownValue(current.fields.get(code)!)}' and '${shownValue(value)}' (line ${index + 1}): is the ^ ending a record missing?`);
+    }
   });
   if (current && TRANSACTION_SECTIONS.has(section)) records.push(current);
   return { records, securities, sawHeader };
@@ -181,7 +204,7 @@ export function parseQif(text: string, opts: QifOptions): ParsedImport {
   records.forEach((record, i) => {
     const rowNumber = rows.length + 1;
     // The record's problems; a split record's rows each name their own row number.
-    const problems: string[] = [];
+    const problems: string[] = [...record.repeats];
     const errorsOf = (n: number, extra: string[] = []) => [...problems, ...extra].map((p) => `Row ${n} (line ${record.line}): ${p}`);
     const date = dates[i] ? parseDate(dates[i], layout) : null;
     // Rows may be dated from 30 years ago up to today, as in every import format.
