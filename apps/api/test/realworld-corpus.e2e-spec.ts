@@ -44,7 +44,6 @@ const NOT_YET: Record<string, string> = {
   'bank-csv/raiffeisen-at-headerless.csv': 'no header line (has_header: false)',
   'bank-csv/swedbank-lt-statement.xls': 'a CSV named .xls is refused as a spreadsheet',
   'pdf/maybe-awesome-bank.pdf': 'a text layer of one item per word loses the dates',
-  'qif/gnucash-swipe.qif': 'records ended by ^^ merge into the first',
   'ynab/hledger-ynab4-rtl.csv': 'a currency symbol in Arabic script with a right-to-left mark',
 };
 
