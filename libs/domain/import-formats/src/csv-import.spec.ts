@@ -197,7 +197,22 @@ describe('parseImportContent: transactions', () => {
     }
     // A cell past the header that holds something, or a named column a row lacks, is still a shifted row.
     expect(parse('Date;Amount;Name\n01.03.2024;-1,50;Bakery;x').map((r) => r.errors)).toEqual([['Row 1: has 4 columns, the header has 3']]);
-    expect(parse('Date;Amount;Name;Notes\n01.03.2024;-1,50;Bakery').map((r) => r.errors)).toEqual([['Row 1: has 3 columns, the header has 4']]);
+    expect(parse('Date;Amount;Name;Notes\n01.03.2024;-1,50;Bakery\n02.03.2024;-2,00;Kiosk;x').map((r) => r.errors)).toEqual([['Row 1: has 3 columns, the header has 4'], []]);
+  });
+
+  it('reads rows shorter than the header as aligned when every column they lack is empty in the whole file', () => {
+    // A statement that stops each line after its last filled cell: nothing in the file fills Originator or Party.
+    const csv = 'Account,Date,Name,Amount,Reference,Originator,Party,\nA1,2024-03-01,Shop,5.00,,\nA1,2024-03-02,Kiosk,2.00,R7,\nA1,2024-03-03,Bar,1.00,';
+    const { rows } = parseImportContent(settings(), csv, options);
+    expect(rows.map((r) => [r.values.name, r.values.amount, r.errors])).toEqual([['Shop', '-5.00', []], ['Kiosk', '-2.00', []], ['Bar', '-1.00', []]]);
+    // A row that lacks a column other rows fill is still shifted.
+    const shifted = parseImportContent(settings(), `${csv}\nA1,2024-03-04,Cafe,3.00,R8,Bank,x`, options).rows;
+    expect(shifted.map((r) => r.errors)).toEqual([
+      ['Row 1: has 6 columns, the header has 8'],
+      ['Row 2: has 6 columns, the header has 8'],
+      ['Row 3: has 5 columns, the header has 8'],
+      [],
+    ]);
   });
 
   it('refuses a repeated column name only when the import reads it, and says how to pick one', () => {

@@ -572,12 +572,24 @@ const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => A
 /**
  * Whether a record's cells do not line up with the header: a row with more cells than the header has is shifted
  * (a stray separator splits a field) unless the cells past the header are empty, and one with fewer lacks columns
- * unless those the header names blank. Exports that end every data line with a separator (or only the header
- * line) give such empty cells, which shift nothing.
+ * unless each it lacks is unnamed or empty throughout the file (up to lastFilledColumn). Exports that end every data
+ * line with a separator (or only the header line), or stop a line after its last filled cell, shift nothing.
  */
-function misaligned(record: string[], headers: string[]): boolean {
+function misaligned(record: string[], headers: string[], lastFilledColumn: number): boolean {
   if (record.length > headers.length) return record.slice(headers.length).some((cell) => cell.trim() !== '');
-  return headers.slice(record.length).some((header) => header.trim() !== '');
+  return record.length <= lastFilledColumn;
+}
+
+/**
+ * The last column a short row can lack without losing a value: past it every column is unnamed or empty in every
+ * row of the file (a statement that stops each line after its last filled cell), so its missing cells would be
+ * empty too. -1 when no named column is filled.
+ */
+function lastFilledColumn({ headers, records }: Table): number {
+  for (let column = headers.length - 1; column >= 0; column--) {
+    if (headers[column].trim() && records.some((record) => (record[column] ?? '').trim() !== '')) return column;
+  }
+  return -1;
 }
 
 /** Content read as a whole, whose rows are built one by one as they are taken (once). */
@@ -624,13 +636,14 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   build((label, aliases = []) => read([], label, aliases), [], 0);
   const [unreadable] = ambiguous;
   if (unreadable) return { rows: [], fileErrors: [repeatedError(unreadable)], errorCode: 'invalid_csv' };
+  const filledUpTo = lastFilledColumn(table);
   const skipped = opts.skipRows ?? new Set<number>();
   function* fileRows(): Generator<ParsedRow> {
     for (const [i, record] of records.entries()) {
       const errors: string[] = [];
       const rowNumber = i + 1;
       if (skipped.has(rowNumber)) continue;
-      if (misaligned(record, headers)) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
+      if (misaligned(record, headers, filledUpTo)) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
       touched.clear();
       const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
       // A column only some rows read (an Actual split's Split_Amount) is found repeated only on those rows.
