@@ -110,6 +110,17 @@ describe('parseNumber', () => {
     expect(parseNumber(raw, format)).toBe(expected);
   });
 
+  it.each([
+    ['\u062f.\u0627.\u200f4.750', '4.750'],
+    ['\u062f.\u0627.4.750', '4.750'],
+    ['-\u062f.\u0627.\u200f93.210', '-93.210'],
+    ['4.750\u00a0\u062f.\u0627.', '4.750'],
+    ['\u200e-12.50\u200e', '-12.50'],
+    ['\u2067\u20aa 12.50\u2069', '12.50'],
+  ] as const)('reads %p: currency symbols in another script, of several dotted parts, and bidirectional marks', (raw, expected) => {
+    expect(parseNumber(raw, '1,234.56')).toBe(expected);
+  });
+
   it.each(['', 'abc', '1.2.3', '12,34,56.7.8', '1e5', '12345678901234567890', '1.234,56'])('refuses %p', (raw) => {
     expect(parseNumber(raw, '1,234.56')).toBeNull();
   });

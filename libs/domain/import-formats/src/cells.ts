@@ -167,8 +167,16 @@ function numberPattern(group: string, decimal: string | null): RegExp {
   return new RegExp(`^(?<integer>${integer})?${decimal ? `(?:${decimal}(?<fraction>\\d*))?` : ''}$`);
 }
 
-/** A currency symbol, code or abbreviation written next to a number: $, R$, €, USD, kr, zł, Kč, Rs. */
-const CURRENCY = String.raw`\p{L}{1,4}\.|[\p{L}\p{Sc}]{1,4}`;
+/**
+ * A currency symbol, code or abbreviation written next to a number: $, R$, €, USD, kr, zł, Kč, Rs., in any script,
+ * abbreviations of several dotted parts included (the Jordanian dinar's د.ا.).
+ */
+const CURRENCY = String.raw`(?:\p{L}{1,4}\.){1,3}|[\p{L}\p{Sc}]{1,4}`;
+/**
+ * Bidirectional marks (LRM, RLM, ALM, embeddings, isolates): invisible characters apps write between a right-to-left
+ * currency symbol and its digits to keep them in order on screen. They are not part of the number.
+ */
+const BIDI_MARKS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
 /** A number cell: one sign before or after the currency (or trailing), and the currency before or after the number. */
 const NUMBER_CELL = new RegExp(
   String.raw`^(?<lead>[-+]?)\s*(?:(?<before>${CURRENCY})\s*)?(?<sign>[-+]?)\s*(?<number>[\d.,](?:[\d.,\s]*[\d.,])?)\s*(?<trail>-?)\s*(?<after>${CURRENCY})?$`,
@@ -245,7 +253,7 @@ const PLAIN_NUMBERS: Record<NumberFormat, RegExp> = {
 
 /** One of the four number formats -> "-1234.56"; parentheses or a minus sign mean negative; null when it is not a number. */
 export function parseNumber(raw: string, format: NumberFormat, limits: Digits = AMOUNT_DIGITS): string | null {
-  let value = raw.trim().replace(/\u2212/g, '-');
+  let value = raw.replace(BIDI_MARKS, '').trim().replace(/\u2212/g, '-');
   if (!value || value.length > MAX_CELL_CHARS) return null;
   const plain = PLAIN_NUMBERS[format].exec(value);
   if (plain) return decimalOf(plain[1] === '-', plain[2], plain[3] ?? '', limits);

@@ -115,7 +115,7 @@ describe('parseImportContent: transactions', () => {
     const parse = (csv: string) => parseImportContent(settings(), csv, options);
     expect(parse('name,notes\nx,y')).toMatchObject({ rows: [], errorCode: 'invalid_csv', fileErrors: ['The CSV is missing required columns: date, amount'] });
     expect(parse('date,amount\n')).toMatchObject({ fileErrors: ['The CSV has a header but no rows'] });
-    expect(parse('date,amount,Date\n2024-01-01,1,2')).toMatchObject({ fileErrors: ["The CSV has two columns named 'date'"] });
+    expect(parse('date,amount,Date\n2024-01-01,1,2')).toMatchObject({ fileErrors: [expect.stringMatching(/^The CSV has two columns named 'date' \(columns 1 and 3\)/)] });
     expect(parse('date,amount\n2024-01-01,"1')).toMatchObject({ errorCode: 'invalid_csv', fileErrors: [expect.stringContaining('unbalanced quotes')] });
   });
 
@@ -197,7 +197,47 @@ describe('parseImportContent: transactions', () => {
     }
     // A cell past the header that holds something, or a named column a row lacks, is still a shifted row.
     expect(parse('Date;Amount;Name\n01.03.2024;-1,50;Bakery;x').map((r) => r.errors)).toEqual([['Row 1: has 4 columns, the header has 3']]);
-    expect(parse('Date;Amount;Name;Notes\n01.03.2024;-1,50;Bakery').map((r) => r.errors)).toEqual([['Row 1: has 3 columns, the header has 4']]);
+    expect(parse('Date;Amount;Name;Notes\n01.03.2024;-1,50;Bakery\n02.03.2024;-2,00;Kiosk;x').map((r) => r.errors)).toEqual([['Row 1: has 3 columns, the header has 4'], []]);
+  });
+
+  it('reads rows shorter than the header as aligned when every column they lack is empty in the whole file', () => {
+    // A statement that stops each line after its last filled cell: nothing in the file fills Originator or Party.
+    const csv = 'Account,Date,Name,Amount,Reference,Originator,Party,\nA1,2024-03-01,Shop,5.00,,\nA1,2024-03-02,Kiosk,2.00,R7,\nA1,2024-03-03,Bar,1.00,';
+    const { rows } = parseImportContent(settings(), csv, options);
+    expect(rows.map((r) => [r.values.name, r.values.amount, r.errors])).toEqual([['Shop', '-5.00', []], ['Kiosk', '-2.00', []], ['Bar', '-1.00', []]]);
+    // A row that lacks a column other rows fill is still shifted.
+    const shifted = parseImportContent(settings(), `${csv}\nA1,2024-03-04,Cafe,3.00,R8,Bank,x`, options).rows;
+    expect(shifted.map((r) => r.errors)).toEqual([
+      ['Row 1: has 6 columns, the header has 8'],
+      ['Row 2: has 6 columns, the header has 8'],
+      ['Row 3: has 5 columns, the header has 8'],
+      [],
+    ]);
+  });
+
+  it('refuses a repeated column name only when the import reads it, and says how to pick one', () => {
+    // A Monefy export writes `currency` twice; a TransactionImport without currency_col_label never reads it.
+    const monefy = 'date,account,category,amount,currency,converted amount,currency,description\n2021-12-06,Cash,Bills,-55,USD,-55,USD,fbbd';
+    const read = parseImportContent(settings(), monefy, { ...options, hasAccount: false });
+    expect(read.fileErrors).toEqual([]);
+    expect(read.rows.map((r) => [r.values.amount, r.values.name, r.values.account, r.errors])).toEqual([['55', 'fbbd', 'Cash', []]]);
+    const withCurrency = parseImportContent(settings({ currencyColLabel: 'currency' }), monefy, { ...options, hasAccount: false });
+    expect(withCurrency).toMatchObject({
+      rows: [],
+      errorCode: 'invalid_csv',
+      fileErrors: [
+        "The CSV has two columns named 'currency' (columns 5 and 7), and the import reads that column: rename the one to read (its header) and set the matching *_col_label to the new name, or rename the other",
+      ],
+    });
+    // A name read only as a fallback (the alias description for the name) is read, so refused too.
+    const names = parseImportContent(settings(), 'date,amount,description,Description\n2024-01-01,1,a,b', options);
+    expect(names.fileErrors).toEqual([expect.stringMatching(/^The CSV has two columns named 'description' \(columns 3 and 4\)/)]);
+     // A column only split parents read is refused on those rows: the file's other rows do not need it.
+    const actual = 'Account,Date,Payee,Notes,Category,Amount,Split_Amount,Split_Amount\n'
+      + 'Checking,2024-03-05,Costco,(SPLIT INTO 1),,0,-70.00,-70.00\nChecking,2024-03-05,Costco,(SPLIT 1 OF 1),Food,-70.00,0,0\nChecking,2024-03-06,Cafe,,Coffee,-4.50,0,0';
+    const splits = parseImportContent(settings({ type: 'ActualImport' }), actual, { ...options, hasAccount: false });
+    expect(splits.fileErrors).toEqual([]);
+    expect(splits.rows.map((r) => r.errors.filter((e) => e.includes('two columns')).length)).toEqual([1, 0, 0]);
   });
 
   it.each([

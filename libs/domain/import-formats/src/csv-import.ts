@@ -69,6 +69,8 @@ const isoToday = (today: Date) => today.toISOString().slice(0, 10);
 interface Table {
   headers: string[];
   records: string[][];
+  /** Normalised header names that more than one column has: an error only if the import reads one of them. */
+  repeated: Set<string>;
 }
 
 /** Excel's separator line (`sep=;`, `sep=,`), which some exports write above the header for Excel to open them. */
@@ -93,10 +95,21 @@ function readTable(text: string, colSep: string): Table | { error: string } {
   const [headers, ...records] = parsed.data.filter(filled);
   if (!headers || headers.every((h) => !h.trim())) return { error: 'The CSV has no header row' };
   const normalized = headers.map(normalizeHeader);
-  const duplicate = normalized.find((h, i) => h && normalized.indexOf(h) !== i);
-  if (duplicate) return { error: `The CSV has two columns named '${duplicate}'` };
-  return { headers, records };
+  const repeated = new Set(normalized.filter((h, i) => h && normalized.indexOf(h) !== i));
+  return { headers, records, repeated };
 }
+
+/**
+ * Why a column name the import reads cannot be read (several columns have it), with how to pick one: a header's
+ * name is all a configuration can point at, so one of them must be renamed.
+ */
+const repeatedColumnError = (table: Table, name: string): string => {
+  const columns = table.headers.flatMap((h, i) => (normalizeHeader(h) === name ? [i + 1] : []));
+  return (
+    `The CSV has two columns named '${name}' (columns ${columns.join(' and ')}), and the import reads that column: ` +
+    `rename the one to read (its header) and set the matching *_col_label to the new name, or rename the other`
+  );
+};
 
 /**
  * A header read as one column that holds the other separator is a file sent with the wrong col_sep (a European
@@ -112,11 +125,19 @@ function separatorHint(headers: string[], colSep: string): string {
 interface PositionNode {
   next: Map<string | null, PositionNode>;
   positions?: number[];
+  /** A name of the lookup that several columns have, which it cannot read. */
+  repeated?: string;
 }
 
-/** Reads a cell by configured label, else by the first alias present; both compared after normalisation. */
+/**
+ * Reads a cell by configured label, else by the first alias present; both compared after normalisation. A name that
+ * several columns have reads as blank and is kept in `ambiguous` (and `touched`, until the caller clears it): which of
+ * them was meant cannot be told.
+ */
 function cellReader(table: Table) {
   const index = new Map(table.headers.map((h, i) => [normalizeHeader(h), i]));
+  const ambiguous = new Set<string>();
+  const touched = new Set<string>();
   // The same few lookups repeat on every row: resolved once each, and found again without building a key string.
   const root: PositionNode = { next: new Map() };
   const child = (node: PositionNode, name: string | null) => {
@@ -127,17 +148,25 @@ function cellReader(table: Table) {
   const positionsOf = (label: string | null, aliases: string[]) => {
     let node = child(root, label);
     for (const alias of aliases) node = child(node, alias);
-    return (node.positions ??= (label ? [label, ...aliases] : aliases)
-      .map((name) => index.get(normalizeHeader(name)))
-      .filter((i): i is number => i !== undefined));
+    if (!node.positions) {
+      const names = (label ? [label, ...aliases] : aliases).map(normalizeHeader);
+      node.repeated = names.find((name) => table.repeated.has(name));
+      node.positions = names
+        .filter((name) => !table.repeated.has(name))
+        .map((name) => index.get(name))
+        .filter((i): i is number => i !== undefined);
+    }
+    if (node.repeated) [ambiguous, touched].forEach((names) => names.add(node.repeated!));
+    return node.positions;
   };
-  return (record: string[], label: string | null, aliases: string[] = []): string => {
+  const read = (record: string[], label: string | null, aliases: string[] = []): string => {
     for (const i of positionsOf(label, aliases)) {
       const value = record[i]?.trim();
       if (value) return value;
     }
     return '';
   };
+  return { read, ambiguous, touched };
 }
 
 function hasColumn(table: Table, label: string | null, aliases: string[]): string | null {
@@ -543,12 +572,24 @@ const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => A
 /**
  * Whether a record's cells do not line up with the header: a row with more cells than the header has is shifted
  * (a stray separator splits a field) unless the cells past the header are empty, and one with fewer lacks columns
- * unless those the header names blank. Exports that end every data line with a separator (or only the header
- * line) give such empty cells, which shift nothing.
+ * unless each it lacks is unnamed or empty throughout the file (up to lastFilledColumn). Exports that end every data
+ * line with a separator (or only the header line), or stop a line after its last filled cell, shift nothing.
  */
-function misaligned(record: string[], headers: string[]): boolean {
+function misaligned(record: string[], headers: string[], lastFilledColumn: number): boolean {
   if (record.length > headers.length) return record.slice(headers.length).some((cell) => cell.trim() !== '');
-  return headers.slice(record.length).some((header) => header.trim() !== '');
+  return record.length <= lastFilledColumn;
+}
+
+/**
+ * The last column a short row can lack without losing a value: past it every column is unnamed or empty in every
+ * row of the file (a statement that stops each line after its last filled cell), so its missing cells would be
+ * empty too. -1 when no named column is filled.
+ */
+function lastFilledColumn({ headers, records }: Table): number {
+  for (let column = headers.length - 1; column >= 0; column--) {
+    if (headers[column].trim() && records.some((record) => (record[column] ?? '').trim() !== '')) return column;
+  }
+  return -1;
 }
 
 /** Content read as a whole, whose rows are built one by one as they are taken (once). */
@@ -588,16 +629,25 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   }
   if (!table.records.length) return { rows: [], fileErrors: ['The CSV has a header but no rows'], errorCode: 'invalid_csv' };
   const { records, headers } = table;
-  const read = cellReader(table);
+  const repeatedError = (name: string) => repeatedColumnError(table, name);
+  const { read, ambiguous, touched } = cellReader(table);
   const build = builder(imp, opts, headers);
+  // A blank row reads every column a row can fall back on: a repeated name among them refuses the file up front.
+  build((label, aliases = []) => read([], label, aliases), [], 0);
+  const [unreadable] = ambiguous;
+  if (unreadable) return { rows: [], fileErrors: [repeatedError(unreadable)], errorCode: 'invalid_csv' };
+  const filledUpTo = lastFilledColumn(table);
   const skipped = opts.skipRows ?? new Set<number>();
   function* fileRows(): Generator<ParsedRow> {
     for (const [i, record] of records.entries()) {
       const errors: string[] = [];
       const rowNumber = i + 1;
       if (skipped.has(rowNumber)) continue;
-      if (misaligned(record, headers)) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
+      if (misaligned(record, headers, filledUpTo)) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
+      touched.clear();
       const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
+      // A column only some rows read (an Actual split's Split_Amount) is found repeated only on those rows.
+      for (const name of touched) errors.push(`Row ${rowNumber}: ${repeatedError(name)}`);
       yield { sourceRowNumber: rowNumber, values, errors };
     }
   }
