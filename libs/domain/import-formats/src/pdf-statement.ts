@@ -12,6 +12,8 @@ export interface PositionedText {
   x: number;
   y: number;
   width: number;
+  /** The font size the item is drawn at, in PDF units (absent in statements read before it was recorded). */
+  fontSize?: number;
 }
 
 export interface StatementOptions {
@@ -82,21 +84,40 @@ interface Candidate {
   apart: boolean;
 }
 
-/** Items on one baseline (within 2.5 units) form a line; touching items on a line merge into one cell. */
+/**
+ * The widest gap between two items of one line that is still the space between words: a space is 0.25 to 0.6 em in
+ * common fonts (0.6 in monospaced ones), and columns stand further apart. PDFs that draw one item per word (with the
+ * spaces as items of their own) leave exactly that gap. Without a font size, 3 units: a space at 9 to 11 points.
+ */
+const WORD_GAP_EM = 0.7;
+const WORD_GAP_UNITS = 3;
+/** A smaller gap is kerning or rounding, not a space: the words touch. */
+const SPACE_EM = 0.12;
+const SPACE_UNITS = 1;
+
+/** Items on one baseline (within 2.5 units) form a line; items a word space apart or closer merge into one cell. */
 function readLines(items: PositionedText[]): Line[] {
   const sorted = items.filter((i) => i.text.trim()).sort((a, b) => a.page - b.page || b.y - a.y || a.x - b.x);
   const lines: Line[] = [];
+  let previous: PositionedText | null = null;
   for (const item of sorted) {
     let line = lines[lines.length - 1];
     if (!line || line.page !== item.page || Math.abs(line.y - item.y) > 2.5) {
       line = { page: item.page, y: item.y, cells: [] };
       lines.push(line);
+      previous = null;
     }
     const last = line.cells[line.cells.length - 1];
-    if (last && item.x - last.right < 3) {
-      last.text = `${last.text}${item.x - last.right > 1 ? ' ' : ''}${item.text.trim()}`;
+    const gap = last ? item.x - last.right : 0;
+    // The larger of the two fonts: a word in a smaller font (a currency sign, a superscript) takes the text's spacing.
+    const fontSize = Math.max(item.fontSize ?? 0, previous?.fontSize ?? 0);
+    const wordGap = fontSize ? WORD_GAP_EM * fontSize : WORD_GAP_UNITS;
+    const spaced = gap > (fontSize ? SPACE_EM * fontSize : SPACE_UNITS);
+    if (last && gap < wordGap) {
+      last.text = `${last.text}${spaced ? ' ' : ''}${item.text.trim()}`;
       last.right = item.x + item.width;
     } else line.cells.push({ text: item.text.trim(), left: item.x, right: item.x + item.width });
+    previous = item;
   }
   for (const line of lines) line.cells.sort((a, b) => a.left - b.left);
   return lines;
