@@ -63,6 +63,29 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('keeps wrapped lines that label what they hold (From:, To:, Card:) as notes, out of the name', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['09/06/2024', 'Top-Up by *8888', '', '19.99', '20.00'],
+        ['', 'From: *8888', '', '', ''],
+        ['14/06/2024', 'Cash at PSG stadium', '10.01', '', '9.99'],
+        ['', 'To: PSG stadium, Paris', '', '', ''],
+        ['', 'Card: 888888******888', '', '', ''],
+        ['15/06/2024', 'Salary ACME', '', '100.00', '109.99'],
+        ['', 'Ltd payroll', '', '', ''],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.name, r.values.notes, r.values.amount, r.errors])).toEqual([
+      ['Top-Up by *8888', 'From: *8888', '-19.99', []],
+      ['Cash at PSG stadium', 'To: PSG stadium, Paris; Card: 888888******888', '10.01', []],
+      ['Salary ACME Ltd payroll', null, '-100.00', []],
+    ]);
+  });
+
   it('joins a description wrapped over three or more lines, however far the last line is from the first', () => {
     const items = page(
       [

@@ -48,6 +48,11 @@ const SUMMARY =
 const PERIOD_SUMMARY = /\bsummary\b|^(?:fees?|interest|charges?) charged\b|\b(?:this|the) (?:period|statement)\b/i;
 /** Most units from one line of a table to the next (a wrapped line, the next row) on a page printed at 14 or closer. */
 const LINE_STEP = 20;
+/**
+ * A wrapped line that labels what it holds ("From: *8888", "Card: 4242…", "To: ACME, Paris", "Ref.: 0042") gives a
+ * detail of the transaction, not more of its name: it goes to the row's notes, and so do the wrapped lines under it.
+ */
+const DETAIL_LINE = /^\p{L}[\p{L}\p{N} .'/-]{0,30}:(?:\s|$)/u;
 const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.'\u2019\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
 
 interface Cell {
@@ -77,6 +82,8 @@ interface Candidate {
   /** The text of its date cell, or of the dated row above it for a row printed without one (null when there is none). */
   date: string | null;
   description: string[];
+  /** Its wrapped detail lines, from the first that labels what it holds. */
+  details: string[];
   money: Cell[];
   /** A dated line with nothing in the money columns, whose amount may be printed on a wrapped line below it. */
   awaitingAmount: boolean;
@@ -234,7 +241,9 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       previous?.last.page === line.page ? previous.last : previous?.last.page === line.page - 1 && headerLine?.page === line.page ? headerLine : null;
     const wrapped = !dated && above !== null && above.y - line.y < lineStep(line);
     if (wrapped && !moneyCells.length) {
-      previous.description.push(...line.cells.map((c) => c.text));
+      const text = line.cells.map((c) => c.text);
+      if (previous.details.length || DETAIL_LINE.test(text.join(' '))) previous.details.push(text.join(' '));
+      else previous.description.push(...text);
       previous.last = line;
       if (!previous.apart) tableBottom = line;
       continue;
@@ -259,7 +268,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       // A dated line with anything in the money columns is a row, reported when it holds no amount. One with a
       // description only, under the header, waits for its amount on a wrapped line below it.
       dayDate = first.text;
-      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: !inMoneyColumns, apart: false });
+      candidates.push({ line, last: line, columns: table, date: dayDate, description, details: [], money: moneyCells, awaitingAmount: !inMoneyColumns, apart: false });
       tableBottom = line;
     } else if (dated && !rest.length && headerLine?.page === line.page) {
       // A date on a line of its own, under the header, heads the day's rows.
@@ -275,7 +284,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       // line or a header starts the table again.
       const apart = tableBottom?.page === line.page && tableBottom !== headerLine && tableBottom.y - line.y > lineStep(line);
       if (!apart || !PERIOD_SUMMARY.test(description.join(' '))) {
-        candidates.push({ line, last: line, columns: table, date: apart ? null : dayDate, description, money: moneyCells, awaitingAmount: false, apart });
+        candidates.push({ line, last: line, columns: table, date: apart ? null : dayDate, description, details: [], money: moneyCells, awaitingAmount: false, apart });
         if (!apart) tableBottom = line;
       }
     }
@@ -293,7 +302,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return { rows: [], fileErrors: [`The statement has ${transactions.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
   const layout = detectDateLayout(transactions.flatMap((c) => (c.date === null ? [] : [c.date])), DATE_LAYOUTS);
-  const rows: ParsedRow[] = transactions.map(({ line, columns: cols, date: dateText, description, money, apart }, i) => {
+  const rows: ParsedRow[] = transactions.map(({ line, columns: cols, date: dateText, description, details, money, apart }, i) => {
     const rowNumber = i + 1;
     const errors: string[] = [];
     const where = `Row ${rowNumber} (page ${line.page})`;
@@ -335,7 +344,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
         name,
         category: null,
         tags: [],
-        notes: null,
+        notes: details.length ? details.join('; ') : null,
         account: null,
         transfer_account: null,
       },
