@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { budgetSpending, createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
-import { scannedPdf, statementPdf } from './support/statement-pdfs';
+import { scannedPdf, statementPdf, wordByWordStatementPdf } from './support/statement-pdfs';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // Statement formats that publish into one account: QIF files (and PDF statements).
@@ -590,6 +590,25 @@ describe('imports: PDF statements', () => {
     expect(detail).toMatchObject({ skip_rows: [], stats: { rows_count: 2, invalid_rows_count: 1 } });
     // Other changes work as before: the rows are not read again.
     await request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ account_id: accountId }).expect(200);
+  });
+
+  it('reads a statement drawn one word per text item, its dates and two-word headers whole', async () => {
+    const pdf = await wordByWordStatementPdf({
+      title: 'Account transactions from May 30, 2024 to June 30, 2024',
+      headers: ['Date', 'Description', 'Money out', 'Money in', 'Balance'],
+      columns: [40, 115, 310, 386, 487],
+      rows: [
+        ['Jun 9, 2024', 'Top-Up by *8888', '', '€19.99', '€20.00'],
+        ['Jun 14, 2024', 'Restaurant Awesome, Paris', '€9.99', '', '€10.01'],
+        ['Jun 23, 2024', 'Cash at PSG stadium', '€10.01', '', '€0.00'],
+      ],
+    });
+    const created = await uploadPdf(pdf).expect(201);
+    expect(await rowsOf(created.body.data.id)).toEqual([
+      ['2024-06-09', 'Top-Up by *8888', '-19.99', true],
+      ['2024-06-14', 'Restaurant Awesome, Paris', '9.99', true],
+      ['2024-06-23', 'Cash at PSG stadium', '10.01', true],
+    ]);
   });
 
   it('reads a credit card statement with one amount column: charges out, CR payments in', async () => {

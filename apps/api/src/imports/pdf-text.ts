@@ -29,7 +29,9 @@ const { pathToFileURL } = require('node:url');
       const content = await page.getTextContent();
       for (const item of content.items) {
         if (typeof item.str === 'string' && item.str.trim()) {
-          items.push({ text: item.str, page: number, x: item.transform[4], y: item.transform[5], width: item.width });
+          // The font size is the text matrix's vertical scale: it says how wide a space between words is.
+          const fontSize = Math.hypot(item.transform[2], item.transform[3]);
+          items.push({ text: item.str, page: number, x: item.transform[4], y: item.transform[5], width: item.width, fontSize });
         }
       }
       page.cleanup();

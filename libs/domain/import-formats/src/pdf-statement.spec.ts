@@ -36,6 +36,56 @@ describe('parsePdfStatement', () => {
     ]);
   });
 
+  it('joins items drawn one per word, with the spaces as items of their own, by the space width of their font', () => {
+    // A monospaced font at 6 units: each glyph, the space too, is 3.6 wide, so words stand 3.6 apart (more than the
+    // 3 units that separate cells at 9 points); columns stand several spaces apart.
+    const glyph = 0.6 * 6;
+    const wordItems = (text: string, x: number, y: number): PositionedText[] => {
+      let left = x;
+      return text.split(/( )/).flatMap((word) => {
+        const item = { text: word, page: 1, x: left, y, width: word.length * glyph, fontSize: 6 };
+        left += item.width;
+        return word ? [item] : [];
+      });
+    };
+    const row = (y: number, cells: Array<[string, number]>) => cells.flatMap(([text, x]) => wordItems(text, x, y));
+    const items = [
+      ...row(440, [['Account transactions from May 30, 2024 to June 30, 2024', 36]]),
+      ...row(413, [['Date', 40], ['Description', 115], ['Money out', 310], ['Money in', 386], ['Balance', 487]]),
+      ...row(392, [['Jun 9, 2024', 40], ['Top-Up by *8888', 115], ['€', 386], ['19.99', 389.6], ['€', 491], ['20.00', 494.6]]),
+      ...row(370, [['Jun 14, 2024', 40], ['Restaurant Awesome, Paris', 115], ['€', 310], ['9.99', 313.6], ['€', 491], ['10.01', 494.6]]),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-06-09', 'Top-Up by *8888', '-19.99', []],
+      ['2024-06-14', 'Restaurant Awesome, Paris', '9.99', []],
+    ]);
+  });
+
+  it('keeps wrapped lines that label what they hold (From:, To:, Card:) as notes, out of the name', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['09/06/2024', 'Top-Up by *8888', '', '19.99', '20.00'],
+        ['', 'From: *8888', '', '', ''],
+        ['14/06/2024', 'Cash at PSG stadium', '10.01', '', '9.99'],
+        ['', 'To: PSG stadium, Paris', '', '', ''],
+        ['', 'Card: 888888******888', '', '', ''],
+        ['15/06/2024', 'Salary ACME', '', '100.00', '109.99'],
+        ['', 'Ltd payroll', '', '', ''],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.name, r.values.notes, r.values.amount, r.errors])).toEqual([
+      ['Top-Up by *8888', 'From: *8888', '-19.99', []],
+      ['Cash at PSG stadium', 'To: PSG stadium, Paris; Card: 888888******888', '10.01', []],
+      ['Salary ACME Ltd payroll', null, '-100.00', []],
+    ]);
+  });
+
   it('joins a description wrapped over three or more lines, however far the last line is from the first', () => {
     const items = page(
       [

@@ -12,6 +12,8 @@ export interface PositionedText {
   x: number;
   y: number;
   width: number;
+  /** The font size the item is drawn at, in PDF units (absent in statements read before it was recorded). */
+  fontSize?: number;
 }
 
 export interface StatementOptions {
@@ -46,6 +48,11 @@ const SUMMARY =
 const PERIOD_SUMMARY = /\bsummary\b|^(?:fees?|interest|charges?) charged\b|\b(?:this|the) (?:period|statement)\b/i;
 /** Most units from one line of a table to the next (a wrapped line, the next row) on a page printed at 14 or closer. */
 const LINE_STEP = 20;
+/**
+ * A wrapped line that labels what it holds ("From: *8888", "Card: 4242…", "To: ACME, Paris", "Ref.: 0042") gives a
+ * detail of the transaction, not more of its name: it goes to the row's notes, and so do the wrapped lines under it.
+ */
+const DETAIL_LINE = /^\p{L}[\p{L}\p{N} .'/-]{0,30}:(?:\s|$)/u;
 const MONEY = /^\(?[-+]?(?:[$€£¥]|[A-Z]{3})?\s?\d{1,3}(?:[,.'\u2019\s\u00a0]?\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?(?:CR|DR|-))?$/i;
 
 interface Cell {
@@ -75,6 +82,8 @@ interface Candidate {
   /** The text of its date cell, or of the dated row above it for a row printed without one (null when there is none). */
   date: string | null;
   description: string[];
+  /** Its wrapped detail lines, from the first that labels what it holds. */
+  details: string[];
   money: Cell[];
   /** A dated line with nothing in the money columns, whose amount may be printed on a wrapped line below it. */
   awaitingAmount: boolean;
@@ -82,21 +91,40 @@ interface Candidate {
   apart: boolean;
 }
 
-/** Items on one baseline (within 2.5 units) form a line; touching items on a line merge into one cell. */
+/**
+ * The widest gap between two items of one line that is still the space between words: a space is 0.25 to 0.6 em in
+ * common fonts (0.6 in monospaced ones), and columns stand further apart. PDFs that draw one item per word (with the
+ * spaces as items of their own) leave exactly that gap. Without a font size, 3 units: a space at 9 to 11 points.
+ */
+const WORD_GAP_EM = 0.7;
+const WORD_GAP_UNITS = 3;
+/** A smaller gap is kerning or rounding, not a space: the words touch. */
+const SPACE_EM = 0.12;
+const SPACE_UNITS = 1;
+
+/** Items on one baseline (within 2.5 units) form a line; items a word space apart or closer merge into one cell. */
 function readLines(items: PositionedText[]): Line[] {
   const sorted = items.filter((i) => i.text.trim()).sort((a, b) => a.page - b.page || b.y - a.y || a.x - b.x);
   const lines: Line[] = [];
+  let previous: PositionedText | null = null;
   for (const item of sorted) {
     let line = lines[lines.length - 1];
     if (!line || line.page !== item.page || Math.abs(line.y - item.y) > 2.5) {
       line = { page: item.page, y: item.y, cells: [] };
       lines.push(line);
+      previous = null;
     }
     const last = line.cells[line.cells.length - 1];
-    if (last && item.x - last.right < 3) {
-      last.text = `${last.text}${item.x - last.right > 1 ? ' ' : ''}${item.text.trim()}`;
+    const gap = last ? item.x - last.right : 0;
+    // The larger of the two fonts: a word in a smaller font (a currency sign, a superscript) takes the text's spacing.
+    const fontSize = Math.max(item.fontSize ?? 0, previous?.fontSize ?? 0);
+    const wordGap = fontSize ? WORD_GAP_EM * fontSize : WORD_GAP_UNITS;
+    const spaced = gap > (fontSize ? SPACE_EM * fontSize : SPACE_UNITS);
+    if (last && gap < wordGap) {
+      last.text = `${last.text}${spaced ? ' ' : ''}${item.text.trim()}`;
       last.right = item.x + item.width;
     } else line.cells.push({ text: item.text.trim(), left: item.x, right: item.x + item.width });
+    previous = item;
   }
   for (const line of lines) line.cells.sort((a, b) => a.left - b.left);
   return lines;
@@ -213,7 +241,9 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       previous?.last.page === line.page ? previous.last : previous?.last.page === line.page - 1 && headerLine?.page === line.page ? headerLine : null;
     const wrapped = !dated && above !== null && above.y - line.y < lineStep(line);
     if (wrapped && !moneyCells.length) {
-      previous.description.push(...line.cells.map((c) => c.text));
+      const text = line.cells.map((c) => c.text);
+      if (previous.details.length || DETAIL_LINE.test(text.join(' '))) previous.details.push(text.join(' '));
+      else previous.description.push(...text);
       previous.last = line;
       if (!previous.apart) tableBottom = line;
       continue;
@@ -238,7 +268,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       // A dated line with anything in the money columns is a row, reported when it holds no amount. One with a
       // description only, under the header, waits for its amount on a wrapped line below it.
       dayDate = first.text;
-      candidates.push({ line, last: line, columns: table, date: dayDate, description, money: moneyCells, awaitingAmount: !inMoneyColumns, apart: false });
+      candidates.push({ line, last: line, columns: table, date: dayDate, description, details: [], money: moneyCells, awaitingAmount: !inMoneyColumns, apart: false });
       tableBottom = line;
     } else if (dated && !rest.length && headerLine?.page === line.page) {
       // A date on a line of its own, under the header, heads the day's rows.
@@ -254,7 +284,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
       // line or a header starts the table again.
       const apart = tableBottom?.page === line.page && tableBottom !== headerLine && tableBottom.y - line.y > lineStep(line);
       if (!apart || !PERIOD_SUMMARY.test(description.join(' '))) {
-        candidates.push({ line, last: line, columns: table, date: apart ? null : dayDate, description, money: moneyCells, awaitingAmount: false, apart });
+        candidates.push({ line, last: line, columns: table, date: apart ? null : dayDate, description, details: [], money: moneyCells, awaitingAmount: false, apart });
         if (!apart) tableBottom = line;
       }
     }
@@ -272,7 +302,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
     return { rows: [], fileErrors: [`The statement has ${transactions.length} transactions; at most ${opts.maxRows} can be stored for one import`], errorCode: 'too_many_rows' };
   }
   const layout = detectDateLayout(transactions.flatMap((c) => (c.date === null ? [] : [c.date])), DATE_LAYOUTS);
-  const rows: ParsedRow[] = transactions.map(({ line, columns: cols, date: dateText, description, money, apart }, i) => {
+  const rows: ParsedRow[] = transactions.map(({ line, columns: cols, date: dateText, description, details, money, apart }, i) => {
     const rowNumber = i + 1;
     const errors: string[] = [];
     const where = `Row ${rowNumber} (page ${line.page})`;
@@ -314,7 +344,7 @@ export function parsePdfStatement(items: PositionedText[], opts: StatementOption
         name,
         category: null,
         tags: [],
-        notes: null,
+        notes: details.length ? details.join('; ') : null,
         account: null,
         transfer_account: null,
       },
