@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { CsvImportSettings, parseImportContent, ParseOptions } from './csv-import';
 
 const settings = (overrides: Partial<CsvImportSettings> = {}): CsvImportSettings => ({
@@ -501,5 +502,92 @@ describe('parseImportContent: skipped rows (skip_rows)', () => {
     const skipped = parseImportContent(settings(), csv, { ...options, skipRows: new Set([2]) });
     expect(skipped.sourceRows).toBe(3);
     expect(skipped.rows.map((r) => [r.sourceRowNumber, r.values.name, r.errors])).toEqual([[1, 'Grocer', []], [3, 'Cafe', []]]);
+  });
+});
+
+describe('parseImportContent: title lines above the header (header_row)', () => {
+  // A bank statement in KMyMoney's sample layout: account lines, then the header, a blank line and the rows.
+  const titled = 'Account name: ,Main ****0123,,,,\nAccount balance: ,63.86,,,,\nDate,Transactions,Debits,Credits,Balance\n\n04 Nov 2009,"Direct Debit",18.75,,902.74\n05 Nov 2009,Salary,,100.00,1002.74\n';
+  const uk = settings({ dateFormat: '%d %b %Y', nameColLabel: 'Transactions' });
+  const summary = (csv: string, imp: CsvImportSettings) => {
+    const parsed = parseImportContent(imp, csv, options);
+    return { fileErrors: parsed.fileErrors, rows: parsed.rows.map((r) => [r.sourceRowNumber, r.values.date, r.values.amount, r.values.name, r.errors]) };
+  };
+  const expected = { fileErrors: [], rows: [[1, '2009-11-04', '18.75', 'Direct Debit', []], [2, '2009-11-05', '-100.00', 'Salary', []]] };
+
+  it('finds the header below title lines: the first line with the required column names', () => {
+    expect(summary(titled, uk)).toEqual(expected);
+  });
+
+  it('reads the header from the line header_row names (counting blank lines), leaving the lines above unread', () => {
+    expect(summary(titled, { ...uk, headerRow: 3 })).toEqual(expected);
+    expect(summary(`\n${titled}`, { ...uk, headerRow: 4 })).toEqual(expected);
+  });
+
+  it('reads the first line as the header when it has the required names, even if a later line has them too', () => {
+    const csv = 'Date,Amount,Name\n2024-03-01,1.00,Date\n';
+    expect(parseImportContent(settings(), csv, options).rows.map((r) => r.values.name)).toEqual(['Date']);
+  });
+
+  it('without the names anywhere, takes the first line of the usual width below short title lines, to name what is missing', () => {
+    const csv = 'Statement,March\nDay,Sum,Name\n01.03.2024,1.00,Cafe\n02.03.2024,2.00,Bar\n';
+    expect(parseImportContent(settings(), csv, options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+    // Lines above that are as wide as the data are not titles: the first line stays the header.
+    expect(parseImportContent(settings(), 'Day,Sum\nDay,Sum\n1,2\n', options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+  });
+
+  it('names a header_row past the end of the file, and a header_row whose line lacks the columns', () => {
+    expect(parseImportContent({ ...uk, headerRow: 12 }, titled, options).fileErrors).toEqual(['header_row is 12, but the file has 7 lines']);
+    expect(parseImportContent({ ...uk, headerRow: 1 }, titled, options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+  });
+});
+
+describe('parseImportContent: files without a header line (has_header false)', () => {
+  // Raiffeisen AT's layout: booking date; text; value date; amount; currency, and no header.
+  const headerless = '18.09.2017;"HOFER DANKT 0527";18.09.2017;-33,87;EUR;;\n19.09.2017;Gehalt;19.09.2017;1.200,00;EUR;;\n';
+  const at = settings({ colSep: ';', hasHeader: false, numberFormat: '1.234,56', dateFormat: '%d.%m.%Y', dateColLabel: '1', amountColLabel: '4', nameColLabel: '2', currencyColLabel: '5' });
+
+  it('reads every line as a row, the *_col_label fields naming columns by number', () => {
+    const { rows, fileErrors, sourceRows } = parseImportContent(at, headerless, options);
+    expect(fileErrors).toEqual([]);
+    expect(sourceRows).toBe(2);
+    expect(rows.map((r) => [r.sourceRowNumber, r.values.date, r.values.amount, r.values.name, r.values.currency, r.errors])).toEqual([
+      [1, '2017-09-18', '33.87', 'HOFER DANKT 0527', 'EUR', []],
+      [2, '2017-09-19', '-1200.00', 'Gehalt', 'EUR', []],
+    ]);
+  });
+
+  it('needs the date and amount columns by number: no column is found by name', () => {
+    const { fileErrors } = parseImportContent({ ...at, dateColLabel: null, amountColLabel: null }, headerless, options);
+    expect(fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+    expect(parseImportContent({ ...at, amountColLabel: '9' }, headerless, options).fileErrors).toEqual(['The CSV is missing required columns: 9']);
+  });
+
+  it('refuses header_row with has_header false, and an empty file', () => {
+    expect(parseImportContent({ ...at, headerRow: 2 }, headerless, options).errorCode).toBe('validation_failed');
+    expect(parseImportContent(at, '\n\n', options).fileErrors).toEqual(['The CSV has no rows']);
+  });
+});
+
+// The genuine files of issue 32, read when the shared corpus is present.
+const realworld = '/work/shared/realworld';
+(existsSync(realworld) ? describe : describe.skip)('genuine files: title lines and no header', () => {
+  const figures = (imp: CsvImportSettings, file: string, skipRows?: Set<number>) => {
+    const parsed = parseImportContent(imp, readFileSync(`${realworld}/${file}`, 'latin1'), { ...options, defaultCurrency: 'EUR', today: new Date('2026-11-22T00:00:00Z'), skipRows });
+    const valid = parsed.rows.filter((r) => !r.errors.length);
+    // Outflow-positive decimals: the file's signed sum is minus their total, in thousandths.
+    const sum = -valid.reduce((total, r) => total + Math.round(Number(r.values.amount) * 1000), 0);
+    return { fileErrors: parsed.fileErrors, rows: parsed.rows.length, valid: valid.length, sum };
+  };
+
+  it('KMyMoney sample bank: 4 rows, -865.27', () => {
+    expect(figures(settings({ dateFormat: '%d %b %Y', nameColLabel: 'Transactions' }), 'bank-csv/kmymoney-sample-bank.csv')).toEqual({ fileErrors: [], rows: 4, valid: 4, sum: -865270 });
+  });
+
+  it('Raiffeisen AT without header: 73 valid rows, -4580.70', () => {
+    const imp = settings({ colSep: ';', hasHeader: false, numberFormat: '1.234,56', dateFormat: '%d.%m.%Y', dateColLabel: '1', amountColLabel: '4', nameColLabel: '2', currencyColLabel: '5' });
+    // Line 71 ("A null transaction, just to confuse things;;", bank2ynab's addition) has no date or amount: a row error.
+    expect(figures(imp, 'bank-csv/raiffeisen-at-headerless.csv')).toEqual({ fileErrors: [], rows: 74, valid: 73, sum: -4580700 });
+    expect(figures(imp, 'bank-csv/raiffeisen-at-headerless.csv', new Set([71]))).toEqual({ fileErrors: [], rows: 73, valid: 73, sum: -4580700 });
   });
 });

@@ -30,6 +30,10 @@ export interface CsvImportSettings {
   signageConvention: string;
   amountTypeStrategy: string;
   amountTypeInflowValue: string | null;
+  /** 1-based line of the file that holds the header; null or absent: detected (headerLine). */
+  headerRow?: number | null;
+  /** false: the file has no header line, and columns are named by number ("1", "2", ...). Absent: true. */
+  hasHeader?: boolean;
 }
 
 export interface ParseOptions {
@@ -76,10 +80,51 @@ interface Table {
 /** Excel's separator line (`sep=;`, `sep=,`), which some exports write above the header for Excel to open them. */
 const EXCEL_SEPARATOR_LINE = /^"?sep=[^\n"]?"?[ \t]*(?:\n|$)/i;
 
-function readTable(text: string, colSep: string): Table | { error: string } {
+/** How the header is found: the line the user named, the first line that fits, or no header at all. */
+interface HeaderLayout {
+  headerRow: number | null;
+  hasHeader: boolean;
+  /** Column names one of which each required column must have (REQUIRED_COLUMNS): what makes a line the header. */
+  required: Array<Array<string | null>>;
+}
+
+/** Title and summary lines above a header (account name, balance) are few: a header further down is not looked for. */
+const MAX_TITLE_LINES = 20;
+
+/**
+ * Which of the file's filled records is the header, when the import does not say (header_row). The first record,
+ * unless it lacks the required column names and a later one (within MAX_TITLE_LINES) has them all; failing that,
+ * the first record with as many cells as most records have, when every record above it has at most two filled cells
+ * (a label and its value). A file whose first record has the names is read as it always was.
+ */
+export function headerLine(records: string[][], required: Array<Array<string | null>>): number {
+  const hasNames = (record: string[]) => {
+    const present = new Set(record.map(normalizeHeader));
+    return required.every((names) => names.some((n) => n !== null && present.has(normalizeHeader(n))));
+  };
+  const candidates = records.slice(0, MAX_TITLE_LINES + 1);
+  if (!candidates.length || hasNames(candidates[0])) return 0;
+  const named = candidates.findIndex(hasNames);
+  if (named > 0) return named;
+  const counts = new Map<number, number>();
+  for (const record of records) counts.set(record.length, (counts.get(record.length) ?? 0) + 1);
+  const usual = [...counts.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
+  const filledCells = (record: string[]) => record.filter((cell) => cell.trim() !== '').length;
+  const shaped = candidates.findIndex((record) => record.length === usual);
+  return shaped > 0 && candidates.slice(0, shaped).every((record) => filledCells(record) <= 2) ? shaped : 0;
+}
+
+function readTable(text: string, colSep: string, layout: HeaderLayout): Table | { error: string } {
   // Papa picks one newline style per file; exports that mix \r\n, \n and \r are normalised first. A first line
   // `sep=;` is Excel's note of the separator, not the header: left out (col_sep still decides how the rest is read).
-  const body = text.replace(/\r\n?/g, '\n').trim().replace(EXCEL_SEPARATOR_LINE, '');
+  let body = text.replace(/\r\n?/g, '\n');
+  if (layout.headerRow) {
+    // header_row counts the file's own lines, blank ones too: the lines above it are titles, left out unread.
+    const lines = body.split('\n');
+    if (layout.headerRow > lines.length) return { error: `header_row is ${layout.headerRow}, but the file has ${lines.length} lines` };
+    body = lines.slice(layout.headerRow - 1).join('\n');
+  }
+  body = body.trim().replace(EXCEL_SEPARATOR_LINE, '');
   const parsed = Papa.parse<string[]>(body, { delimiter: colSep, newline: '\n' });
   // Blank lines are skipped here rather than by Papa, whose error rows count them.
   const filled = (record: string[]) => record.some((cell) => cell.trim() !== '');
@@ -88,11 +133,20 @@ function readTable(text: string, colSep: string): Table | { error: string } {
   const fatal = parsed.errors.find(
     (e) => e.type === 'Quotes' && (e.code !== 'InvalidQuotes' || (parsed.data[e.row ?? 0] ?? []).some((cell) => cell.includes('\n'))),
   );
+  const firstRecord = layout.hasHeader ? 1 : 0;
   if (fatal) {
-    const row = parsed.data.slice(1, (fatal.row ?? 0) + 1).filter(filled).length;
+    const row = parsed.data.slice(firstRecord, (fatal.row ?? 0) + 1).filter(filled).length;
+    if (!layout.hasHeader) return { error: `The CSV could not be parsed: unbalanced quotes near row ${Math.max(row, 1)}` };
     return { error: row ? `The CSV could not be parsed: unbalanced quotes near row ${row}` : 'The CSV could not be parsed: unbalanced quotes in the header' };
   }
-  const [headers, ...records] = parsed.data.filter(filled);
+  const all = parsed.data.filter(filled);
+  if (!layout.hasHeader) {
+    // Without a header line, columns are named by their number, which the *_col_label fields then name.
+    const width = all.reduce((most, record) => Math.max(most, record.length), 0);
+    if (!width) return { error: 'The CSV has no rows' };
+    return { headers: Array.from({ length: width }, (_, i) => String(i + 1)), records: all, repeated: new Set() };
+  }
+  const [headers, ...records] = layout.headerRow ? all : all.slice(headerLine(all, layout.required));
   if (!headers || headers.every((h) => !h.trim())) return { error: 'The CSV has no header row' };
   const normalized = headers.map(normalizeHeader);
   const repeated = new Set(normalized.filter((h, i) => h && normalized.indexOf(h) !== i));
@@ -611,16 +665,21 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   // A configuration error like those of the request's other fields, named before the file is read.
   const formatError = imp.dateFormat != null && dateFormatError(imp.dateFormat);
   if (formatError) return { rows: [], fileErrors: [formatError], errorCode: 'validation_failed' };
-  const table = readTable(text, imp.colSep);
+  if (imp.hasHeader === false && imp.headerRow) {
+    return { rows: [], fileErrors: ['header_row cannot be given when has_header is false (the file has no header line)'], errorCode: 'validation_failed' };
+  }
+  // Without its marker column, custom_column would read every row as an outflow.
+  const marker: Array<[string | null, string[], string?]> =
+    imp.amountTypeStrategy === 'custom_column' && SIGNED_BY_MARKER.has(imp.type) ? [[imp.entityTypeColLabel, MARKER_ALIASES]] : [];
+  const requiredColumns = [...(REQUIRED_COLUMNS[imp.type]?.(imp) ?? []), ...marker];
+  const layout = { headerRow: imp.headerRow ?? null, hasHeader: imp.hasHeader !== false, required: requiredColumns.map(([label, aliases]) => [label, ...aliases]) };
+  const table = readTable(text, imp.colSep, layout);
   if ('error' in table) return { rows: [], fileErrors: [table.error], errorCode: 'invalid_csv' };
   if (table.records.length > opts.maxRows) {
     const message = `The file has ${table.records.length} rows; at most ${opts.maxRows} can be stored for one import`;
     return { rows: [], fileErrors: [message], errorCode: 'too_many_rows' };
   }
-  // Without its marker column, custom_column would read every row as an outflow.
-  const marker: Array<[string | null, string[], string?]> =
-    imp.amountTypeStrategy === 'custom_column' && SIGNED_BY_MARKER.has(imp.type) ? [[imp.entityTypeColLabel, MARKER_ALIASES]] : [];
-  const missing = [...(REQUIRED_COLUMNS[imp.type]?.(imp) ?? []), ...marker]
+  const missing = requiredColumns
     .filter(([label, aliases]) => !hasColumn(table, label, aliases))
     .map(([label, aliases, name]) => label ?? name ?? aliases.join(' or '));
   if (missing.length) {
