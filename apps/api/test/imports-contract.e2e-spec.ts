@@ -106,6 +106,27 @@ describe('imports: HTTP contract', () => {
       });
     });
 
+    it('reads back header_row (null: detected) and has_header (default true), and refuses values they cannot take', async () => {
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount\n2024-01-01,1', account_id: accountId }).expect(201);
+      expect(created.body.data.configuration).toMatchObject({ header_row: null, has_header: true });
+      const id = created.body.data.id;
+      const patched = await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ header_row: 1 }).expect(200);
+      expect(patched.body.data.configuration).toMatchObject({ header_row: 1, has_header: true });
+      for (const [body, message] of [
+        [{ header_row: 0 }, 'header_row must be a line number (a whole number from 1)'],
+        [{ header_row: 1.5 }, 'header_row must be a line number (a whole number from 1)'],
+        [{ has_header: 'maybe' }, 'has_header must be true or false'],
+        [{ has_header: false }, 'header_row cannot be given when has_header is false (the file has no header line)'],
+      ] as const) {
+        const res = await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send(body);
+        expect({ status: res.status, error: res.body.error, message: res.body.message }).toEqual({ status: 422, error: 'validation_failed', message: expect.stringContaining(message) });
+      }
+      const headerless = await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ header_row: null, has_header: false, date_col_label: '1', amount_col_label: '2' }).expect(200);
+      expect(headerless.body.data.configuration).toMatchObject({ header_row: null, has_header: false });
+      // The header line is now a row: its 'date' is no date.
+      expect(headerless.body.data.stats).toMatchObject({ rows_count: 2, valid_rows_count: 1 });
+    });
+
     it('moves updated_at when it changes only the mappings', async () => {
       const created = await createImport(t.server, h.apiKey, { raw_file_content: 'date,amount,category\n2024-01-01,1,Food', account_id: accountId }).expect(201);
       const id = created.body.data.id;

@@ -106,6 +106,43 @@ describe('imports: CSV types through the HTTP API, publish and revert', () => {
     ]);
   });
 
+  it('publishes a statement with title lines above its header, found or named by header_row (a form field too)', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(t, h);
+    const csv = ['Account name: ,Main ****0123,,,,', 'Account balance: ,63.86,,,,', 'Date,Transactions,Debits,Credits,Balance', '', '04 Nov 2009,Direct Debit,18.75,,902.74', '05 Nov 2009,Salary,,100.00,1002.74'].join('\n');
+    const found = await publishAndWait(t, h, { raw_file_content: csv, account_id: accountId, date_format: '%d %b %Y', name_col_label: 'Transactions' });
+    expect(found.status).toBe('complete');
+    expect((await entries(h.familyId)).map((e: { date: string; name: string; amount: number }) => [e.date, e.name, e.amount])).toEqual([
+      ['2009-11-04', 'Direct Debit', 1875],
+      ['2009-11-05', 'Salary', -10000],
+    ]);
+    const form = await request(t.server)
+      .post('/api/v1/imports')
+      .set('X-Api-Key', h.apiKey)
+      .field('account_id', accountId)
+      .field('date_format', '%d %b %Y')
+      .field('header_row', '3')
+      .attach('file', Buffer.from(csv), { filename: 'statement.csv', contentType: 'text/csv' })
+      .expect(201);
+    expect(form.body.data.configuration).toMatchObject({ header_row: 3, has_header: true });
+    expect(form.body.data.stats).toMatchObject({ rows_count: 2, valid_rows_count: 2 });
+  });
+
+  it('publishes a file without a header line (has_header false), its columns named by number', async () => {
+    const h = await t.newHousehold({ currency: 'EUR' });
+    const accountId = await newAccount(t, h, 'Girokonto', 'EUR');
+    const csv = ['18.09.2017;"HOFER DANKT 0527";18.09.2017;-33,87;EUR;;', '19.09.2017;Gehalt;19.09.2017;1.200,00;EUR;;'].join('\n');
+    const done = await publishAndWait(t, h, {
+      raw_file_content: csv, account_id: accountId, has_header: false, col_sep: 'semicolon', number_format: '1.234,56', date_format: '%d.%m.%Y',
+      date_col_label: '1', name_col_label: '2', amount_col_label: '4', currency_col_label: '5',
+    });
+    expect(done.status).toBe('complete');
+    expect((await entries(h.familyId)).map((e: { date: string; name: string; amount: number }) => [e.date, e.name, e.amount])).toEqual([
+      ['2017-09-18', 'HOFER DANKT 0527', 3387],
+      ['2017-09-19', 'Gehalt', -120000],
+    ]);
+  });
+
   it('creates the accounts a multi-account file names, matching existing ones by name', async () => {
     const h = await t.newHousehold({ currency: 'EUR' });
     await newAccount(t, h, 'Girokonto', 'EUR');

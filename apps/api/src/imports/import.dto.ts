@@ -1,6 +1,6 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmpty, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmpty, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateBy, ValidateNested } from 'class-validator';
 import {
   AMOUNT_TYPE_STRATEGIES,
   COLUMN_SEPARATORS,
@@ -16,6 +16,8 @@ import { OptionalNotNull } from '../common/optional-not-null';
 import { MAX_SKIP_ROWS } from './skip-rows';
 
 const LABEL = { maxLength: 255 };
+/** Title lines above a header are a handful; a larger header_row is a mistake, not a layout. */
+const MAX_HEADER_ROW = 1000;
 
 /** Column labels and parsing options; shared by create (multipart or JSON) and PATCH. */
 export class ImportConfigurationInput {
@@ -45,6 +47,29 @@ export class ImportConfigurationInput {
   col_sep?: string;
   @ApiPropertyOptional({ enum: AMOUNT_TYPE_STRATEGIES }) @OptionalNotNull() @IsIn(AMOUNT_TYPE_STRATEGIES) amount_type_strategy?: string;
   @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) amount_type_inflow_value?: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_HEADER_ROW,
+    nullable: true,
+    description:
+      'CSV: the 1-based line of the file that holds the header (blank lines counted); the lines above it (titles, account name, balance) are not read. Absent or null: the first line, unless a later one of the first 21 lines has the required column names (docs/api/import-formats.md#header-line)',
+  })
+  @IsOptional()
+  // Multipart form fields are strings: a whole number sent as text is taken as that number.
+  @Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value))
+  @IsInt({ message: 'header_row must be a line number (a whole number from 1)' })
+  @Min(1, { message: 'header_row must be a line number (a whole number from 1)' })
+  @Max(MAX_HEADER_ROW, { message: `header_row must be at most ${MAX_HEADER_ROW}` })
+  header_row?: number | null;
+  @ApiPropertyOptional({
+    description:
+      'CSV: false when the file has no header line: every line is a row, and the *_col_label fields name columns by number ("1" for the first). Default true',
+  })
+  @OptionalNotNull()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'has_header must be true or false' })
+  has_header?: boolean;
 }
 
 export class CreateImportDto extends ImportConfigurationInput {
@@ -207,6 +232,8 @@ export class ConfigurationDto {
   @ApiProperty({ enum: Object.keys(COLUMN_SEPARATORS) }) col_sep: string;
   @ApiProperty({ enum: AMOUNT_TYPE_STRATEGIES }) amount_type_strategy: string;
   @ApiProperty({ nullable: true, type: String }) amount_type_inflow_value: string | null;
+  @ApiProperty({ nullable: true, type: 'integer', description: 'The line the header is read from; null: detected' }) header_row: number | null;
+  @ApiProperty() has_header: boolean;
 }
 
 export class StatsDto {

@@ -39,6 +39,10 @@ export class Import {
   @Column({ type: 'varchar', length: 1, default: ',' }) colSep: string;
   @Column({ type: 'varchar', length: 20, default: 'signed_amount' }) amountTypeStrategy: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) amountTypeInflowValue: string | null;
+  /** The CSV line (1-based) holding the header; null: detected (headerLine). */
+  @Column({ type: 'integer', nullable: true }) headerRow: number | null;
+  /** false: the CSV has no header line and its columns are named by number. */
+  @Column({ type: 'boolean', default: true }) hasHeader: boolean;
   @Column({ type: 'integer', default: 0 }) rowsCount: number;
   /** The earliest and latest date of its rows (YYYY-MM-DD), kept with rows_count; null when no row has a date. */
   @Column({ type: 'date', nullable: true }) firstRowDate: string | null;

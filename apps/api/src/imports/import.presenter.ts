@@ -100,6 +100,8 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number, acc
       col_sep: imp.colSep === COLUMN_SEPARATORS.semicolon ? 'semicolon' : 'comma',
       amount_type_strategy: imp.amountTypeStrategy,
       amount_type_inflow_value: imp.amountTypeInflowValue,
+      header_row: imp.headerRow ?? null,
+      has_header: imp.hasHeader !== false,
     },
     stats: {
       rows_count: stats.rowsCount,

@@ -72,15 +72,15 @@ const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
   MintImport: {
     dateColLabel: 'Date', nameColLabel: 'Description', amountColLabel: 'Amount',
     currencyColLabel: 'Currency', accountColLabel: 'Account Name', categoryColLabel: 'Category',
-    tagsColLabel: 'Labels', notesColLabel: 'Notes', entityTypeColLabel: 'Transaction Type', signageConvention: 'inflows_positive',
+    tagsColLabel: 'Labels', notesColLabel: 'Notes', entityTypeColLabel: 'Transaction Type', signageConvention: 'inflows_positive', hasHeader: true, headerRow: null,
   },
   ActualImport: {
     dateColLabel: 'Date', nameColLabel: 'Payee', amountColLabel: 'Amount',
-    accountColLabel: 'Account', categoryColLabel: 'Category', notesColLabel: 'Notes', signageConvention: 'inflows_positive',
+    accountColLabel: 'Account', categoryColLabel: 'Category', notesColLabel: 'Notes', signageConvention: 'inflows_positive', hasHeader: true, headerRow: null,
   },
   YnabImport: {
     dateColLabel: 'Date', nameColLabel: 'Payee', accountColLabel: 'Account',
-    categoryColLabel: 'Category', notesColLabel: 'Memo', signageConvention: 'inflows_positive',
+    categoryColLabel: 'Category', notesColLabel: 'Memo', signageConvention: 'inflows_positive', hasHeader: true, headerRow: null,
   },
 };
 
@@ -113,6 +113,8 @@ function configurationChanges(input: ImportConfigurationInput): Partial<Import> 
     colSep: input.col_sep ? COLUMN_SEPARATORS[input.col_sep as keyof typeof COLUMN_SEPARATORS] : undefined,
     amountTypeStrategy: input.amount_type_strategy,
     amountTypeInflowValue: input.amount_type_inflow_value,
+    headerRow: input.header_row,
+    hasHeader: input.has_header,
   };
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
 }
@@ -125,6 +127,9 @@ function leaveOut(parsed: ParsedImport, skip: ReadonlySet<number> | undefined): 
 function validateConfiguration(imp: Import): void {
   if (imp.amountTypeStrategy === 'custom_column' && !imp.amountTypeInflowValue?.trim()) {
     throw ApiError.validation(['amount_type_inflow_value is required when amount_type_strategy is custom_column']);
+  }
+  if (imp.hasHeader === false && imp.headerRow) {
+    throw ApiError.validation(['header_row cannot be given when has_header is false (the file has no header line)']);
   }
 }
 

@@ -1078,6 +1078,10 @@ export interface components {
             /** @enum {string} */
             amount_type_strategy?: "signed_amount" | "custom_column";
             amount_type_inflow_value?: string;
+            /** @description CSV: the 1-based line of the file that holds the header (blank lines counted); the lines above it (titles, account name, balance) are not read. Absent or null: the first line, unless a later one of the first 21 lines has the required column names (docs/api/import-formats.md#header-line) */
+            header_row?: number | null;
+            /** @description CSV: false when the file has no header line: every line is a row, and the *_col_label fields name columns by number ("1" for the first). Default true */
+            has_header?: boolean;
             /** @description Raw CSV or NDJSON text (CSV limited to 10MB) */
             raw_file_content?: string;
             /**
@@ -1125,6 +1129,9 @@ export interface components {
             /** @enum {string} */
             amount_type_strategy: "signed_amount" | "custom_column";
             amount_type_inflow_value: string | null;
+            /** @description The line the header is read from; null: detected */
+            header_row: number | null;
+            has_header: boolean;
         };
         StatsDto: {
             rows_count: number;
@@ -1280,6 +1287,10 @@ export interface components {
             /** @enum {string} */
             amount_type_strategy?: "signed_amount" | "custom_column";
             amount_type_inflow_value?: string;
+            /** @description CSV: the 1-based line of the file that holds the header (blank lines counted); the lines above it (titles, account name, balance) are not read. Absent or null: the first line, unless a later one of the first 21 lines has the required column names (docs/api/import-formats.md#header-line) */
+            header_row?: number | null;
+            /** @description CSV: false when the file has no header line: every line is a row, and the *_col_label fields name columns by number ("1" for the first). Default true */
+            has_header?: boolean;
             /** Format: uuid */
             account_id?: string | null;
             mappings?: components["schemas"]["ImportMappingInput"][];
