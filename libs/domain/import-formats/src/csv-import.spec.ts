@@ -560,7 +560,18 @@ describe('parseImportContent: files without a header line (has_header false)', (
   it('needs the date and amount columns by number: no column is found by name', () => {
     const { fileErrors } = parseImportContent({ ...at, dateColLabel: null, amountColLabel: null }, headerless, options);
     expect(fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
-    expect(parseImportContent({ ...at, amountColLabel: '9' }, headerless, options).fileErrors).toEqual(['The CSV is missing required columns: 9']);
+    expect(parseImportContent({ ...at, amountColLabel: '9' }, headerless, options).fileErrors).toEqual(['The CSV is missing required columns: Column 9']);
+  });
+
+  it('names columns as Column 1, Column 2... in row errors, and takes a label written that way too', () => {
+    const csv = `${headerless}Total;;;abc\n`;
+    const { rows } = parseImportContent({ ...at, nameColLabel: 'Column 2' }, csv, options);
+    expect(rows.map((r) => r.values.name)).toEqual(['HOFER DANKT 0527', 'Gehalt', 'Imported item']);
+    expect(rows[2].errors).toEqual([
+      'Row 3: has 4 columns, the widest row has 7',
+      "Row 3: Column 1 'Total' does not match the date format %d.%m.%Y",
+      "Row 3: Column 4 'abc' is not a number in the format 1.234,56",
+    ]);
   });
 
   it('refuses header_row with has_header false, and an empty file', () => {

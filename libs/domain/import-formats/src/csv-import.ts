@@ -88,6 +88,15 @@ interface HeaderLayout {
   required: Array<Array<string | null>>;
 }
 
+/** A headerless file's column by its number: `4` is `Column 4`, as messages name it. */
+const numberedColumn = (label: string) => (/^\d+$/.test(label.trim()) ? `Column ${Number(label)}` : label);
+
+/** The settings with each column label that is a number read as that column of a headerless file. */
+function labelsByNumber(imp: CsvImportSettings): CsvImportSettings {
+  const labels = Object.entries(imp).filter(([key, value]) => key.endsWith('ColLabel') && typeof value === 'string');
+  return { ...imp, ...Object.fromEntries(labels.map(([key, value]) => [key, numberedColumn(value as string)])) };
+}
+
 /** Title and summary lines above a header (account name, balance) are few: a header further down is not looked for. */
 const MAX_TITLE_LINES = 20;
 
@@ -141,10 +150,10 @@ function readTable(text: string, colSep: string, layout: HeaderLayout): Table | 
   }
   const all = parsed.data.filter(filled);
   if (!layout.hasHeader) {
-    // Without a header line, columns are named by their number, which the *_col_label fields then name.
+    // Without a header line, columns are named by their number (`Column 1`), which the *_col_label fields then name.
     const width = all.reduce((most, record) => Math.max(most, record.length), 0);
     if (!width) return { error: 'The CSV has no rows' };
-    return { headers: Array.from({ length: width }, (_, i) => String(i + 1)), records: all, repeated: new Set() };
+    return { headers: Array.from({ length: width }, (_, i) => numberedColumn(String(i + 1))), records: all, repeated: new Set() };
   }
   const [headers, ...records] = layout.headerRow ? all : all.slice(headerLine(all, layout.required));
   if (!headers || headers.every((h) => !h.trim())) return { error: 'The CSV has no header row' };
@@ -668,6 +677,7 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   if (imp.hasHeader === false && imp.headerRow) {
     return { rows: [], fileErrors: ['header_row cannot be given when has_header is false (the file has no header line)'], errorCode: 'validation_failed' };
   }
+  if (imp.hasHeader === false) imp = labelsByNumber(imp);
   // Without its marker column, custom_column would read every row as an outflow.
   const marker: Array<[string | null, string[], string?]> =
     imp.amountTypeStrategy === 'custom_column' && SIGNED_BY_MARKER.has(imp.type) ? [[imp.entityTypeColLabel, MARKER_ALIASES]] : [];
@@ -696,13 +706,14 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   const [unreadable] = ambiguous;
   if (unreadable) return { rows: [], fileErrors: [repeatedError(unreadable)], errorCode: 'invalid_csv' };
   const filledUpTo = lastFilledColumn(table);
+  const widthOf = imp.hasHeader === false ? 'the widest row' : 'the header';
   const skipped = opts.skipRows ?? new Set<number>();
   function* fileRows(): Generator<ParsedRow> {
     for (const [i, record] of records.entries()) {
       const errors: string[] = [];
       const rowNumber = i + 1;
       if (skipped.has(rowNumber)) continue;
-      if (misaligned(record, headers, filledUpTo)) errors.push(`Row ${rowNumber}: has ${record.length} columns, the header has ${headers.length}`);
+      if (misaligned(record, headers, filledUpTo)) errors.push(`Row ${rowNumber}: has ${record.length} columns, ${widthOf} has ${headers.length}`);
       touched.clear();
       const values = build((label, aliases = []) => read(record, label, aliases), errors, rowNumber);
       // A column only some rows read (an Actual split's Split_Amount) is found repeated only on those rows.
