@@ -39,7 +39,9 @@ interface Expected {
  * them starts to pass (take it off) as well as when another one breaks.
  */
 const NOT_YET: Record<string, string> = {
-  'bank-csv/raiffeisen-at-headerless.csv': 'no header line (has_header: false)',
+  // Reads with has_header: false and its columns named by number; the request a reader sends names none, and no
+  // column of a headerless file can be found by name.
+  'bank-csv/raiffeisen-at-headerless.csv': 'a headerless file imported without naming its columns',
 };
 
 /** The type a browser labels an upload with, by its name (anything else goes as application/octet-stream). */
@@ -60,7 +62,6 @@ describe('real-world export files import as their own apps say', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    if (!corpus.length) console.log(`realworld-corpus: no corpus at ${CORPUS} (set REALWORLD_DIR); nothing to import`);
     t = await startTestApp();
   });
   afterAll(() => t?.close());
@@ -198,7 +199,9 @@ describe('real-world export files import as their own apps say', () => {
 
   const sortKeys = (value: object) => Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
 
-  it('every file gives its figures, re-imports as duplicates and reverts to nothing, except those named as not yet', async () => {
+  // Without the corpus beside the repository (or at REALWORLD_DIR) there is nothing to import: skipped, and said.
+  if (!corpus.length) console.log(`realworld-corpus: no corpus at ${CORPUS} (set REALWORLD_DIR); skipped`);
+  (corpus.length ? it : it.skip)('every file gives its figures, re-imports as duplicates and reverts to nothing, except those named as not yet', async () => {
     const failing: Record<string, string> = {};
     for (const entry of corpus) {
       const problems = await differences(entry);
@@ -207,6 +210,6 @@ describe('real-world export files import as their own apps say', () => {
     // A file named as not yet shows as such; any other failure shows what went wrong with it.
     const seen = Object.fromEntries(Object.entries(failing).map(([file, why]) => [file, file in NOT_YET ? 'not yet' : why]));
     expect(seen).toEqual(Object.fromEntries(Object.keys(NOT_YET).map((file) => [file, 'not yet'])));
-    if (corpus.length) expect(Object.keys(failing).length).toBeLessThan(corpus.length);
+    expect(Object.keys(failing).length).toBeLessThan(corpus.length);
   }, 600_000);
 });

@@ -4,9 +4,11 @@ import { Field } from '../../../components/Field';
 import type { ImportConfiguration } from '../api/useImports';
 
 type Key = keyof ImportConfiguration;
+/** The fields that name a column: text, unlike has_header and header_row. */
+type ColumnKey = Extract<Key, `${string}_col_label`>;
 
 /** The columns to map, each for the types that read it (all the CSV types when `types` is left out). */
-const COLUMNS: { key: Key; label: string; types?: string[] }[] = [
+const COLUMNS: { key: ColumnKey; label: string; types?: string[] }[] = [
   { key: 'date_col_label', label: 'Date column' },
   { key: 'amount_col_label', label: 'Amount column' },
   { key: 'name_col_label', label: 'Name column' },
@@ -40,7 +42,7 @@ export function ConfigurationFields({
 }) {
   const set = (key: Key) => (e: { target: { value: string } }) => onChange({ ...value, [key]: e.target.value || undefined });
   if (FIXED_FORMAT_TYPES.has(type)) return <p className="muted">This file type has fixed columns: nothing to configure.</p>;
-  const column = (key: Key, label: string) => (
+  const column = (key: ColumnKey, label: string) => (
     <Field key={key} label={label}>
       {headers ? (
         <select value={value[key] ?? ''} onChange={set(key)}>
