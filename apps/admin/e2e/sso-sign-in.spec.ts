@@ -178,7 +178,9 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     await alert.waitFor();
     expect(await alert.textContent()).toBe('Your session ended after a period of inactivity. Sign in again to continue.');
     expect(logouts).toEqual([200]);
-    expect(refused.sort()).toEqual(['/api/v1/me', '/api/v1/settings/api_keys']);
+    // The first 401 sends the page to the provider, so the other read's answer may never reach it: one or both.
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.filter((path) => !['/api/v1/me', '/api/v1/settings/api_keys'].includes(path))).toEqual([]);
     const sessions = await app.t.dataSource.query(`SELECT revoked_at FROM sessions WHERE user_id = $1`, [user.id]);
     expect(sessions).toEqual([{ revoked_at: expect.any(Date) }]);
     const [audit] = await app.t.dataSource.query(`SELECT event, provider_name FROM audit_logs WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [user.id]);
