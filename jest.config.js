@@ -24,6 +24,7 @@ module.exports = {
       displayName: 'browser',
       testMatch: ['<rootDir>/apps/admin/e2e/**/*.spec.ts'],
       globalSetup: '<rootDir>/apps/admin/e2e/support/global-setup.ts',
+      setupFilesAfterEnv: ['<rootDir>/apps/admin/e2e/support/retry.ts'],
     },
   ],
 };
