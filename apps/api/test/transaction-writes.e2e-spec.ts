@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ApiKeysService } from '../src/auth/api-keys.service';
+import { AccountLocksRepository } from '../src/ledger/account-locks.repository';
 import { BudgetFixtures } from './support/budgets';
 import { addOpeningBalance } from './support/imports';
 import { OpenApiDocument, schemaErrors } from './support/openapi-schema';
@@ -116,6 +117,22 @@ describe('Transactions written by hand: create, change, split, transfer, bulk, d
     await api('delete', `/transactions/${income.id}`).expect(204);
     await api('get', `/transactions/${made.id}`).expect(404);
     expect([await balance(ids.checking), await spent()]).toEqual([100_000, 0]);
+  });
+
+  it('waits for a publish holding the account, then writes', async () => {
+    const made = await create({ amount: '1' });
+    const release = await t.app.get(AccountLocksRepository).hold([ids.checking]);
+    let answered = false;
+    const patched = api('patch', `/transactions/${made.id}`).send({ transaction: { name: 'After the publish' } }).then((res) => {
+      answered = true;
+      return res;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(answered).toBe(false);
+    expect((await t.dataSource.query(`SELECT name FROM entries WHERE id = $1`, [made.id]))[0].name).toBe('Shop');
+    await release();
+    expect((await patched).body.name).toBe('After the publish');
+    await api('delete', `/transactions/${made.id}`).expect(204);
   });
 
   it('moves money between two accounts as one transfer, which budgets leave out, and undoes it with either side', async () => {

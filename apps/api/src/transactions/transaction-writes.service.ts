@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatDecimal } from '@hearth/domain/money';
+import { amountWithNature, formatDecimal } from '@hearth/domain/money';
 import type { MinorUnits } from '@hearth/domain/money';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
@@ -23,16 +23,6 @@ import type {
   UpdateTransactionDto,
 } from './transaction-write.dto';
 import { TransactionsRepository } from './transactions.repository';
-
-type Nature = 'income' | 'inflow' | 'expense' | 'outflow' | undefined;
-
-/** Sure's `nature`: income/inflow is money in (negative), expense/outflow money out (positive); without one, the sign as sent. */
-function withNature(amount: MinorUnits, nature: Nature): MinorUnits {
-  const magnitude = amount < 0n ? -amount : amount;
-  if (nature === 'income' || nature === 'inflow') return -magnitude;
-  if (nature === 'expense' || nature === 'outflow') return magnitude;
-  return amount;
-}
 
 /** Categories, merchants and tags a body names for one transaction (or part), under `prefix` in its messages. */
 interface References {
@@ -71,7 +61,7 @@ export class TransactionWritesService {
       const [account] = await this.edits.writableAccounts(scope, [fields.account_id], tx);
       if (!account) throw ApiError.validation(['transaction.account_id is not an account of this household']);
       const currency = fields.currency ?? account.currency;
-      const amount = withNature(amountField('transaction.amount', fields.amount, currency), fields.nature);
+      const amount = amountWithNature(amountField('transaction.amount', fields.amount, currency), fields.nature);
       const tagIds = await this.resolve(scope, [{ prefix: 'transaction.', categoryId: fields.category_id, merchantId: fields.merchant_id, tagIds: fields.tag_ids, tagNames: fields.tag_names }], tx);
       await this.edits.insert(
         scope,
@@ -113,9 +103,9 @@ export class TransactionWritesService {
       }
       const currency = changes.currency ?? txn.currency;
       let amount: MinorUnits | undefined;
-      if (changes.amount !== undefined) amount = withNature(amountField('transaction.amount', changes.amount, currency), changes.nature);
-      else if (changes.currency !== undefined) amount = withNature(amountField('transaction.currency', formatDecimal(txn.amount, txn.currency), currency), changes.nature);
-      else if (changes.nature !== undefined) amount = withNature(txn.amount, changes.nature);
+      if (changes.amount !== undefined) amount = amountWithNature(amountField('transaction.amount', changes.amount, currency), changes.nature);
+      else if (changes.currency !== undefined) amount = amountWithNature(amountField('transaction.currency', formatDecimal(txn.amount, txn.currency), currency), changes.nature);
+      else if (changes.nature !== undefined) amount = amountWithNature(txn.amount, changes.nature);
       const [tagIds] = await this.resolve(scope, [{ prefix: 'transaction.', categoryId: changes.category_id, merchantId: changes.merchant_id, tagIds: changes.tag_ids, tagNames: changes.tag_names }], tx);
       await this.edits.updateEntries(scope, [id], { accountId, date: changes.date, name: changes.name, amount, currency: changes.currency, notes: changes.notes, excluded: changes.excluded }, tx);
       if (changes.category_id !== undefined || changes.merchant_id !== undefined) {
