@@ -447,7 +447,7 @@ function checkBalances({ scale, steps }: ScaledSteps, newestFirst: boolean, pola
     // A CR balance is in the account holder's favour: the account's own money, or a card's balance overpaid.
     const printed = !marker ? units : (marker === 'CR') === (polarity === 1) ? magnitude : -magnitude;
     if (before !== null && rows.length) {
-      const expected = before - BigInt(polarity) * change;
+      const expected: bigint = before - BigInt(polarity) * change;
       if (expected === printed) reconciled++;
       else mismatches.push({ row: step.row ?? rows[rows.length - 1], printed: text(printed), before: text(before), rows, change: text(change), expected: text(expected), label: step.label });
     }
