@@ -22,11 +22,12 @@ export interface ZipEntry {
 }
 
 /**
- * Inflates raw DEFLATE data whole, throwing a RangeError past `maxBytes`: node's zlib.inflateRawSync with
- * maxOutputLength is one, several times faster than inflating in JavaScript. Without one, parts are inflated in
- * JavaScript in small pushes (as in a browser).
+ * Inflates raw DEFLATE data whole, throwing a RangeError past `maxBytes`; `partial`: the data is only the start of a
+ * stream, inflated as far as it goes. node's zlib.inflateRawSync (maxOutputLength, and finishFlush Z_SYNC_FLUSH when
+ * partial) is one, several times faster than inflating in JavaScript. Without one, parts are inflated in JavaScript
+ * in small pushes (as in a browser).
  */
-export type RawInflate = (data: Uint8Array, maxBytes: number) => Uint8Array;
+export type RawInflate = (data: Uint8Array, maxBytes: number, partial: boolean) => Uint8Array;
 
 /** Bytes left to inflate across every part read from one archive. */
 export interface InflateBudget {
@@ -45,8 +46,10 @@ const SLICE_BYTES = 1024 * 1024;
  * Sheet XML packs 5 to 15 times smaller (cell references change on every row); a part that unpacks to more than
  * this many times its packed size, once past MIN_JUDGED_BYTES, is a zip bomb, refused before its budget is spent.
  */
-const MAX_RATIO = 200;
+const MAX_RATIO = 100;
 const MIN_JUDGED_BYTES = 4 * 1024 * 1024;
+/** A bomb packs alike throughout: this much of a part's packed data, inflated first, already unpacks past MAX_RATIO. */
+const PROBE_BYTES = 64 * 1024;
 
 const EOCD = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
@@ -178,15 +181,23 @@ export function* entryChunks(bytes: Uint8Array, entry: ZipEntry, budget: Inflate
       ? new SpreadsheetError('content_too_large', `The XLSX file's ${entry.name} unpacks to more than ${MAX_RATIO} times its packed size, as no spreadsheet does (a zip bomb?): it is refused unread.`)
       : null;
   if (inflate) {
+    // By name: node's error comes from another realm under a test runner's sandbox.
+    const overflowed = (error: unknown) => (error as Error | null)?.name === 'RangeError';
+    if (data.length > PROBE_BYTES) {
+      try {
+        inflate(data.subarray(0, PROBE_BYTES), MAX_RATIO * PROBE_BYTES, true);
+      } catch (error) {
+        throw overflowed(error) ? bomb(MAX_RATIO * PROBE_BYTES + 1, PROBE_BYTES)! : incomplete();
+      }
+    }
     // Inflated no further than a real sheet's packing allows, nor than the budget.
     const byRatio = Math.max(MIN_JUDGED_BYTES, MAX_RATIO * data.length);
     const limit = Math.min(byRatio, Math.max(0, budget.remaining));
     let whole: Uint8Array;
     try {
-      whole = inflate(data, limit);
+      whole = inflate(data, limit, false);
     } catch (error) {
-      // By name: node's error comes from another realm under a test runner's sandbox.
-      if ((error as Error | null)?.name !== 'RangeError') throw incomplete();
+      if (!overflowed(error)) throw incomplete();
       throw limit < byRatio ? tooLarge(budget) : bomb(limit + 1, data.length)!;
     }
     spend(whole);
