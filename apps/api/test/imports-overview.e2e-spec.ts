@@ -201,19 +201,23 @@ describe('imports: telling them apart, why one cannot publish, discarding one', 
   });
 
   describe('files of the wrong kind', () => {
-    it('refuses a PNG or a spreadsheet sent for a CSV type with 422 naming what it is, and says to export a spreadsheet as CSV', async () => {
+    it('refuses a PNG, or a spreadsheet it cannot read, sent for a CSV type with 422 naming what it is and what to do', async () => {
       const h = await t.newHousehold();
       const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
       const asCsv = await upload(h).attach('file', png, { filename: 'receipt.csv', contentType: 'text/csv' }).expect(422);
       expect(asCsv.body).toMatchObject({ error: 'invalid_file_type', message: expect.stringContaining('PNG image') });
+      // An XLSX is read as its table (imports-spreadsheets.e2e-spec.ts); the first bytes of one alone are no workbook.
       const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]), Buffer.from('[Content_Types].xml')]);
       for (const contentType of ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel']) {
         const sheet = await upload(h).attach('file', xlsx, { filename: 'statement.xlsx', contentType }).expect(422);
-        expect(sheet.body).toMatchObject({ error: 'invalid_file_type', message: expect.stringMatching(/spreadsheet.*export.*CSV/i) });
+        expect(sheet.body).toMatchObject({ error: 'invalid_xlsx', message: expect.stringMatching(/^"statement\.xlsx" is incomplete or damaged/) });
       }
+      const ods = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]), Buffer.alloc(22), Buffer.from('mimetypeapplication/vnd.oasis.opendocument.spreadsheet')]);
+      const openDocument = await upload(h).attach('file', ods, { filename: 'statement.ods', contentType: 'application/octet-stream' }).expect(422);
+      expect(openDocument.body).toMatchObject({ error: 'invalid_file_type', message: expect.stringMatching(/spreadsheet.*export.*CSV/i) });
       const xls = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
       const old = await upload(h).attach('file', xls, { filename: 'statement.xls', contentType: 'application/vnd.ms-excel' }).expect(422);
-      expect(old.body.message).toMatch(/spreadsheet.*export.*CSV/i);
+      expect(old.body).toMatchObject({ error: 'invalid_file_type', message: expect.stringMatching(/Excel 97-2003 workbook.*save it as \.xlsx.*or as CSV/) });
       expect(await t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE family_id = $1`, [h.familyId])).toEqual([{ n: 0 }]);
     });
   });

@@ -1,7 +1,19 @@
+import { constants, inflateRawSync } from 'node:zlib';
 import type { ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import { MAX_PDF_BYTES } from './import-limits';
-import { checkedText, ContentFormat, decodeBytes, DecodeResult, FILE_HEAD_BYTES, PositionedText, wrongFileKind } from '@hearth/domain/import-formats';
+import {
+  checkedText,
+  ContentFormat,
+  decodeBytes,
+  DecodeResult,
+  FILE_HEAD_BYTES,
+  PositionedText,
+  RawInflate,
+  readSpreadsheet,
+  tableText,
+  wrongFileKind,
+} from '@hearth/domain/import-formats';
 
 export interface UploadedFile {
   originalname: string;
@@ -17,6 +29,8 @@ export interface ImportContent {
   bytes?: Buffer;
   /** A PDF statement's text layer, read from the bytes at upload or from what the import stored of it. */
   statement?: PositionedText[];
+  /** The separator `text` is written with, when the import's own col_sep does not say (a spreadsheet's table as CSV). */
+  colSep?: string;
 }
 
 interface ContentRules {
@@ -31,8 +45,9 @@ interface ContentRules {
 const CSV: ContentRules = {
   format: 'csv',
   maxBytes: null,
-  mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv'],
-  extensions: ['.csv', '.txt'],
+  // A spreadsheet (XLSX, or a .xls that is HTML or text) is told by its bytes, whatever it is labelled.
+  mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/html', 'text/tab-separated-values'],
+  extensions: ['.csv', '.txt', '.tsv', '.xlsx', '.xlsm', '.xls'],
   describe: 'a CSV file',
 };
 const RULES: Partial<Record<ImportType, ContentRules>> = {
@@ -49,16 +64,44 @@ const RULES: Partial<Record<ImportType, ContentRules>> = {
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10}MB` : `${Math.round(bytes / 1024)}KB`);
 
-/** Checks size and type of the content (file or inline text) and decodes it; nothing is stored yet. */
-export function readUpload(type: ImportType, raw: string | undefined, file: UploadedFile | undefined, maxTextBytes: number): ImportContent {
+/** node's zlib: a workbook's parts inflate natively, stopped at the reader's budget (maxOutputLength). */
+const inflate: RawInflate = (data, maxBytes, partial) =>
+  inflateRawSync(data, { maxOutputLength: Math.max(1, maxBytes), ...(partial ? { finishFlush: constants.Z_SYNC_FLUSH } : {}) });
+
+/**
+ * A spreadsheet upload for a CSV type as the CSV text of its table (sheet: the workbook's sheet to read), or null
+ * when the bytes are no spreadsheet (read as text, as before).
+ */
+function spreadsheetContent(file: UploadedFile, fileName: string | null, sheet: string | undefined, maxBytes: number): ImportContent | null {
+  const table = readSpreadsheet(file.buffer, { fileName: fileName ?? '', sheet, maxTextBytes: maxBytes, inflate });
+  if (!table) return null;
+  if ('error' in table) throw new ApiError(422, table.error.code, table.error.message);
+  const text = tableText(table.rows);
+  if (Buffer.byteLength(text) > maxBytes) {
+    throw new ApiError(422, 'content_too_large', `The sheet's table is larger than ${sizeText(maxBytes)} as text, the most one import takes: split it.`);
+  }
+  return { text, fileName, bytes: file.buffer, colSep: ',' };
+}
+
+/**
+ * Checks size and type of the content (file or inline text) and decodes it; nothing is stored yet. A spreadsheet
+ * uploaded for a CSV type is read as its table (`sheet` names an XLSX workbook's sheet).
+ */
+export function readUpload(type: ImportType, raw: string | undefined, file: UploadedFile | undefined, maxTextBytes: number, sheet?: string): ImportContent {
   const rules = RULES[type] ?? CSV;
   const maxBytes = rules.maxBytes ?? maxTextBytes;
+  if (sheet !== undefined && (rules.format !== 'csv' || !file)) {
+    throw ApiError.validation([`sheet names the sheet of an uploaded XLSX workbook to read: it does not apply to ${file ? type : 'raw_file_content'}`]);
+  }
   if (file) {
     if (file.size > maxBytes) {
       throw new ApiError(422, 'file_too_large', `File is too large. Maximum size is ${sizeText(maxBytes)}.`);
     }
     // What the bytes are decides before what the client labelled them: an XLSX may come as application/vnd.ms-excel.
     const fileName = safeFileName(file.originalname);
+    const spreadsheet = rules.format === 'csv' ? spreadsheetContent(file, fileName, sheet, maxBytes) : null;
+    if (spreadsheet) return spreadsheet;
+    if (sheet !== undefined) throw ApiError.validation([`sheet names the sheet of an XLSX workbook to read, and ${fileName ? `"${fileName}"` : 'the file'} is not one`]);
     const wrongKind = wrongFileKind(fileName ?? '', file.buffer.subarray(0, FILE_HEAD_BYTES), rules.format);
     if (wrongKind) throw new ApiError(422, 'invalid_file_type', wrongKind);
     const extension = /\.[^.]+$/.exec(file.originalname.toLowerCase())?.[0] ?? '';

@@ -78,8 +78,17 @@ export class CreateImportDto extends ImportConfigurationInput {
   @IsString()
   raw_file_content?: string;
 
-  @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'CSV or NDJSON upload (multipart/form-data)' })
+  @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'CSV, XLSX or NDJSON upload (multipart/form-data)' })
   file?: unknown;
+
+  @ApiPropertyOptional({
+    maxLength: 255,
+    description: 'XLSX upload: the name of the sheet to read. Absent: the first sheet that is not hidden (docs/api/import-formats.md#spreadsheets)',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(255)
+  sheet?: string;
 
   /** Validated by the service, so an unknown value gets `invalid_import_type` rather than a generic message. */
   @ApiPropertyOptional({ enum: IMPORT_TYPES, default: 'TransactionImport' })
@@ -168,6 +177,9 @@ export class UpdateImportDto extends ImportConfigurationInput {
   @ApiHideProperty()
   @IsEmpty({ message: 'raw_file_content cannot be changed: upload the new file as a new import' })
   raw_file_content?: unknown;
+  @ApiHideProperty()
+  @IsEmpty({ message: 'sheet cannot be changed: upload the workbook again as a new import, naming the sheet' })
+  sheet?: unknown;
 }
 
 export class PageQuery {

@@ -177,7 +177,7 @@ export class ImportsService {
     const type = resolveImportType(dto.type);
     await this.requireUsableFamilyCurrency(principal.familyId);
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
-    const content = readUpload(type, dto.raw_file_content, file, this.config.importMaxBytes);
+    const content = readUpload(type, dto.raw_file_content, file, this.config.importMaxBytes, dto.sheet);
 
     const imp = this.imports.build({
       familyId: principal.familyId,
@@ -188,6 +188,8 @@ export class ImportsService {
       contentBytes: content.bytes?.length ?? Buffer.byteLength(content.text),
       ...configurationChanges(dto),
       ...FIXED_LAYOUTS[type],
+      // A spreadsheet's table is stored as CSV with commas, whatever col_sep was sent.
+      ...(content.colSep ? { colSep: content.colSep } : {}),
     });
     if (LAYOUT_DATE_FORMATS[type]) imp.dateFormat ??= LAYOUT_DATE_FORMATS[type];
     validateConfiguration(imp);

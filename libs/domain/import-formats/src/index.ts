@@ -15,3 +15,5 @@ export type { ContentFormat } from './file-kind';
 export type { StatementAccount, StatementBalance, StatementFacts } from './statement';
 export { parseOfx } from './ofx';
 export type { OfxOptions } from './ofx';
+export { readSpreadsheet, SpreadsheetError, tableText } from './xlsx';
+export type { RawInflate, SpreadsheetOptions, SpreadsheetResult, SpreadsheetTable } from './xlsx';

@@ -1134,9 +1134,11 @@ export interface components {
             raw_file_content?: string;
             /**
              * Format: binary
-             * @description CSV or NDJSON upload (multipart/form-data)
+             * @description CSV, XLSX or NDJSON upload (multipart/form-data)
              */
             file?: string;
+            /** @description XLSX upload: the name of the sheet to read. Absent: the first sheet that is not hidden (docs/api/import-formats.md#spreadsheets) */
+            sheet?: string;
             /**
              * @default TransactionImport
              * @enum {string}
