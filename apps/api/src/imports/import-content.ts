@@ -1,7 +1,7 @@
-import type { ImportType } from '@hearth/contracts';
+import type { ImportContentFacts } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
-import { MAX_PDF_BYTES } from './import-limits';
-import { checkedText, ContentFormat, decodeBytes, DecodeResult, FILE_HEAD_BYTES, PositionedText, wrongFileKind } from '@hearth/domain/import-formats';
+import { checkedText, decodeBytes, DecodeResult, FILE_HEAD_BYTES, wrongFileKind } from '@hearth/domain/import-formats';
+import type { ImportFormat } from './formats/import-format';
 
 export interface UploadedFile {
   originalname: string;
@@ -13,45 +13,24 @@ export interface UploadedFile {
 export interface ImportContent {
   text: string;
   fileName: string | null;
-  /** The upload's bytes, for formats that are not text (PDF). */
+  /** The upload's bytes, for content read as bytes (PDF). */
   bytes?: Buffer;
-  /** A PDF statement's text layer, read from the bytes at upload or from what the import stored of it. */
-  statement?: PositionedText[];
+  /** What the format's parser reads of content read as bytes (a PDF statement's text layer), set by its `bytes` hooks. */
+  decoded?: unknown;
 }
 
-interface ContentRules {
-  format: ContentFormat;
-  /** null: the configured limit for text imports (IMPORT_MAX_BYTES). */
-  maxBytes: number | null;
-  mimeTypes: string[];
-  extensions: string[];
-  describe: string;
+/** Of the contents a format accepts, the one an uploaded file is: the first whose extensions name the file's, else the first. */
+function acceptedContent(format: ImportFormat, extension: string): ImportContentFacts {
+  const { accepts } = format.facts;
+  return accepts.find((content) => content.extensions.includes(extension)) ?? accepts[0];
 }
-
-const CSV: ContentRules = {
-  format: 'csv',
-  maxBytes: null,
-  mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv'],
-  extensions: ['.csv', '.txt'],
-  describe: 'a CSV file',
-};
-const RULES: Partial<Record<ImportType, ContentRules>> = {
-  ServiceImport: {
-    format: 'ndjson',
-    maxBytes: null,
-    mimeTypes: ['application/x-ndjson', 'application/ndjson', 'application/json', 'application/octet-stream', 'text/plain'],
-    extensions: ['.ndjson', '.json'],
-    describe: 'an NDJSON file',
-  },
-  QifImport: { format: 'qif', maxBytes: null, mimeTypes: ['application/qif', 'application/x-qif', 'text/plain', 'application/octet-stream'], extensions: ['.qif'], describe: 'a QIF file' },
-  PdfImport: { format: 'pdf', maxBytes: MAX_PDF_BYTES, mimeTypes: ['application/pdf'], extensions: ['.pdf'], describe: 'a PDF file' },
-};
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10}MB` : `${Math.round(bytes / 1024)}KB`);
 
 /** Checks size and type of the content (file or inline text) and decodes it; nothing is stored yet. */
-export function readUpload(type: ImportType, raw: string | undefined, file: UploadedFile | undefined, maxTextBytes: number): ImportContent {
-  const rules = RULES[type] ?? CSV;
+export function readUpload(format: ImportFormat, raw: string | undefined, file: UploadedFile | undefined, maxTextBytes: number): ImportContent {
+  const extension = /\.[^.]+$/.exec(file?.originalname.toLowerCase() ?? '')?.[0] ?? '';
+  const rules = file ? acceptedContent(format, extension) : format.facts.accepts[0];
   const maxBytes = rules.maxBytes ?? maxTextBytes;
   if (file) {
     if (file.size > maxBytes) {
@@ -59,14 +38,13 @@ export function readUpload(type: ImportType, raw: string | undefined, file: Uplo
     }
     // What the bytes are decides before what the client labelled them: an XLSX may come as application/vnd.ms-excel.
     const fileName = safeFileName(file.originalname);
-    const wrongKind = wrongFileKind(fileName ?? '', file.buffer.subarray(0, FILE_HEAD_BYTES), rules.format);
+    const wrongKind = wrongFileKind(fileName ?? '', file.buffer.subarray(0, FILE_HEAD_BYTES), rules.kind);
     if (wrongKind) throw new ApiError(422, 'invalid_file_type', wrongKind);
-    const extension = /\.[^.]+$/.exec(file.originalname.toLowerCase())?.[0] ?? '';
     if (!rules.mimeTypes.includes(file.mimetype) && !rules.extensions.includes(extension)) {
       throw new ApiError(422, 'invalid_file_type', `Invalid file type. Please upload ${rules.describe}.`);
     }
     if (file.size === 0) throw new ApiError(422, 'missing_content', 'The uploaded file is empty.');
-    return { text: type === 'PdfImport' ? '' : textOf(decodeBytes(file.buffer)), fileName, bytes: file.buffer };
+    return { text: rules.decoder === 'bytes' ? '' : textOf(decodeBytes(file.buffer)), fileName, bytes: file.buffer };
   }
   if (raw === undefined || raw.trim() === '') {
     throw new ApiError(422, 'missing_content', 'Provide raw_file_content or upload a file.');

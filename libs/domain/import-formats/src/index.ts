@@ -12,3 +12,5 @@ export { categoryPath, categoryTargets, qualifiedName } from './category-paths';
 export type { CategoryTarget, KnownCategory } from './category-paths';
 export { FILE_HEAD_BYTES, wrongFileKind } from './file-kind';
 export type { ContentFormat } from './file-kind';
+export { csvDialectOf } from './formats/csv-dialects';
+export type { CsvDialect, CsvRowKind } from './formats/csv-dialects';
