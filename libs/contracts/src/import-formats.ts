@@ -5,7 +5,7 @@
 /** What an import's content is: CSV, QIF or NDJSON text, or a PDF statement. */
 export type ImportContentKind = 'csv' | 'qif' | 'ndjson' | 'pdf';
 
-/** The configuration an import takes (create and PATCH); which of them a type reads is its entry's `fields`. */
+/** The configuration an import takes (create and PATCH) and shows, in the order shown; a type reads its entry's `fields`. */
 export const IMPORT_CONFIGURATION_FIELDS = [
   'date_col_label',
   'amount_col_label',
@@ -14,15 +14,15 @@ export const IMPORT_CONFIGURATION_FIELDS = [
   'tags_col_label',
   'notes_col_label',
   'account_col_label',
-  'qty_col_label',
-  'ticker_col_label',
-  'price_col_label',
-  'entity_type_col_label',
-  'currency_col_label',
-  'exchange_operating_mic_col_label',
   'date_format',
   'number_format',
   'signage_convention',
+  'entity_type_col_label',
+  'currency_col_label',
+  'qty_col_label',
+  'ticker_col_label',
+  'price_col_label',
+  'exchange_operating_mic_col_label',
   'col_sep',
   'amount_type_strategy',
   'amount_type_inflow_value',

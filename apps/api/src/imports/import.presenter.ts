@@ -1,9 +1,9 @@
-import { COLUMN_SEPARATORS } from '@hearth/contracts';
 import type { Import } from './import.entity';
 import type { ImportDetailDto, NotPublishableReasonDto, StatusDetailDto } from './import.dto';
 import type { RowStats } from './imports.repository';
 import { maxRowCount } from './import-limits';
 import { importFormat } from './formats/registry';
+import { presentConfiguration } from './import-configuration';
 
 const TERMINAL = new Set(['complete', 'failed', 'revert_failed']);
 const PUBLISHABLE_FROM = new Set(['pending', 'failed']);
@@ -80,29 +80,7 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number, acc
     account_id: imp.accountId,
     error: imp.error,
     status_detail: statusDetail(imp, stats, maxRows),
-    configuration: {
-      date_col_label: imp.dateColLabel,
-      amount_col_label: imp.amountColLabel,
-      name_col_label: imp.nameColLabel,
-      category_col_label: imp.categoryColLabel,
-      tags_col_label: imp.tagsColLabel,
-      notes_col_label: imp.notesColLabel,
-      account_col_label: imp.accountColLabel,
-      date_format: imp.dateFormat,
-      number_format: imp.numberFormat,
-      signage_convention: imp.signageConvention,
-      entity_type_col_label: imp.entityTypeColLabel,
-      currency_col_label: imp.currencyColLabel,
-      qty_col_label: imp.qtyColLabel,
-      ticker_col_label: imp.tickerColLabel,
-      price_col_label: imp.priceColLabel,
-      exchange_operating_mic_col_label: imp.exchangeOperatingMicColLabel,
-      col_sep: imp.colSep === COLUMN_SEPARATORS.semicolon ? 'semicolon' : 'comma',
-      amount_type_strategy: imp.amountTypeStrategy,
-      amount_type_inflow_value: imp.amountTypeInflowValue,
-      header_row: imp.headerRow ?? null,
-      has_header: imp.hasHeader !== false,
-    },
+    configuration: presentConfiguration(imp),
     stats: {
       rows_count: stats.rowsCount,
       valid_rows_count: stats.validRowsCount,

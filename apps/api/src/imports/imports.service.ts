@@ -3,7 +3,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { COLUMN_SEPARATORS, DEFAULT_IMPORT_TYPE, IMPORT_TYPES, ImportType, isImportType, unaliasImportType } from '@hearth/contracts';
+import { DEFAULT_IMPORT_TYPE, IMPORT_TYPES, ImportType, isImportType, unaliasImportType } from '@hearth/contracts';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
@@ -14,8 +14,9 @@ import { currentRequest } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Transaction, Transactions } from '../database/transactions';
 import { assertUsableFamilyCurrency } from '../common/currency-field';
-import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
+import { CreateImportDto, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
 import { Import } from './import.entity';
+import { configurationChanges } from './import-configuration';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
 import { ImportMappings, MappingDraft, withMappingErrors } from './import-mappings';
@@ -63,33 +64,6 @@ export function resolveImportType(raw: string | undefined): ImportType {
     throw new ApiError(422, 'invalid_import_type', `Unknown import type '${shownValue(type)}'. Expected one of: ${IMPORT_TYPES.join(', ')}`);
   }
   return type;
-}
-
-function configurationChanges(input: ImportConfigurationInput): Partial<Import> {
-  const changes: Partial<Import> = {
-    dateColLabel: input.date_col_label,
-    amountColLabel: input.amount_col_label,
-    nameColLabel: input.name_col_label,
-    categoryColLabel: input.category_col_label,
-    tagsColLabel: input.tags_col_label,
-    notesColLabel: input.notes_col_label,
-    accountColLabel: input.account_col_label,
-    qtyColLabel: input.qty_col_label,
-    tickerColLabel: input.ticker_col_label,
-    priceColLabel: input.price_col_label,
-    entityTypeColLabel: input.entity_type_col_label,
-    currencyColLabel: input.currency_col_label,
-    exchangeOperatingMicColLabel: input.exchange_operating_mic_col_label,
-    dateFormat: input.date_format,
-    numberFormat: input.number_format,
-    signageConvention: input.signage_convention,
-    colSep: input.col_sep ? COLUMN_SEPARATORS[input.col_sep as keyof typeof COLUMN_SEPARATORS] : undefined,
-    amountTypeStrategy: input.amount_type_strategy,
-    amountTypeInflowValue: input.amount_type_inflow_value,
-    headerRow: input.header_row,
-    hasHeader: input.has_header,
-  };
-  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
 }
 
 function validateConfiguration(imp: Import): void {
