@@ -18,7 +18,7 @@ const csvRows: ImportFormat['rows'] = { parse: (imp, content, options) => readIm
  */
 const transactionRows = { rows: csvRows, publish: publishTransactions, concurrentChunks: true, duplicates: 'content' } as const;
 
-/** Layouts whose column labels the exporting app fixes; their date format is a default (contracts' layoutDateFormat). */
+/** Layouts whose column labels the exporting app fixes (docs/api/import-formats.md#mint-actual-and-ynab); their date format is a default (the contracts' layoutDateFormat). */
 const layout = (labels: Partial<Import>): Partial<Import> => ({ ...labels, signageConvention: 'inflows_positive', hasHeader: true, headerRow: null });
 
 export const transactionImport = defineFormat({
