@@ -1,34 +1,6 @@
 // Framework-free enums, constants and types shared by the API and the SPA.
 
-export const IMPORT_TYPES = [
-  'TransactionImport',
-  'TradeImport',
-  'AccountImport',
-  'MintImport',
-  'ActualImport',
-  'YnabImport',
-  'CategoryImport',
-  'RuleImport',
-  'MerchantImport',
-  'PdfImport',
-  'QifImport',
-  'ServiceImport',
-] as const;
-export type ImportType = (typeof IMPORT_TYPES)[number];
-
-/** Accepted on input as another name for ServiceImport, so files and scripts written for Sure keep working. */
-export const IMPORT_TYPE_ALIASES: Readonly<Record<string, ImportType>> = { SureImport: 'ServiceImport' };
-
-/** The type an input name stands for: the alias's type, or the name itself (still to be checked against IMPORT_TYPES). */
-export const unaliasImportType = (name: string): string => (Object.hasOwn(IMPORT_TYPE_ALIASES, name) ? IMPORT_TYPE_ALIASES[name] : name);
-
-/** The date formats the Mint, Actual and YNAB apps write: defaults a given date_format overrides (YNAB's follows its user). */
-export const LAYOUT_DATE_FORMATS: Readonly<Partial<Record<ImportType, string>>> = { MintImport: '%m/%d/%Y', ActualImport: '%Y-%m-%d', YnabImport: '%m/%d/%Y' };
-
-/** Types whose files name no account: their rows go into the import's account_id, which publishing requires. */
-export const ACCOUNT_REQUIRED_IMPORT_TYPES: readonly ImportType[] = ['QifImport', 'PdfImport'];
-/** Types whose rows name their account in a column; an account_id puts every row into that account instead. */
-export const ACCOUNT_COLUMN_IMPORT_TYPES: readonly ImportType[] = ['TransactionImport', 'TradeImport', 'MintImport', 'ActualImport', 'YnabImport'];
+export * from './import-formats';
 
 export const IMPORT_STATUSES = ['pending', 'complete', 'importing', 'reverting', 'revert_failed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];

@@ -1,19 +1,8 @@
 import { constants, inflateRawSync } from 'node:zlib';
-import type { ImportType } from '@hearth/contracts';
+import type { ImportContentFacts } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
-import { MAX_PDF_BYTES } from './import-limits';
-import {
-  checkedText,
-  ContentFormat,
-  decodeBytes,
-  DecodeResult,
-  FILE_HEAD_BYTES,
-  PositionedText,
-  RawInflate,
-  readSpreadsheet,
-  tableText,
-  wrongFileKind,
-} from '@hearth/domain/import-formats';
+import { checkedText, decodeBytes, DecodeResult, FILE_HEAD_BYTES, RawInflate, readSpreadsheet, tableText, wrongFileKind } from '@hearth/domain/import-formats';
+import type { ImportFormat } from './formats/import-format';
 
 export interface UploadedFile {
   originalname: string;
@@ -25,42 +14,19 @@ export interface UploadedFile {
 export interface ImportContent {
   text: string;
   fileName: string | null;
-  /** The upload's bytes, for formats that are not text (PDF). */
+  /** The upload's bytes, for content read as bytes (PDF). */
   bytes?: Buffer;
-  /** A PDF statement's text layer, read from the bytes at upload or from what the import stored of it. */
-  statement?: PositionedText[];
+  /** What the format's parser reads of content read as bytes (a PDF statement's text layer), set by its `bytes` hooks. */
+  decoded?: unknown;
   /** The separator `text` is written with, when the import's own col_sep does not say (a spreadsheet's table as CSV). */
   colSep?: string;
 }
 
-interface ContentRules {
-  format: ContentFormat;
-  /** null: the configured limit for text imports (IMPORT_MAX_BYTES). */
-  maxBytes: number | null;
-  mimeTypes: string[];
-  extensions: string[];
-  describe: string;
+/** Of the contents a format accepts, the one an uploaded file is: the first whose extensions name the file's, else the first. */
+function acceptedContent(format: ImportFormat, extension: string): ImportContentFacts {
+  const { accepts } = format.facts;
+  return accepts.find((content) => content.extensions.includes(extension)) ?? accepts[0];
 }
-
-const CSV: ContentRules = {
-  format: 'csv',
-  maxBytes: null,
-  // A spreadsheet (XLSX, or a .xls that is HTML or text) is told by its bytes, whatever it is labelled.
-  mimeTypes: ['text/csv', 'text/plain', 'application/vnd.ms-excel', 'application/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/html', 'text/tab-separated-values'],
-  extensions: ['.csv', '.txt', '.tsv', '.xlsx', '.xlsm', '.xls'],
-  describe: 'a CSV file',
-};
-const RULES: Partial<Record<ImportType, ContentRules>> = {
-  ServiceImport: {
-    format: 'ndjson',
-    maxBytes: null,
-    mimeTypes: ['application/x-ndjson', 'application/ndjson', 'application/json', 'application/octet-stream', 'text/plain'],
-    extensions: ['.ndjson', '.json'],
-    describe: 'an NDJSON file',
-  },
-  QifImport: { format: 'qif', maxBytes: null, mimeTypes: ['application/qif', 'application/x-qif', 'text/plain', 'application/octet-stream'], extensions: ['.qif'], describe: 'a QIF file' },
-  PdfImport: { format: 'pdf', maxBytes: MAX_PDF_BYTES, mimeTypes: ['application/pdf'], extensions: ['.pdf'], describe: 'a PDF file' },
-};
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10}MB` : `${Math.round(bytes / 1024)}KB`);
 
@@ -87,11 +53,12 @@ function spreadsheetContent(file: UploadedFile, fileName: string | null, sheet: 
  * Checks size and type of the content (file or inline text) and decodes it; nothing is stored yet. A spreadsheet
  * uploaded for a CSV type is read as its table (`sheet` names an XLSX workbook's sheet).
  */
-export function readUpload(type: ImportType, raw: string | undefined, file: UploadedFile | undefined, maxTextBytes: number, sheet?: string): ImportContent {
-  const rules = RULES[type] ?? CSV;
+export function readUpload(format: ImportFormat, raw: string | undefined, file: UploadedFile | undefined, maxTextBytes: number, sheet?: string): ImportContent {
+  const extension = /\.[^.]+$/.exec(file?.originalname.toLowerCase() ?? '')?.[0] ?? '';
+  const rules = file ? acceptedContent(format, extension) : format.facts.accepts[0];
   const maxBytes = rules.maxBytes ?? maxTextBytes;
-  if (sheet !== undefined && (rules.format !== 'csv' || !file)) {
-    throw ApiError.validation([`sheet names the sheet of an uploaded XLSX workbook to read: it does not apply to ${file ? type : 'raw_file_content'}`]);
+  if (sheet !== undefined && (rules.kind !== 'csv' || !file)) {
+    throw ApiError.validation([`sheet names the sheet of an uploaded XLSX workbook to read: it does not apply to ${file ? format.type : 'raw_file_content'}`]);
   }
   if (file) {
     if (file.size > maxBytes) {
@@ -99,17 +66,16 @@ export function readUpload(type: ImportType, raw: string | undefined, file: Uplo
     }
     // What the bytes are decides before what the client labelled them: an XLSX may come as application/vnd.ms-excel.
     const fileName = safeFileName(file.originalname);
-    const spreadsheet = rules.format === 'csv' ? spreadsheetContent(file, fileName, sheet, maxBytes) : null;
+    const spreadsheet = rules.kind === 'csv' ? spreadsheetContent(file, fileName, sheet, maxBytes) : null;
     if (spreadsheet) return spreadsheet;
     if (sheet !== undefined) throw ApiError.validation([`sheet names the sheet of an XLSX workbook to read, and ${fileName ? `"${fileName}"` : 'the file'} is not one`]);
-    const wrongKind = wrongFileKind(fileName ?? '', file.buffer.subarray(0, FILE_HEAD_BYTES), rules.format);
+    const wrongKind = wrongFileKind(fileName ?? '', file.buffer.subarray(0, FILE_HEAD_BYTES), rules.kind);
     if (wrongKind) throw new ApiError(422, 'invalid_file_type', wrongKind);
-    const extension = /\.[^.]+$/.exec(file.originalname.toLowerCase())?.[0] ?? '';
     if (!rules.mimeTypes.includes(file.mimetype) && !rules.extensions.includes(extension)) {
       throw new ApiError(422, 'invalid_file_type', `Invalid file type. Please upload ${rules.describe}.`);
     }
     if (file.size === 0) throw new ApiError(422, 'missing_content', 'The uploaded file is empty.');
-    return { text: type === 'PdfImport' ? '' : textOf(decodeBytes(file.buffer)), fileName, bytes: file.buffer };
+    return { text: rules.decoder === 'bytes' ? '' : textOf(decodeBytes(file.buffer)), fileName, bytes: file.buffer };
   }
   if (raw === undefined || raw.trim() === '') {
     throw new ApiError(422, 'missing_content', 'Provide raw_file_content or upload a file.');

@@ -1,6 +1,5 @@
 import { isUUID } from 'class-validator';
 import { Injectable } from '@nestjs/common';
-import { ACCOUNT_COLUMN_IMPORT_TYPES, type ImportType } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
 import type { Transaction } from '../database/transactions';
 import { guessAccountableType, isAccountableType } from './account-types';
@@ -12,13 +11,6 @@ export type MappingType = ImportMapping['type'];
 export type MappingDraft = { type: MappingType; key: string; value?: string | null; create_when_empty?: boolean };
 type Mapping = Pick<ImportMapping, 'type' | 'key' | 'value' | 'createWhenEmpty' | 'mappableId'>;
 
-const ACCOUNT_ROWS = new Set<ImportType>(ACCOUNT_COLUMN_IMPORT_TYPES);
-const CATEGORY_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'ActualImport', 'YnabImport', 'QifImport']);
-const TAG_ROWS = new Set<ImportType>(['TransactionImport', 'MintImport', 'QifImport']);
-
-/** Whether rows of the type name anything to map; all such types are CSV or QIF, parsed again on PATCH. */
-export const mapsValues = (type: ImportType) => ACCOUNT_ROWS.has(type) || CATEGORY_ROWS.has(type) || TAG_ROWS.has(type) || type === 'AccountImport';
-
 /** Table holding the records each mapping type points at; family-scoped lookups by name. */
 const TABLES: Record<Exclude<MappingType, 'account_type'>, MappableTable> = { account: 'accounts', category: 'categories', tag: 'tags' };
 
@@ -27,15 +19,24 @@ const MAX_NAME_LENGTH = 200;
 /** Longest key import_mappings.key holds (varchar(500)); account types are keys only, never stored as names. */
 const MAX_KEY_LENGTH = 500;
 
-/** The row fields whose values become mappings for this import, with their mapping type and column. */
-function mappedFields(imp: Import): Array<{ type: MappingType; field: string; column: string }> {
-  const accountRows = ACCOUNT_ROWS.has(imp.type) && imp.accountId === null;
-  return [
-    ...(accountRows ? [{ type: 'account' as const, field: 'account', column: imp.accountColLabel ?? 'account' }] : []),
-    ...(CATEGORY_ROWS.has(imp.type) ? [{ type: 'category' as const, field: 'category', column: imp.categoryColLabel ?? 'category' }] : []),
-    ...(TAG_ROWS.has(imp.type) ? [{ type: 'tag' as const, field: 'tags', column: imp.tagsColLabel ?? 'tags' }] : []),
-    ...(imp.type === 'AccountImport' ? [{ type: 'account_type' as const, field: 'entity_type', column: imp.entityTypeColLabel ?? 'account type' }] : []),
-  ];
+/** The row field each mapping kind reads, and the column an error names (the import's label, else this). */
+const MAPPED_FIELDS: ReadonlyArray<{ type: MappingType; field: string; column: (imp: Import) => string }> = [
+  { type: 'account', field: 'account', column: (imp) => imp.accountColLabel ?? 'account' },
+  { type: 'category', field: 'category', column: (imp) => imp.categoryColLabel ?? 'category' },
+  { type: 'tag', field: 'tags', column: (imp) => imp.tagsColLabel ?? 'tags' },
+  { type: 'account_type', field: 'entity_type', column: (imp) => imp.entityTypeColLabel ?? 'account type' },
+];
+
+/**
+ * The row fields whose values become mappings for this import (its format's mapping `kinds`), with their mapping type
+ * and column. Rows name their account only when the import has none.
+ */
+function mappedFields(imp: Import, kinds: readonly MappingType[]): Array<{ type: MappingType; field: string; column: string }> {
+  return MAPPED_FIELDS.filter(({ type }) => kinds.includes(type) && (type !== 'account' || imp.accountId === null)).map(({ type, field, column }) => ({
+    type,
+    field,
+    column: column(imp),
+  }));
 }
 
 const cellValues = (row: ParsedRow, field: string): string[] => {
@@ -58,8 +59,8 @@ function unmappable(type: MappingType, value: string): string | null {
  * the import stays unpublishable instead of failing in the database or creating a nameless category; those values
  * get no mapping. Rows are taken one by one as they are asked for.
  */
-export function* withMappingErrors(imp: Import, rows: Iterable<ParsedRow>): Generator<ParsedRow> {
-  const fields = mappedFields(imp);
+export function* withMappingErrors(imp: Import, kinds: readonly MappingType[], rows: Iterable<ParsedRow>): Generator<ParsedRow> {
+  const fields = mappedFields(imp, kinds);
   // Files repeat a few names on many rows: each distinct value is judged once.
   const judged = fields.map(() => new Map<string, string | null>());
   for (const row of rows) {
@@ -75,9 +76,9 @@ export function* withMappingErrors(imp: Import, rows: Iterable<ParsedRow>): Gene
   }
 }
 
-function keysOf(imp: Import, rows: ParsedRow[]): Record<MappingType, string[]> {
+function keysOf(imp: Import, kinds: readonly MappingType[], rows: ParsedRow[]): Record<MappingType, string[]> {
   const keys: Record<MappingType, string[]> = { account: [], category: [], tag: [], account_type: [] };
-  for (const { type, field } of mappedFields(imp)) {
+  for (const { type, field } of mappedFields(imp, kinds)) {
     const values = new Set<string>();
     for (const row of rows) for (const value of cellValues(row, field)) values.add(value);
     keys[type] = [...values].filter((v) => !unmappable(type, v));
@@ -147,11 +148,12 @@ export class ImportMappings {
   async build(
     tx: Transaction,
     imp: Import,
+    kinds: readonly MappingType[],
     rows: ParsedRow[],
     stored: Mapping[],
     overrides: MappingDraft[],
   ): Promise<{ mappings: Mapping[]; rowErrors: Map<number, string> }> {
-    const keys = keysOf(imp, rows);
+    const keys = keysOf(imp, kinds, rows);
     const mappings: Mapping[] = [];
     const add = (type: MappingType, key: string, id: string | null) => mappings.push({ type, key, value: null, mappableId: id, createWhenEmpty: id === null });
     const accounts = await this.records.idsByName(imp.familyId, TABLES.account, keys.account, tx);

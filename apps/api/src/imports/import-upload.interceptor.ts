@@ -3,7 +3,10 @@ import type { Request, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, AppConfig } from '../config/config';
-import { MAX_PDF_BYTES } from './import-limits';
+import { IMPORT_FORMAT_FACTS, IMPORT_TYPES } from '@hearth/contracts';
+
+/** The largest upload any accepted content has as its own limit (a PDF statement's); text content has IMPORT_MAX_BYTES. */
+const LARGEST_OWN_LIMIT = Math.max(...IMPORT_TYPES.flatMap((type) => IMPORT_FORMAT_FACTS[type].accepts.map((content) => content.maxBytes ?? 0)));
 
 /** Multer's refusals, each as our own error: the client learns what to change, never a library message. */
 const MULTER_ERRORS: Partial<Record<MulterError['code'], ApiError>> = {
@@ -31,7 +34,7 @@ export class ImportUploadInterceptor implements NestInterceptor {
     this.upload = multer({
       storage: multer.memoryStorage(),
       // Per-type sizes are checked after the upload (readUpload); this cap is the largest any type accepts.
-      limits: { fileSize: Math.max(MAX_PDF_BYTES, config.importMaxBytes), files: 1, fields: 40, fieldSize: 2 * config.importMaxBytes, parts: 42 },
+      limits: { fileSize: Math.max(LARGEST_OWN_LIMIT, config.importMaxBytes), files: 1, fields: 40, fieldSize: 2 * config.importMaxBytes, parts: 42 },
     }).single('file');
   }
 

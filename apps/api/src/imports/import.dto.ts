@@ -5,6 +5,7 @@ import {
   AMOUNT_TYPE_STRATEGIES,
   COLUMN_SEPARATORS,
   IMPORT_STATUSES,
+  DEFAULT_IMPORT_TYPE,
   IMPORT_TYPES,
   NUMBER_FORMATS,
   SIGNAGE_CONVENTIONS,
@@ -91,7 +92,7 @@ export class CreateImportDto extends ImportConfigurationInput {
   sheet?: string;
 
   /** Validated by the service, so an unknown value gets `invalid_import_type` rather than a generic message. */
-  @ApiPropertyOptional({ enum: IMPORT_TYPES, default: 'TransactionImport' })
+  @ApiPropertyOptional({ enum: IMPORT_TYPES, default: DEFAULT_IMPORT_TYPE })
   @OptionalNotNull()
   @IsString()
   type?: string;

@@ -1,13 +1,13 @@
-import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS } from '@hearth/contracts';
 import type { Import } from './import.entity';
 import type { ImportDetailDto, NotPublishableReasonDto, StatusDetailDto } from './import.dto';
 import type { RowStats } from './imports.repository';
 import { maxRowCount } from './import-limits';
+import { importFormat } from './formats/registry';
+import { presentConfiguration } from './import-configuration';
 
 const TERMINAL = new Set(['complete', 'failed', 'revert_failed']);
 const PUBLISHABLE_FROM = new Set(['pending', 'failed']);
 const REVERTABLE_FROM = new Set(['complete', 'revert_failed']);
-const NEEDS_ACCOUNT = new Set<string>(ACCOUNT_REQUIRED_IMPORT_TYPES);
 
 /** Complete or revert_failed; or failed after committing chunks, whose rows stay until published again or reverted. */
 export const isRevertable = (imp: Pick<Import, 'status' | 'publishedThroughRow'>) =>
@@ -40,13 +40,13 @@ export function notPublishableReason(imp: Import, stats: RowStats, maxRows: numb
   if (imp.contentBytes === 0 || stats.rowsCount === 0) return { code: 'no_rows', message: 'The import has no rows: upload a file with a header and at least one row.' };
   const limit = maxRowCount(imp.type, maxRows);
   if (stats.rowsCount > limit) {
-    const setting = imp.type === 'AccountImport' ? 'accounts are imported 50 at a time' : "the server's IMPORT_MAX_ROWS setting";
+    const setting = importFormat(imp.type).rowLimit.reason ?? "the server's IMPORT_MAX_ROWS setting";
     return {
       code: 'max_row_count_exceeded',
       message: `The import has ${counted(stats.rowsCount, 'row', 'rows')}; at most ${limit.toLocaleString('en-US')} can be published at once (${setting}). Split the file into parts of at most ${limit.toLocaleString('en-US')} rows and import each.`,
     };
   }
-  if (NEEDS_ACCOUNT.has(imp.type) && imp.accountId === null) return { code: 'account_required', message: 'Choose the account to import into: this file names no account.' };
+  if (importFormat(imp.type).facts.account === 'required' && imp.accountId === null) return { code: 'account_required', message: 'Choose the account to import into: this file names no account.' };
   if (stats.invalidRowsCount > 0) {
     return { code: 'rows_with_errors', message: `${counted(stats.invalidRowsCount, 'row has', 'rows have')} errors: fix the configuration, or skip those rows.` };
   }
@@ -80,29 +80,7 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number, acc
     account_id: imp.accountId,
     error: imp.error,
     status_detail: statusDetail(imp, stats, maxRows),
-    configuration: {
-      date_col_label: imp.dateColLabel,
-      amount_col_label: imp.amountColLabel,
-      name_col_label: imp.nameColLabel,
-      category_col_label: imp.categoryColLabel,
-      tags_col_label: imp.tagsColLabel,
-      notes_col_label: imp.notesColLabel,
-      account_col_label: imp.accountColLabel,
-      date_format: imp.dateFormat,
-      number_format: imp.numberFormat,
-      signage_convention: imp.signageConvention,
-      entity_type_col_label: imp.entityTypeColLabel,
-      currency_col_label: imp.currencyColLabel,
-      qty_col_label: imp.qtyColLabel,
-      ticker_col_label: imp.tickerColLabel,
-      price_col_label: imp.priceColLabel,
-      exchange_operating_mic_col_label: imp.exchangeOperatingMicColLabel,
-      col_sep: imp.colSep === COLUMN_SEPARATORS.semicolon ? 'semicolon' : 'comma',
-      amount_type_strategy: imp.amountTypeStrategy,
-      amount_type_inflow_value: imp.amountTypeInflowValue,
-      header_row: imp.headerRow ?? null,
-      has_header: imp.hasHeader !== false,
-    },
+    configuration: presentConfiguration(imp),
     stats: {
       rows_count: stats.rowsCount,
       valid_rows_count: stats.validRowsCount,
@@ -117,13 +95,8 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number, acc
     last_row_date: imp.lastRowDate,
     not_publishable_reason: notPublishableReason(imp, stats, maxRows),
   };
-  if (imp.type === 'ServiceImport') {
-    detail.verification = {
-      expected_record_counts: imp.expectedRecordCounts,
-      readback: Object.keys(imp.readbackVerification).length ? imp.readbackVerification : { status: 'not_verified', checked_at: null },
-    };
-  }
-  return detail;
+  // A format's own fields (the NDJSON's verification).
+  return { ...detail, ...importFormat(imp.type).hooks?.detail?.(imp) };
 }
 
 /** The pagination block of list responses (docs/api/errors-and-lists.md#lists). A page past the end is empty; its prev_page is the last page. */

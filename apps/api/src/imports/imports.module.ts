@@ -13,6 +13,7 @@ import { ServiceImports } from './service-import';
 import { ServiceImportRepository } from './service-import.repository';
 import { ServiceImportVerification } from './service-import-verification';
 import { ImportPublisher } from './publishing/import-publisher';
+import { FormatServices } from './formats/format-services';
 import { PublishingRepository } from './publishing/publishing.repository';
 
 const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
@@ -33,6 +34,7 @@ const queue = BullModule.registerQueue({ name: IMPORTS_QUEUE });
     ServiceImportVerification,
     ImportMappings,
     ImportMappingsRepository,
+    FormatServices,
   ],
   exports: [queue, ImportPublisher, ImportsRepository, ImportIdempotencyKeys],
 })

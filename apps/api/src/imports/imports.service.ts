@@ -3,7 +3,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { ACCOUNT_REQUIRED_IMPORT_TYPES, COLUMN_SEPARATORS, IMPORT_TYPES, ImportType, LAYOUT_DATE_FORMATS, unaliasImportType } from '@hearth/contracts';
+import { DEFAULT_IMPORT_TYPE, IMPORT_TYPES, ImportType, isImportType, unaliasImportType } from '@hearth/contracts';
 import { AuditService, RequestOrigin } from '../audit/audit.service';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
@@ -14,20 +14,21 @@ import { currentRequest } from '../common/request-context';
 import { APP_CONFIG, AppConfig } from '../config/config';
 import { Transaction, Transactions } from '../database/transactions';
 import { assertUsableFamilyCurrency } from '../common/currency-field';
-import { CreateImportDto, ImportConfigurationInput, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
+import { CreateImportDto, ImportDetailDto, ImportRowsQuery, UpdateImportDto } from './import.dto';
 import { Import } from './import.entity';
+import { configurationChanges } from './import-configuration';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
-import { ImportMappings, MappingDraft, mapsValues, withMappingErrors } from './import-mappings';
-import { leaveOutRows, ParsedImport, ParseOptions, parsePdfStatement, parseQif, PositionedText, ReadImport, readImportContent, shownValue } from '@hearth/domain/import-formats';
+import { ImportMappings, MappingDraft, withMappingErrors } from './import-mappings';
+import { shownValue } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
-import { extractPdfText } from './pdf-text';
 import { isRevertable, pageMeta, presentImport, StatusConflict, statusConflict, statusDetail } from './import.presenter';
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportPublisher } from './publishing/import-publisher';
 import { ImportsRepository } from './imports.repository';
 import { IdempotencyClaim, ImportIdempotencyKeys, KeyTaken, ReplayedAnswer } from './import-idempotency';
-import { ServiceImports } from './service-import';
+import { importFormat } from './formats/registry';
+import { FormatServices } from './formats/format-services';
 import { assertSkippable, normalizedSkipRows } from './skip-rows';
 
 /** About 30 s of retries (1, 2, 4, 8, 16 s): longer than a database restart or failover. */
@@ -49,9 +50,6 @@ const DISCARD_CONFLICTS: Record<StatusConflict, string> = {
   import_published: 'This import has published rows: revert it first, then discard it.',
 };
 
-/** Import types whose rows are parsed from CSV text: all but the statement and NDJSON formats. */
-const CSV_TYPES = new Set<ImportType>(IMPORT_TYPES.filter((t) => !['PdfImport', 'QifImport', 'ServiceImport'].includes(t)));
-
 /** `errors=only`: just the rows with errors. Empty, as a form's blank choice sends it, is no filter (as on the list). */
 function errorsParam(value: unknown): boolean {
   const text = singleParam('errors', value);
@@ -60,68 +58,12 @@ function errorsParam(value: unknown): boolean {
   throw ApiError.validation(['errors must be only (just the rows with errors), or left out for every row']);
 }
 
-/** Types whose stored text is parsed again when the configuration changes. */
-const REPARSED_TYPES = new Set<ImportType>([...CSV_TYPES, 'QifImport']);
-
-/**
- * Export layouts whose column labels are fixed by the exporting app (docs/api/import-formats.md#mint-actual-and-ynab). Their date
- * format is only a default: YNAB writes dates as its user set them (25/03/2024 in the UK), so a date_format given
- * wins (Sure overwrites it too).
- */
-const FIXED_LAYOUTS: Partial<Record<ImportType, Partial<Import>>> = {
-  MintImport: {
-    dateColLabel: 'Date', nameColLabel: 'Description', amountColLabel: 'Amount',
-    currencyColLabel: 'Currency', accountColLabel: 'Account Name', categoryColLabel: 'Category',
-    tagsColLabel: 'Labels', notesColLabel: 'Notes', entityTypeColLabel: 'Transaction Type', signageConvention: 'inflows_positive', hasHeader: true, headerRow: null,
-  },
-  ActualImport: {
-    dateColLabel: 'Date', nameColLabel: 'Payee', amountColLabel: 'Amount',
-    accountColLabel: 'Account', categoryColLabel: 'Category', notesColLabel: 'Notes', signageConvention: 'inflows_positive', hasHeader: true, headerRow: null,
-  },
-  YnabImport: {
-    dateColLabel: 'Date', nameColLabel: 'Payee', accountColLabel: 'Account',
-    categoryColLabel: 'Category', notesColLabel: 'Memo', signageConvention: 'inflows_positive', hasHeader: true, headerRow: null,
-  },
-};
-
 export function resolveImportType(raw: string | undefined): ImportType {
-  const type = raw === undefined || raw === '' ? 'TransactionImport' : unaliasImportType(raw);
-  if (!(IMPORT_TYPES as readonly string[]).includes(type)) {
+  const type = raw === undefined || raw === '' ? DEFAULT_IMPORT_TYPE : unaliasImportType(raw);
+  if (!isImportType(type)) {
     throw new ApiError(422, 'invalid_import_type', `Unknown import type '${shownValue(type)}'. Expected one of: ${IMPORT_TYPES.join(', ')}`);
   }
-  return type as ImportType;
-}
-
-function configurationChanges(input: ImportConfigurationInput): Partial<Import> {
-  const changes: Partial<Import> = {
-    dateColLabel: input.date_col_label,
-    amountColLabel: input.amount_col_label,
-    nameColLabel: input.name_col_label,
-    categoryColLabel: input.category_col_label,
-    tagsColLabel: input.tags_col_label,
-    notesColLabel: input.notes_col_label,
-    accountColLabel: input.account_col_label,
-    qtyColLabel: input.qty_col_label,
-    tickerColLabel: input.ticker_col_label,
-    priceColLabel: input.price_col_label,
-    entityTypeColLabel: input.entity_type_col_label,
-    currencyColLabel: input.currency_col_label,
-    exchangeOperatingMicColLabel: input.exchange_operating_mic_col_label,
-    dateFormat: input.date_format,
-    numberFormat: input.number_format,
-    signageConvention: input.signage_convention,
-    colSep: input.col_sep ? COLUMN_SEPARATORS[input.col_sep as keyof typeof COLUMN_SEPARATORS] : undefined,
-    amountTypeStrategy: input.amount_type_strategy,
-    amountTypeInflowValue: input.amount_type_inflow_value,
-    headerRow: input.header_row,
-    hasHeader: input.has_header,
-  };
-  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-}
-
-/** QIF and PDF rows come as one list: the skipped ones are dropped from it (CSV rows are never built). */
-function leaveOut(parsed: ParsedImport, skip: ReadonlySet<number> | undefined): ReadImport {
-  return { ...parsed, rows: leaveOutRows(parsed.rows, skip ?? new Set()), sourceRows: parsed.rows.length };
+  return type;
 }
 
 function validateConfiguration(imp: Import): void {
@@ -145,7 +87,7 @@ export class ImportsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly idempotencyKeys: ImportIdempotencyKeys,
-    private readonly serviceImports: ServiceImports,
+    private readonly formatServices: FormatServices,
     private readonly mappings: ImportMappings,
   ) {
     // An outage answers publish requests with publish_failed; the connection's own retries are only logged.
@@ -175,9 +117,10 @@ export class ImportsService {
 
   async create(principal: Principal, dto: CreateImportDto, file?: UploadedFile, idempotency?: IdempotencyClaim): Promise<ImportDetailDto> {
     const type = resolveImportType(dto.type);
+    const format = importFormat(type);
     await this.requireUsableFamilyCurrency(principal.familyId);
     if (dto.account_id) await this.requireFamilyAccount(principal.familyId, dto.account_id);
-    const content = readUpload(type, dto.raw_file_content, file, this.config.importMaxBytes, dto.sheet);
+    const content = readUpload(format, dto.raw_file_content, file, this.config.importMaxBytes, dto.sheet);
 
     const imp = this.imports.build({
       familyId: principal.familyId,
@@ -187,17 +130,15 @@ export class ImportsService {
       rawFileContent: content.text,
       contentBytes: content.bytes?.length ?? Buffer.byteLength(content.text),
       ...configurationChanges(dto),
-      ...FIXED_LAYOUTS[type],
+      ...format.fixedLayout,
       // A spreadsheet's table is stored as CSV with commas, whatever col_sep was sent.
       ...(content.colSep ? { colSep: content.colSep } : {}),
     });
-    if (LAYOUT_DATE_FORMATS[type]) imp.dateFormat ??= LAYOUT_DATE_FORMATS[type];
+    // An app's layout date format is only a default: YNAB writes dates as its user set them, so a date_format given wins.
+    if (format.facts.layoutDateFormat) imp.dateFormat ??= format.facts.layoutDateFormat;
     validateConfiguration(imp);
-    if (type === 'PdfImport' && content.bytes) {
-      // The statement's text layer is stored (the PDF is not), so that PATCH skip_rows can read its rows again.
-      content.statement = await extractPdfText(content.bytes);
-      imp.rawFileContent = JSON.stringify(content.statement);
-    }
+    // Content read as bytes stores what can be read again (a PDF's text layer), not the upload.
+    if (format.bytes && content.bytes) imp.rawFileContent = await format.bytes.store(content);
 
     const saved = await this.transactions.run(async (tx) => {
       if (idempotency) await this.idempotencyKeys.claim(tx, principal.familyId, idempotency);
@@ -260,16 +201,17 @@ export class ImportsService {
         // Publishing again resumes after these rows: a new configuration would file the rest differently.
         throw new ApiError(409, 'import_not_editable', `Rows 1-${imp.publishedThroughRow} of this import are published already; revert it first to change it`);
       }
-      if (dto.mappings?.length && !mapsValues(imp.type)) {
+      const format = importFormat(imp.type);
+      if (dto.mappings?.length && !format.mappings.length) {
         throw ApiError.validation([`mappings do not apply to ${imp.type}: its rows name no accounts, categories, tags or account types`]);
       }
-      Object.assign(imp, configurationChanges(dto), FIXED_LAYOUTS[imp.type]);
+      Object.assign(imp, configurationChanges(dto), format.fixedLayout);
       if (dto.account_id !== undefined) imp.accountId = dto.account_id;
       if (dto.skip_rows !== undefined) imp.skipRows = normalizedSkipRows(dto.skip_rows);
       validateConfiguration(imp);
       await this.imports.save(imp, tx);
       // Statements and NDJSON are read again only to apply a new skip list; their rows keep the one stored.
-      const reparse = REPARSED_TYPES.has(imp.type) || dto.skip_rows !== undefined;
+      const reparse = format.reparsedOnChange || dto.skip_rows !== undefined;
       const text = reparse ? await this.imports.rawContent(imp.familyId, imp.id, tx) : null;
       if (!text) {
         if (dto.skip_rows === undefined) return;
@@ -325,8 +267,8 @@ export class ImportsService {
 
   /** The content an import stored, as generateRows reads it: a PDF statement's is its text layer as JSON. */
   private storedContent(imp: Import, text: string): ImportContent {
-    if (imp.type === 'PdfImport') return { text: '', fileName: imp.fileName, statement: JSON.parse(text) as PositionedText[] };
-    return { text, fileName: imp.fileName };
+    const { bytes } = importFormat(imp.type);
+    return bytes ? bytes.read(text, imp.fileName) : { text, fileName: imp.fileName };
   }
 
   /**
@@ -334,8 +276,9 @@ export class ImportsService {
    * rows the content has, skipped ones included; a skip_rows naming a row past them is a 422.
    */
   private async generateRows(tx: Transaction, imp: Import, content: ImportContent, mappingOverrides: MappingDraft[] = []): Promise<number> {
-    // ServiceImport: NDJSON records stored in publish order with the expected counts (service-import.ts).
-    if (imp.type === 'ServiceImport') return this.serviceImports.storeRows(tx, imp, content.text, this.config.importMaxRows);
+    const format = importFormat(imp.type);
+    // A format that stores its rows itself (NDJSON records in publish order with the expected counts).
+    if ('store' in format.rows) return format.rows.store(tx, imp, content, this.formatServices);
     const family = await this.imports.family(imp.familyId, tx);
     const account = imp.accountId ? await this.imports.familyAccount(imp.familyId, imp.accountId, tx) : null;
     const options = {
@@ -346,29 +289,19 @@ export class ImportsService {
       today: new Date(`${familyToday(family.timezone)}T00:00:00Z`),
       skipRows: new Set(imp.skipRows ?? []),
     };
-    const parsed = await this.parse(imp, content, options);
+    const parsed = format.rows.parse(imp, content, options);
     if (parsed.fileErrors.length) {
       throw new ApiError(422, parsed.errorCode ?? 'invalid_csv', parsed.fileErrors[0], { errors: parsed.fileErrors });
     }
     const sourceRows = parsed.sourceRows ?? 0;
     assertSkippable(imp.skipRows ?? [], sourceRows);
-    const rows = await this.imports.replaceRows(imp.familyId, imp.id, withMappingErrors(imp, parsed.rows), tx);
+    const rows = await this.imports.replaceRows(imp.familyId, imp.id, withMappingErrors(imp, format.mappings, parsed.rows), tx);
     const stored = await this.imports.mappings(imp.familyId, imp.id, tx);
-    const { mappings, rowErrors } = await this.mappings.build(tx, imp, rows, stored, mappingOverrides);
+    const { mappings, rowErrors } = await this.mappings.build(tx, imp, format.mappings, rows, stored, mappingOverrides);
     await this.imports.replaceMappings(imp.familyId, imp.id, mappings, tx);
     await this.imports.addRowErrors(imp.familyId, imp.id, rowErrors, tx);
     await this.imports.addRowErrors(imp.familyId, imp.id, await this.mappings.currencyErrors(tx, imp, rows, mappings, family.currency), tx);
     return sourceRows;
-  }
-
-  /** Rows of the content, by the import's format, without its skipped rows; CSV rows are built as they are stored. */
-  private async parse(imp: Import, content: ImportContent, options: ParseOptions): Promise<ReadImport> {
-    if (imp.type === 'QifImport') return leaveOut(parseQif(content.text, options), options.skipRows);
-    if (imp.type === 'PdfImport') {
-      if (!content.statement) throw new ApiError(422, 'missing_content', 'Upload the PDF statement as a file.');
-      return leaveOut(parsePdfStatement(content.statement, options), options.skipRows);
-    }
-    return readImportContent(imp, content.text, options);
   }
 
   /**
@@ -401,12 +334,13 @@ export class ImportsService {
     const stats = (await this.imports.stats(familyId, [id], tx)).get(id)!;
     const reject = (code: string, message: string, errors?: string[]) =>
       new ApiError(422, code, message, { import_id: id, ...(errors ? { errors } : {}) });
+    const format = importFormat(imp.type);
     const limit = maxRowCount(imp.type, this.config.importMaxRows);
     if (stats.rowsCount > limit) {
       throw reject('max_row_count_exceeded', `Import was uploaded but has ${stats.rowsCount} rows; at most ${limit} can be published`);
     }
-    // ServiceImport: strict NDJSON preflight before anything is queued (422 preflight_failed / not_publishable).
-    if (imp.type === 'ServiceImport') await this.serviceImports.assertPublishable(tx, imp, this.config.importMaxRows);
+    // A format's own checks before anything is queued (NDJSON's strict preflight: 422 preflight_failed / not_publishable).
+    await format.hooks?.preflight?.(tx, imp, this.formatServices);
     const detail = statusDetail(imp, stats, this.config.importMaxRows);
     if (!detail.publishable) {
       const errors = await this.publishBlockers(tx, imp, stats, detail.configured);
@@ -422,7 +356,7 @@ export class ImportsService {
   private async publishBlockers(tx: Transaction, imp: Import, stats: { invalidRowsCount: number; unassignedMappingsCount: number }, configured: boolean) {
     const errors: string[] = [];
     if (!configured) errors.push('The import has no rows');
-    if (ACCOUNT_REQUIRED_IMPORT_TYPES.includes(imp.type) && !imp.accountId) errors.push('account_id is required for this import type');
+    if (importFormat(imp.type).facts.account === 'required' && !imp.accountId) errors.push('account_id is required for this import type');
     if (stats.invalidRowsCount) {
       const { rows } = await this.imports.invalidRows(imp.familyId, imp.id, 20, tx);
       errors.push(`${stats.invalidRowsCount} rows are invalid`, ...rows.flatMap((r) => r.errors));

@@ -59,7 +59,7 @@ export class ServiceImports {
       throw new ApiError(422, 'invalid_ndjson', 'Invalid NDJSON content: the first line must be a JSON object with "type" and "data" keys.');
     }
     const all = parseServiceNdjson(text);
-    const stored = all.rowsCount <= maxRowCount('ServiceImport', configuredMaxRows);
+    const stored = all.rowsCount <= maxRowCount(imp.type, configuredMaxRows);
     // Every line is a record of the plan or a line with problems, each a row.
     const sourceRows = stored ? all.rowsCount : 0;
     assertSkippable(imp.skipRows ?? [], sourceRows);

@@ -6,6 +6,7 @@ import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
 import { actualSplitMarker, groupActualSplits, SPLIT_MARKER } from './actual-splits';
 import { inferColumns, looksLikeData, remarkLines } from './headerless';
 import type { StatementFacts } from './statement';
+import { CREDIT_NAMES, type CsvDialect, type CsvRowKind, csvDialectOf, DEBIT_NAMES, type RequiredColumn } from './formats/csv-dialects';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
 // strings with positive = money leaving the account, tags as a list.
@@ -88,7 +89,7 @@ const EXCEL_SEPARATOR_LINE = /^"?sep=[^\n"]?"?[ \t]*(?:\n|$)/i;
 interface HeaderLayout {
   headerRow: number | null;
   hasHeader: boolean;
-  /** Column names one of which each required column must have (REQUIRED_COLUMNS): what makes a line the header. */
+  /** Column names one of which each required column must have (its dialect's requiredColumns): what makes a line the header. */
   required: Array<Array<string | null>>;
 }
 
@@ -249,26 +250,27 @@ function checkLength(value: string, max: number, column: string, what: string, e
 
 type RowBuilder = (cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number) => Record<string, unknown>;
 
-function transactionRow(imp: CsvImportSettings, opts: ParseOptions, headers: string[]): RowBuilder {
-  const sides = imp.type === 'YnabImport' ? YNAB_SIDES : bankMoneySides(imp, headers);
+function transactionRow(imp: CsvImportSettings, opts: ParseOptions, headers: string[], dialect: CsvDialect): RowBuilder {
+  const outflowInflow = dialect.moneyColumns === 'outflow_inflow';
+  const sides = outflowInflow ? OUTFLOW_INFLOW : bankMoneySides(imp, headers, dialect);
   // Money out and money in are magnitudes whose columns say the direction, as a type column does under custom_column.
-  const signage = sides && imp.type !== 'YnabImport' ? { ...imp, signageConvention: 'inflows_positive', amountTypeStrategy: 'signed_amount' } : imp;
+  const signage = sides && !outflowInflow ? { ...imp, signageConvention: 'inflows_positive', amountTypeStrategy: 'signed_amount' } : imp;
   return (cell, errors, row) => {
     const rawDate = cell(imp.dateColLabel, ['date']);
     const date = checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date');
-    const amount = fileAmount(imp, cell, errors, row, sides);
+    const amount = fileAmount(imp, dialect, cell, errors, row, sides);
     const currency = rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row);
     checkMinorUnit(amount, currency, imp.amountColLabel ?? 'amount', errors, row);
     // Actual marks split rows in their notes; the marker says where the row stands, and is not kept in the notes.
     const rawNotes = cell(imp.notesColLabel, ['notes', 'memo']);
-    const { marker, notes } = imp.type === 'ActualImport' ? actualSplitMarker(rawNotes) : { marker: null, notes: rawNotes || null };
+    const { marker, notes } = dialect.actualSplits ? actualSplitMarker(rawNotes) : { marker: null, notes: rawNotes || null };
     const values: Record<string, unknown> = {
       date,
       // A split's parent row has Amount 0 and the transaction's total in Split_Amount.
-      amount: marker && 'into' in marker ? splitTotal(imp, cell, currency, errors, row) : signedAmount(signage, amount, cell),
+      amount: marker && 'into' in marker ? splitTotal(imp, dialect, cell, currency, errors, row) : signedAmount(signage, dialect, amount, cell),
       currency,
-      name: transactionName(imp, cell, notes, errors, row),
-      category: categoryText(imp, cell) || null,
+      name: transactionName(imp, dialect, cell, notes, errors, row),
+      category: categoryText(imp, dialect, cell) || null,
       tags: splitTags(cell(imp.tagsColLabel, ['tags'])),
       notes,
       account: cell(imp.accountColLabel, ['account', 'account_name']) || null,
@@ -276,47 +278,44 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions, headers: str
     keepUnreadDate(values, rawDate);
     if (marker) values[SPLIT_MARKER] = marker;
     // YNAB names a transfer's payee after the other account: money moved, which budgets leave out.
-    if (imp.type === 'YnabImport') values.transfer_account = /^Transfer : (.+)$/.exec(values.name as string)?.[1].trim() ?? null;
+    if (dialect.transferPayees) values.transfer_account = /^Transfer : (.+)$/.exec(values.name as string)?.[1].trim() ?? null;
     if (!opts.hasAccount && !values.account) errors.push(`Row ${row}: account is required (no account_id was given and the row names no account)`);
     return values;
   };
 }
 
 /** The row's name; YNAB and Actual rows without a payee (reconciliations, starting balances) take their memo. */
-function transactionName(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, notes: string | null, errors: string[], row: number): string {
+function transactionName(imp: CsvImportSettings, dialect: CsvDialect, cell: (label: string | null, aliases?: string[]) => string, notes: string | null, errors: string[], row: number): string {
   const name = cell(imp.nameColLabel, ['name', 'description', 'payee']);
-  const memo = !name && (imp.type === 'YnabImport' || imp.type === 'ActualImport') ? notes ?? '' : '';
+  const memo = !name && dialect.memoNamesPayeeless ? notes ?? '' : '';
   if (name) checkLength(name, MAX_CHARS.entryName, imp.nameColLabel ?? 'name', 'transaction names', errors, row);
   if (memo) checkLength(memo, MAX_CHARS.entryName, imp.notesColLabel ?? 'notes', 'transaction names', errors, row);
   return name || memo || 'Imported item';
 }
 
 /** An Actual split's total (Split_Amount), signed as its Amount would be. */
-function splitTotal(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, currency: string | null, errors: string[], row: number): string | null {
-  const total = requiredNumber(cell('Split_Amount'), 'Split_Amount', amountFormat(imp), errors, row);
+function splitTotal(imp: CsvImportSettings, dialect: CsvDialect, cell: (label: string | null, aliases?: string[]) => string, currency: string | null, errors: string[], row: number): string | null {
+  const total = requiredNumber(cell('Split_Amount'), 'Split_Amount', amountFormat(imp, dialect), errors, row);
   checkMinorUnit(total, currency, 'Split_Amount', errors, row);
-  return signedAmount(imp, total, cell);
+  return signedAmount(imp, dialect, total, cell);
 }
 
 /** Mint and Actual exports always write 1,234.56; the other layouts are read with the import's number_format. */
-const amountFormat = (imp: CsvImportSettings) => (imp.type === 'MintImport' || imp.type === 'ActualImport' ? '1,234.56' : imp.numberFormat) as NumberFormat;
+const amountFormat = (imp: CsvImportSettings, dialect: CsvDialect) => (dialect.numberFormat ?? imp.numberFormat) as NumberFormat;
 
 /** The headers of a file's money-out and money-in columns, when it writes an amount as two magnitudes (either may be absent). */
 interface MoneySides {
   out: string | null;
   into: string | null;
 }
-const YNAB_SIDES: MoneySides = { out: 'Outflow', into: 'Inflow' };
-/** Header names (normalised) of a bank export's money-out and money-in columns: Debit/Credit, Withdrawal/Deposit, Paid out/Paid in. */
-const DEBIT_NAMES = ['debit', 'debits', 'withdrawal', 'withdrawals', 'money_out', 'paid_out', 'outflow'];
-const CREDIT_NAMES = ['credit', 'credits', 'deposit', 'deposits', 'money_in', 'paid_in', 'inflow'];
+const OUTFLOW_INFLOW: MoneySides = { out: 'Outflow', into: 'Inflow' };
 
 /**
  * A bank export's money columns when it has no amount column (none configured, none named amount) but a debit or a
  * credit column: many banks and card issuers write `Debit,Credit` (or `Withdrawal,Deposit`) instead of a signed amount.
  */
-function bankMoneySides(imp: CsvImportSettings, headers: string[]): MoneySides | null {
-  if (imp.type !== 'TransactionImport' || imp.amountColLabel) return null;
+function bankMoneySides(imp: CsvImportSettings, headers: string[], dialect: CsvDialect): MoneySides | null {
+  if (dialect.moneyColumns !== 'detected_debit_credit' || imp.amountColLabel) return null;
   const named = (names: string[]) => headers.find((h) => names.includes(normalizeHeader(h)))?.trim() ?? null;
   if (named(['amount'])) return null;
   const sides = { out: named(DEBIT_NAMES), into: named(CREDIT_NAMES) };
@@ -327,14 +326,15 @@ function bankMoneySides(imp: CsvImportSettings, headers: string[]): MoneySides |
  * The row's amount signed as the file signs it (inflows positive for two columns); YNAB splits it into Outflow and
  * Inflow magnitudes, bank exports into Debit and Credit.
  */
-function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number, sides: MoneySides | null): string | null {
-  const format = amountFormat(imp);
-  const amount = sides && imp.type !== 'YnabImport' ? '' : cell(imp.amountColLabel, ['amount']);
+function fileAmount(imp: CsvImportSettings, dialect: CsvDialect, cell: (label: string | null, aliases?: string[]) => string, errors: string[], row: number, sides: MoneySides | null): string | null {
+  const format = amountFormat(imp, dialect);
+  const outflowInflow = dialect.moneyColumns === 'outflow_inflow';
+  const amount = sides && !outflowInflow ? '' : cell(imp.amountColLabel, ['amount']);
   if (!sides || amount) return requiredNumber(amount, imp.amountColLabel ?? 'amount', format, errors, row);
   const outflow = sides.out ? cell(sides.out) : '';
   const inflow = sides.into ? cell(sides.into) : '';
   if (!outflow && !inflow) {
-    const columns = imp.type === 'YnabImport' ? 'Amount or Outflow/Inflow' : [sides.out, sides.into].filter(Boolean).join(' or ');
+    const columns = outflowInflow ? 'Amount or Outflow/Inflow' : [sides.out, sides.into].filter(Boolean).join(' or ');
     errors.push(`Row ${row}: ${columns} is required`);
     return null;
   }
@@ -343,11 +343,11 @@ function fileAmount(imp: CsvImportSettings, cell: (label: string | null, aliases
   const into = inflow ? requiredNumber(inflow, sides.into!, format, errors, row) : '0';
   if (out === null || into === null) return null;
   // A bank may print its debits with a minus in their own column: each side is a magnitude.
-  return sumOf([imp.type === 'YnabImport' ? into : into.replace(/^-/, ''), negateDecimal(out.replace(/^-/, ''))]);
+  return sumOf([outflowInflow ? into : into.replace(/^-/, ''), negateDecimal(out.replace(/^-/, ''))]);
 }
 
-function categoryText(imp: CsvImportSettings, cell: (label: string | null, aliases?: string[]) => string): string {
-  if (imp.type === 'YnabImport') {
+function categoryText(imp: CsvImportSettings, dialect: CsvDialect, cell: (label: string | null, aliases?: string[]) => string): string {
+  if (dialect.categoryGroups === 'ynab') {
     // YNAB's layout (group and leaf), then YNAB4's, whose Category column already joins Master and Sub.
     const combined = cell('Category Group/Category');
     if (combined) return combined;
@@ -357,7 +357,7 @@ function categoryText(imp: CsvImportSettings, cell: (label: string | null, alias
     const sub = cell('Sub Category');
     return master || sub ? joinedCategory(master, sub) : cell('Category');
   }
-  if (imp.type === 'ActualImport') {
+  if (dialect.categoryGroups === 'actual') {
     return joinedCategory(cell('Category_Group'), cell(imp.categoryColLabel, ['category']));
   }
   return cell(imp.categoryColLabel, ['category']);
@@ -369,16 +369,13 @@ const joinedCategory = (group: string, leaf: string) => (group && leaf ? `${grou
 
 /** Where custom_column finds the column whose value marks an inflow, after entity_type_col_label. */
 const MARKER_ALIASES = ['entity_type', 'type'];
-/** The types whose amounts custom_column signs (Mint has its own Transaction Type column). */
-const SIGNED_BY_MARKER = new Set<ImportType>(['TransactionImport', 'ActualImport', 'YnabImport']);
-
 /** The file's sign convention -> ours (positive = outflow), including a debit/credit type column. */
-function signedAmount(imp: CsvImportSettings, value: string | null, cell: (l: string | null, a?: string[]) => string): string | null {
+function signedAmount(imp: CsvImportSettings, dialect: CsvDialect, value: string | null, cell: (l: string | null, a?: string[]) => string): string | null {
   if (value === null) return null;
   const inflowsPositive = imp.signageConvention !== 'inflows_negative';
-  if (imp.type === 'MintImport') {
+  if (dialect.creditColumn) {
     // Mint amounts are magnitudes; the Transaction Type column says debit (out) or credit (in).
-    const credit = cell('Transaction Type').toLowerCase() === 'credit';
+    const credit = cell(dialect.creditColumn).toLowerCase() === 'credit';
     return credit ? negateDecimal(value.replace(/^-/, '')) : value.replace(/^-/, '');
   }
   if (imp.amountTypeStrategy === 'custom_column') {
@@ -612,28 +609,14 @@ const ruleRow: RowBuilder = (cell, errors, row) => {
   };
 };
 
-const BUILDERS: Partial<Record<ImportType, (imp: CsvImportSettings, opts: ParseOptions, headers: string[]) => RowBuilder>> = {
-  TransactionImport: transactionRow,
-  MintImport: transactionRow,
-  ActualImport: transactionRow,
-  YnabImport: transactionRow,
-  TradeImport: tradeRow,
-  AccountImport: accountRow,
-  CategoryImport: () => categoryRow,
-  MerchantImport: () => merchantRow,
-  RuleImport: () => ruleRow,
-};
-
-/** Columns each type cannot do without; a file lacking one is refused as a whole. */
-const REQUIRED_COLUMNS: Partial<Record<ImportType, (imp: CsvImportSettings) => Array<[string | null, string[], string?]>>> = {
-  CategoryImport: () => [[null, ['name']]],
-  MerchantImport: () => [[null, ['name']]],
-  RuleImport: () => [[null, ['conditions']], [null, ['actions']]],
-  // Without a configured amount column, a bank export's Debit and Credit columns (either one) stand for it.
-  TransactionImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, imp.amountColLabel ? ['amount'] : ['amount', ...DEBIT_NAMES, ...CREDIT_NAMES], 'amount']],
-  YnabImport: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, ['amount', 'outflow', 'inflow']]],
-  TradeImport: (imp) => [[imp.dateColLabel, ['date']], [imp.tickerColLabel, ['ticker', 'symbol']], [imp.qtyColLabel, ['qty', 'quantity', 'shares']], [imp.priceColLabel, ['price']]],
-  AccountImport: (imp) => [[imp.nameColLabel, ['name', 'account_name']], [imp.amountColLabel, ['amount', 'balance']]],
+/** How each kind of row is built from a record's cells. */
+const BUILDERS: Record<CsvRowKind, (imp: CsvImportSettings, opts: ParseOptions, headers: string[], dialect: CsvDialect) => RowBuilder> = {
+  transaction: transactionRow,
+  trade: tradeRow,
+  account: accountRow,
+  category: () => categoryRow,
+  merchant: () => merchantRow,
+  rule: () => ruleRow,
 };
 
 /**
@@ -673,8 +656,8 @@ export interface ReadImport {
  * with their validation errors, are built as the caller takes them, so storing some can overlap building the next.
  */
 export function readImportContent(imp: CsvImportSettings, text: string, opts: ParseOptions): ReadImport {
-  const builder = BUILDERS[imp.type];
-  if (!builder) return { rows: [], fileErrors: [`${imp.type} content is not CSV`], errorCode: 'unsupported_import_type' };
+  const dialect = csvDialectOf(imp.type);
+  if (!dialect) return { rows: [], fileErrors: [`${imp.type} content is not CSV`], errorCode: 'unsupported_import_type' };
   // A configuration error like those of the request's other fields, named before the file is read.
   const formatError = imp.dateFormat != null && dateFormatError(imp.dateFormat);
   if (formatError) return { rows: [], fileErrors: [formatError], errorCode: 'validation_failed' };
@@ -683,9 +666,8 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   }
   if (imp.hasHeader === false) imp = labelsByNumber(imp);
   // Without its marker column, custom_column would read every row as an outflow.
-  const marker: Array<[string | null, string[], string?]> =
-    imp.amountTypeStrategy === 'custom_column' && SIGNED_BY_MARKER.has(imp.type) ? [[imp.entityTypeColLabel, MARKER_ALIASES]] : [];
-  const requiredColumns = [...(REQUIRED_COLUMNS[imp.type]?.(imp) ?? []), ...marker];
+  const marker: RequiredColumn[] = imp.amountTypeStrategy === 'custom_column' && dialect.signedByMarker ? [[imp.entityTypeColLabel, MARKER_ALIASES]] : [];
+  const requiredColumns = [...dialect.requiredColumns(imp), ...marker];
   const layout = { headerRow: imp.headerRow ?? null, hasHeader: imp.hasHeader !== false, required: requiredColumns.map(([label, aliases]) => [label, ...aliases]) };
   const table = readTable(text, imp.colSep, layout);
   if ('error' in table) return { rows: [], fileErrors: [table.error], errorCode: 'invalid_csv' };
@@ -706,7 +688,7 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   const { records, headers } = table;
   const repeatedError = (name: string) => repeatedColumnError(table, name);
   const { read, ambiguous, touched } = cellReader(table);
-  const build = builder(imp, opts, headers);
+  const build = BUILDERS[dialect.rows](imp, opts, headers, dialect);
   // A blank row reads every column a row can fall back on: a repeated name among them refuses the file up front.
   build((label, aliases = []) => read([], label, aliases), [], 0);
   const [unreadable] = ambiguous;
@@ -728,14 +710,14 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
     }
   }
   // Skipped rows are left out before splits are grouped: a split missing a part is a row error, not a smaller split.
-  return { rows: imp.type === 'ActualImport' ? groupActualSplits(fileRows(), skipped) : fileRows(), fileErrors: [], sourceRows: records.length };
+  return { rows: dialect.actualSplits ? groupActualSplits(fileRows(), skipped) : fileRows(), fileErrors: [], sourceRows: records.length };
 }
 
 /**
  * The settings that read a file without a header line, when the import names no columns and needs only a date and an
  * amount, the first line reads as a booking, and the values tell which column is which (inferColumns); else null.
  */
-function headerlessReading(imp: CsvImportSettings, table: Table, required: Array<[string | null, string[], string?]>): { imp: CsvImportSettings; remarks: number[] } | null {
+function headerlessReading(imp: CsvImportSettings, table: Table, required: RequiredColumn[]): { imp: CsvImportSettings; remarks: number[] } | null {
   const onlyDateAndAmount = required.every(([label, aliases]) => label === null && (aliases.includes('date') || aliases.includes('amount')));
   if (imp.hasHeader === false || imp.headerRow || !onlyDateAndAmount) return null;
   const dateFormat = imp.dateFormat ?? '%Y-%m-%d';

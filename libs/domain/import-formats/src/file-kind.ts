@@ -2,8 +2,10 @@
 // refused with what it is (and, for a spreadsheet, what to do) before any of it is read as text. The admin app asks
 // this when a file is chosen, the API when one is uploaded, so both say the same.
 
+import type { ImportContentKind } from '@hearth/contracts';
+
 /** What an import type reads: CSV, QIF or NDJSON text, or a PDF statement. */
-export type ContentFormat = 'csv' | 'qif' | 'ndjson' | 'pdf';
+export type ContentFormat = ImportContentKind;
 
 /** How many of a file's first bytes `wrongFileKind` looks at (an ODS names its kind within them). */
 export const FILE_HEAD_BYTES = 128;

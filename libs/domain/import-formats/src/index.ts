@@ -17,3 +17,5 @@ export { parseOfx } from './ofx';
 export type { OfxOptions } from './ofx';
 export { readSpreadsheet, SpreadsheetError, tableText } from './xlsx';
 export type { RawInflate, SpreadsheetOptions, SpreadsheetResult, SpreadsheetTable } from './xlsx';
+export { csvDialectOf } from './formats/csv-dialects';
+export type { CsvDialect, CsvRowKind } from './formats/csv-dialects';

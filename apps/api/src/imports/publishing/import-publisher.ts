@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { ImportType } from '@hearth/contracts';
 import { familyToday } from '@hearth/domain/budget-math';
 import { LOGGER } from '../../common/logger';
 import { APP_CONFIG, AppConfig } from '../../config/config';
@@ -9,38 +8,17 @@ import { RUNTIME } from '../../database/database.module';
 import type { Runtime } from '../../runtime';
 import type { Import } from '../import.entity';
 import type { PublishJob } from '../imports.queue';
-import { publishAccounts } from './accounts.publisher';
-import { publishTrades } from './investments.publisher';
 import { resolveMappables } from './mappables';
-import { ChunkPublisher, ImportChunk, PublishError, SPLIT_PART_TYPES, withRows } from './publish-context';
-import { publishCategories, publishMerchants, publishRules } from './taxonomy.publisher';
-import { publishTransactions } from './transactions.publisher';
-import { publishStatement } from './statement.publisher';
-import { deleteServiceImportBudgets, publishServiceImport } from './service-import.publisher';
-import { ServiceImportVerification } from '../service-import-verification';
+import { ImportChunk, PublishContext, PublishError } from './publish-context';
 import { ImportMappings } from '../import-mappings';
-import { ServiceImports } from '../service-import';
+import { importFormat } from '../formats/registry';
+import { FormatServices } from '../formats/format-services';
 import type { JobOutcome } from '../../jobs/job-log';
 import { AccountLocksRepository } from '../../ledger/account-locks.repository';
 import { Ledger } from '../../ledger/ledger';
 import { ImportRevertRepository } from '../../ledger/import-revert.repository';
 import { PublishingRepository } from './publishing.repository';
 import { Transaction, Transactions } from '../../database/transactions';
-
-const PUBLISHERS: Partial<Record<ImportType, ChunkPublisher>> = {
-  TransactionImport: publishTransactions,
-  MintImport: publishTransactions,
-  ActualImport: publishTransactions,
-  YnabImport: publishTransactions,
-  TradeImport: withRows(publishTrades),
-  AccountImport: withRows(publishAccounts),
-  CategoryImport: withRows(publishCategories),
-  MerchantImport: withRows(publishMerchants),
-  RuleImport: withRows(publishRules),
-  QifImport: publishStatement,
-  PdfImport: publishStatement,
-  ServiceImport: withRows(publishServiceImport),
-};
 
 /** A chunk's transaction rolled back without an error: the import stopped importing, or its delivery was superseded. */
 const STOPPED = Symbol('stopped');
@@ -96,8 +74,7 @@ export class ImportPublisher {
     private readonly transactions: Transactions,
     private readonly reverts: ImportRevertRepository,
     private readonly importMappings: ImportMappings,
-    private readonly serviceImports: ServiceImports,
-    private readonly verification: ServiceImportVerification,
+    private readonly formatServices: FormatServices,
   ) {}
 
   /**
@@ -108,11 +85,8 @@ export class ImportPublisher {
     const imp = await this.publishing.findImport(familyId, importId);
     // A redelivered or stale job finds the import no longer importing and does nothing.
     if (!imp || imp.status !== 'importing') return { outcome: (await this.deliveredAfterReap(imp, jobId)) ? 'late' : 'skipped', rows: 0 };
-    const publishChunk = PUBLISHERS[imp.type];
-    if (!publishChunk) {
-      await this.finish(imp, 'importing', 'failed', `Publishing ${imp.type} is not supported yet`);
-      return { outcome: 'failed', rows: 0 };
-    }
+    const format = importFormat(imp.type);
+    const verify = format.hooks?.verify;
     const delivery = await this.takeOver(imp);
     if (!delivery) return { outcome: 'skipped', rows: 0 };
     const stopHeartbeat = this.keepAlive(imp, delivery.token);
@@ -122,22 +96,23 @@ export class ImportPublisher {
       const family = await this.publishing.familyCurrencyAndTimezone(familyId);
       // Today is the family's, as at upload (imports.service).
       const repositories = { ledger: this.ledger, publishing: this.publishing };
-      const ctx = await this.transactions.run((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone), repositories, this.importMappings));
+      const resolved = await this.transactions.run((tx) => resolveMappables(tx, imp, family.currency, familyToday(family.timezone), repositories, this.importMappings, format.createdAccounts));
+      const ctx: PublishContext = { ...resolved, format };
       // Every account the rows can go to, held until the publish ends: another publish into one of them waits, then
       // finds all of this one's rows (duplicates link to them), as if the two had been published one after the other.
       releaseAccounts = await this.accountLocks.hold([imp.accountId, ...ctx.accounts.values()]);
-      if (imp.type === 'ServiceImport') await this.verification.begin(imp); // verification: counts before
+      await verify?.begin(imp, this.formatServices); // verification: counts before
       // Stopped: reverted or reaped meanwhile, or a later delivery of this job took over; it finishes the import.
-      if (!(await this.publishChunks(imp, delivery, (tx, chunk) => publishChunk(tx, chunk, ctx)))) return outcome('stopped');
-      if (imp.type === 'ServiceImport') await this.verification.finish(imp); // verification: readback
+      if (!(await this.publishChunks(imp, delivery, (tx, chunk) => format.publish(tx, chunk, ctx)))) return outcome('stopped');
+      await verify?.finish(imp, null, this.formatServices); // verification: readback
       return outcome((await this.finish(imp, 'importing', 'complete', null, delivery.token)) ? 'complete' : 'stopped');
     } catch (error) {
       // A superseded delivery leaves the outcome to the one that took over.
       if (!(await this.holds(imp, delivery.token).catch(() => true))) return outcome('stopped');
       this.logger.warn({ importId, type: imp.type, err: error }, 'import publish failed');
-      const collisions = imp.type === 'ServiceImport' ? await this.serviceImports.collisionsSinceCheck(imp, error).catch(() => null) : null;
-      const message = error instanceof PublishError ? error.message : (collisions ?? PUBLISH_FAILED);
-      if (imp.type === 'ServiceImport') await this.verification.finish(imp, message).catch(() => undefined);
+      const explained = verify ? await verify.explainFailure(imp, error, this.formatServices).catch(() => null) : null;
+      const message = error instanceof PublishError ? error.message : (explained ?? PUBLISH_FAILED);
+      await verify?.finish(imp, message, this.formatServices).catch(() => undefined);
       await this.fail(imp, message, error, delivery.token);
       return outcome('failed');
     } finally {
@@ -229,10 +204,10 @@ export class ImportPublisher {
    * the chunk before it left it, so everything up to the resume point is committed and nothing after it.
    */
   private async publishChunks(imp: Import, delivery: Delivery, publish: (tx: Transaction, chunk: ImportChunk) => Promise<void>): Promise<boolean> {
-    // Chunks of publishTransactions insert only rows of their own (mappings are made before the first chunk), so
-    // two can run at once; other publishers create or look up shared records per chunk (securities, merchants,
-    // budgets). PGlite serves one connection: a chunk waiting for the one before it would hold it.
-    const depth = PUBLISHERS[imp.type] === publishTransactions && !this.runtime.database.embedded ? 2 : 1;
+    // Chunks of a format with concurrentChunks (publishTransactions) insert only rows of their own (mappings are made
+    // before the first chunk), so two can run at once; other publishers create or look up shared records per chunk
+    // (securities, merchants, budgets). PGlite serves one connection: a chunk waiting for the one before it would hold it.
+    const depth = importFormat(imp.type).concurrentChunks && !this.runtime.database.embedded ? 2 : 1;
     const running: ChunkRun[] = [];
     try {
       let previous: ChunkRun | null = null;
@@ -258,9 +233,10 @@ export class ImportPublisher {
    * claimed); a chunk may so hold a few rows more.
    */
   private async chunksAfter(imp: Import, after: number): Promise<Array<Omit<ImportChunk, 'inOrder'>>> {
-    const splits = imp.type === 'QifImport' && (await this.publishing.hasSplits(imp.id));
-    // Only Actual and QIF rows can be split parts; for the others the row numbers alone (the index) place the chunks.
-    const chunks = await this.publishing.chunks(imp.id, after, splits ? 2 ** 31 - 1 : this.config.importChunkRows, SPLIT_PART_TYPES.has(imp.type));
+    const format = importFormat(imp.type);
+    const splits = format.stockSplits && (await this.publishing.hasSplits(imp.id));
+    // Only a format with splitParts (Actual, QIF) has split parts; for the others the row numbers alone (the index) place the chunks.
+    const chunks = await this.publishing.chunks(imp.id, after, splits ? 2 ** 31 - 1 : this.config.importChunkRows, format.splitParts);
     return chunks.map(({ size, through }, i) => ({ after: i ? chunks[i - 1].through : after, through, size, last: i === chunks.length - 1 }));
   }
 
@@ -320,11 +296,7 @@ export class ImportPublisher {
     try {
       await this.transactions.run(async (tx) => {
         await this.publishing.lockForRevert(familyId, importId, tx);
-        // ServiceImport: budgets carry no import_id; its readback becomes `reverted` with the deletion.
-        if (imp.type === 'ServiceImport') {
-          await deleteServiceImportBudgets(tx, { ledger: this.ledger, publishing: this.publishing }, familyId, importId);
-          await this.verification.markReverted(tx, importId);
-        }
+        await importFormat(imp.type).hooks?.beforeRevert?.(tx, imp, this.formatServices);
         await this.removeCreated(tx, familyId, importId);
       });
       await this.finish(imp, 'reverting', 'pending', null);

@@ -4,15 +4,14 @@ import type { TradeProbe } from '../../ledger/trades.repository';
 import { minorUnitScale } from './minor-units';
 import { claimDuplicates, PublishContext, PublishError, RowsPublisher, str } from './publish-context';
 
-/** Broker and QIF exports re-imported with overlapping dates must not double the holdings. */
-const DEDUPLICATED = new Set(['TradeImport', 'QifImport']);
-
 /**
  * Trades: securities are found by (ticker, exchange MIC) or created offline in one statement per chunk
- * (no market-data provider here), then entries and trades go in with one statement each. A broker or QIF export's
- * row that duplicates an existing trade claims it instead.
+ * (no market-data provider here), then entries and trades go in with one statement each. Under the duplicate
+ * policy `content` (broker and QIF exports re-imported with overlapping dates) a row that duplicates an existing
+ * trade claims it instead.
  */
 export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
+  const signage = ctx.format.facts.fields.includes('signage_convention') ? ctx.imp.signageConvention : null;
   let rows = records.map((row) => {
     const v = row.values;
     const accountId = ctx.imp.accountId ?? ctx.accounts.get(str(v.account) ?? '');
@@ -35,15 +34,15 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       currency,
       scale: minorUnitScale(currency),
       // A buy is money leaving the account: positive, like an expense; signage flips it for inflows_negative CSV files.
-      // QIF trades are signed by their action (Buy, Sell) whatever signage_convention the import was given.
-      sign: ctx.imp.type === 'TradeImport' && ctx.imp.signageConvention === 'inflows_negative' ? -1 : 1,
+      // QIF trades are signed by their action (Buy, Sell): only a type that reads signage_convention applies it.
+      sign: signage === 'inflows_negative' ? -1 : 1,
       name: str(v.name) ?? `${qty.startsWith('-') ? 'Sell' : 'Buy'} ${ticker}`,
       // QIF ShrsIn/ShrsOut say Transfer: shares moved without cash.
       label: str(v.activity_label) ?? (qty.startsWith('-') ? 'Sell' : Number(qty) === 0 ? null : 'Buy'),
       rowNumber: row.sourceRowNumber,
     };
   });
-  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await claimDuplicateTrades(tx, ctx, rows) : new Set<number>();
+  const duplicates = ctx.format.duplicates === 'content' ? await claimDuplicateTrades(tx, ctx, rows) : new Set<number>();
   if (duplicates.size === rows.length) return;
   rows = rows.filter((r) => !duplicates.has(r.rowNumber));
   await ctx.ledger.trades.insertMany(ctx.imp.familyId, ctx.imp.id, rows, tx);

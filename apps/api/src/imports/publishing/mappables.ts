@@ -36,15 +36,14 @@ export async function ensureNamed(
 }
 
 /**
- * Finds the accounts of the given names, creating those the family lacks: investment accounts for a trade file, which
- * fills them with trades (Sure makes every one a Depository), else Depository.
+ * Finds the accounts of the given names, creating those the family lacks as `type` (the format's createdAccounts:
+ * investment accounts for a trade file, which fills them with trades, where Sure makes every one a Depository).
  */
-async function ensureAccounts(tx: Transaction, repositories: PublishRepositories, imp: Import, names: string[], currency: string): Promise<Map<string, string>> {
+async function ensureAccounts(tx: Transaction, repositories: PublishRepositories, imp: Import, names: string[], currency: string, type: AccountableType): Promise<Map<string, string>> {
   const accounts = repositories.ledger.accounts;
   const existing = await accounts.idsByName(imp.familyId, names, tx);
   const missing = [...new Set(names)].filter((n) => !existing.has(n));
   if (missing.length) {
-    const type = imp.type === 'TradeImport' ? 'Investment' : 'Depository';
     await accounts.insertNamed(imp.familyId, imp.id, currency, type, missing.map((name) => ({ id: timeOrderedId(), name })), tx);
   }
   return accounts.idsByName(imp.familyId, names, tx);
@@ -62,7 +61,8 @@ export async function resolveMappables(
   familyToday: string,
   repositories: PublishRepositories,
   importMappings: ImportMappings,
-): Promise<PublishContext> {
+  createdAccountType: AccountableType = 'Depository',
+): Promise<Omit<PublishContext, 'format'>> {
   const { ledger, publishing } = repositories;
   // Two deliveries of one publish job must not both create the missing records (accounts have no unique name):
   // the import row lock makes the second wait, then read the mappings the first resolved.
@@ -82,7 +82,7 @@ export async function resolveMappables(
 
   const accounts = resolved('account');
   const accountKeys = pending('account').map((m) => m.key);
-  const createdAccounts = await ensureAccounts(tx, repositories, imp, accountKeys, familyCurrency);
+  const createdAccounts = await ensureAccounts(tx, repositories, imp, accountKeys, familyCurrency, createdAccountType);
   for (const key of accountKeys) accounts.set(key, createdAccounts.get(key)!);
 
   const categories = resolved('category');
@@ -125,7 +125,7 @@ export async function resolveMappables(
  * as resolved now: upload checked the accounts as they were then, and an account created here takes the family's
  * currency of today. Nothing is created: the caller's transaction rolls back.
  */
-async function checkAccountCurrencies(tx: Transaction, ctx: PublishContext): Promise<void> {
+async function checkAccountCurrencies(tx: Transaction, ctx: Omit<PublishContext, 'format'>): Promise<void> {
   if (ctx.imp.accountId || !ctx.accounts.size) return;
   const rows: ParsedRow[] = await ctx.publishing.rowsWithoutCurrency(ctx.imp.id, ctx.imp.publishedThroughRow, tx);
   const errors = [...accountCurrencyErrors(ctx.imp, rows, (key) => ctx.accountCurrencies.get(ctx.accounts.get(key) ?? '')).values()];

@@ -3,6 +3,7 @@ import type { Transaction } from '../../database/transactions';
 import type { Ledger } from '../../ledger/ledger';
 import type { PublishingRepository } from './publishing.repository';
 import type { Import } from '../import.entity';
+import type { ImportFormat } from '../formats/import-format';
 
 /**
  * A publish failure the user can act on, such as a row naming no account: its message is shown in the import's
@@ -13,6 +14,8 @@ export class PublishError extends Error {}
 /** What every chunk of one publish needs: the family's currency and today, and the mapped record ids by row value. */
 export interface PublishContext {
   imp: Import;
+  /** The import's format: its duplicate policy, split parts and what its rows read. */
+  format: ImportFormat;
   familyCurrency: string;
   /** The family's current date (YYYY-MM-DD) in its time zone, as the rows were checked against when parsed. */
   familyToday: string;
@@ -65,9 +68,6 @@ export interface ImportChunk {
  * reads the chunk's rows where it needs them: in SQL, or in Node through `withRows`.
  */
 export type ChunkPublisher = (tx: Transaction, chunk: ImportChunk, ctx: PublishContext) => Promise<void>;
-
-/** Import types whose rows can be a split's parts (split_of): a QIF or Actual split, published in its total's chunk. */
-export const SPLIT_PART_TYPES: ReadonlySet<string> = new Set(['ActualImport', 'QifImport']);
 
 /** Publishes rows already read into Node. */
 export type RowsPublisher = (tx: Transaction, rows: ImportRowRecord[], ctx: PublishContext) => Promise<void>;

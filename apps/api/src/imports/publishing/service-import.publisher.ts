@@ -5,7 +5,10 @@ import { ACCOUNTABLE_TYPES, AccountableType, TRANSACTION_KINDS } from '@hearth/c
 import { minorUnitsText, ServiceRecordType, splitLinesOf } from '@hearth/domain/import-formats';
 import { classificationOf, paletteColor } from './mappables';
 import type { RowsPublisher, ImportRowRecord, PublishContext, PublishRepositories } from './publish-context';
-import { publishRules } from './taxonomy.publisher';
+import { rulePublisher } from './taxonomy.publisher';
+
+/** Rules of the NDJSON are created anew, as every record of it is. */
+const publishRulesAnew = rulePublisher({ replacesNamed: false });
 
 // ServiceImport publishing. Rows arrive in dependency order (stored that way at upload), so everything a record
 // refers to was committed in this chunk's earlier statements or an earlier chunk. Source ids are remapped to
@@ -221,7 +224,7 @@ const rules: Handler = async (tx, rows, ctx) => {
     sourceRowNumber: r.line,
     values: { name: r.data.name, active: flag(r.data.active), effective_date: r.data.effective_date, conditions: portableOperands(r.data.conditions), actions: portableOperands(r.data.actions) },
   }));
-  await publishRules(tx, records, ctx);
+  await publishRulesAnew(tx, records, ctx);
 };
 
 /** Types Hearth has no table for yet (balances, holdings, recurring and rejected transfers): counted, not stored. */

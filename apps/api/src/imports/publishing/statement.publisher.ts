@@ -8,9 +8,10 @@ import { publishTransactionRows } from './transactions.publisher';
 /**
  * Statement rows (QIF, PDF) publish into the import's account by kind: transactions (a QIF split as its total and parts),
  * trades and stock splits of a QIF investment section, and an opening balance as a valuation entry of kind
- * opening_anchor.
+ * opening_anchor. With `openingBalanceBeforeRows`, a file without an opening balance moves the account's one before
+ * its earliest row once every row is in.
  */
-export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
+export const statementPublisher = ({ openingBalanceBeforeRows }: { openingBalanceBeforeRows: boolean }): ChunkPublisher => async (tx, chunk, ctx) => {
   const accountId = ctx.imp.accountId;
   if (!accountId) throw new PublishError('A statement import publishes into its account_id');
   await publishTransactionRows(tx, chunk, ctx, 'transaction');
@@ -21,7 +22,7 @@ export const publishStatement: ChunkPublisher = async (tx, chunk, ctx) => {
   const openings = await chunkRows(tx, ctx, chunk, 'opening_balance');
   if (openings.length) await setOpeningBalance(tx, ctx, accountId, openings.at(-1)!);
   // Once every row is in: the file's earliest row may predate the account's opening balance.
-  else if (chunk.last && ctx.imp.type === 'QifImport') await ctx.ledger.entries.moveOpeningBalanceBeforeRows(accountId, ctx.imp.id, tx);
+  else if (chunk.last && openingBalanceBeforeRows) await ctx.ledger.entries.moveOpeningBalanceBeforeRows(accountId, ctx.imp.id, tx);
 };
 
 /**

@@ -119,11 +119,11 @@ const ruleRecords = (rows: RuleRow[], ids: Record<'categories' | 'merchants' | '
   rows.map((r) => ({ ...r, conditions: JSON.stringify(withIds(r.conditions, ids)), actions: JSON.stringify(withIds(r.actions, ids)) }));
 
 /**
- * Rules: names in category, merchant and tag operands become ids (records created when missing). A RuleImport
- * replaces the family's rule of the same name and resource type and creates the others; a
- * ServiceImport creates every record anew (docs/api/service-ndjson.md).
+ * Rules: names in category, merchant and tag operands become ids (records created when missing). With
+ * `replacesNamed` (a rule file) a rule replaces the family's rule of the same name and resource type and the others
+ * are created; without (the service's NDJSON) every record is created anew (docs/api/service-ndjson.md).
  */
-export const publishRules: RowsPublisher = async (tx, records, ctx) => {
+export const rulePublisher = ({ replacesNamed }: { replacesNamed: boolean }): RowsPublisher => async (tx, records, ctx) => {
   const given: RuleRow[] = records.map((r) => ({
     rowNumber: r.sourceRowNumber,
     name: str(r.values.name),
@@ -141,7 +141,7 @@ export const publishRules: RowsPublisher = async (tx, records, ctx) => {
     merchants: await ensureMerchants(tx, ctx, [...names.merchants]),
   };
   let rows = given;
-  if (ctx.imp.type === 'RuleImport') {
+  if (replacesNamed) {
     // A name given twice is one rule: the later row replaces what the earlier one set.
     const key = (r: RuleRow) => `${r.resourceType}\n${r.name}`;
     const last = new Map(given.filter((r) => r.name).map((r) => [key(r), r]));

@@ -1,7 +1,7 @@
 import { timeOrderedId } from '../../common/time-ordered-id';
 import type { Transaction } from '../../database/transactions';
 import { minorUnitScales } from './minor-units';
-import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, list, PriorSpan, PublishContext, PublishError, SPLIT_PART_TYPES } from './publish-context';
+import { chunkBounds, ChunkPublisher, claimDuplicates, ImportChunk, list, PriorSpan, PublishContext, PublishError } from './publish-context';
 import type { DuplicateCandidate, TransactionChunk } from '../../ledger/imported-transactions.repository';
 
 /** A row the chunk shares with an earlier transaction, with what the row might add to that transaction. */
@@ -115,7 +115,7 @@ async function insertTransactions(tx: Transaction, ctx: PublishContext, params: 
  * transaction, and only a chunk with claims can have such parts.
  */
 async function markPartsOfSplitTransactions(tx: Transaction, ctx: PublishContext, chunk: ImportChunk, rowKind: string | null, duplicates: DuplicateRow[], claims: string): Promise<void> {
-  if (!SPLIT_PART_TYPES.has(ctx.imp.type) || !duplicates.length) return;
+  if (!ctx.format.splitParts || !duplicates.length) return;
   await ctx.ledger.importedTransactions.markPartsOfSplitTransactions(chunkBounds(ctx, chunk, rowKind), claims, tx);
 }
 
@@ -155,19 +155,13 @@ async function updateDuplicates(tx: Transaction, ctx: PublishContext, rows: Dupl
 }
 
 /**
- * Bank exports re-imported with overlapping dates must not double the history; nor must Mint, YNAB and Actual
- * exports, which hold the whole history each time they are written.
- */
-const DEDUPLICATED = new Set(['TransactionImport', 'QifImport', 'PdfImport', 'MintImport', 'YnabImport', 'ActualImport']);
-
-/**
- * The chunk's rows (of `rowKind` in a statement) become transactions; bank exports skip duplicates of existing
- * ones and add to them instead.
+ * The chunk's rows (of `rowKind` in a statement) become transactions; under the format's duplicate policy `content`
+ * (bank and app exports, re-imported with overlapping dates) rows skip duplicates of existing ones and add to them instead.
  */
 export async function publishTransactionRows(tx: Transaction, chunk: ImportChunk, ctx: PublishContext, rowKind: string | null): Promise<void> {
   const params = chunkParams(ctx, chunk, rowKind);
   const accounts = await chunkAccounts(tx, ctx, params);
-  const duplicates = DEDUPLICATED.has(ctx.imp.type) ? await findDuplicates(tx, ctx, chunk, params, accounts) : [];
+  const duplicates = ctx.format.duplicates === 'content' ? await findDuplicates(tx, ctx, chunk, params, accounts) : [];
   // The entry each duplicate row claimed, by row number, for SQL to look up.
   const claims = json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId])));
   await markPartsOfSplitTransactions(tx, ctx, chunk, rowKind, duplicates, claims);

@@ -1,12 +1,12 @@
-import { ACCOUNT_COLUMN_IMPORT_TYPES, ACCOUNT_REQUIRED_IMPORT_TYPES, type ImportType } from '@hearth/contracts';
 import { Field } from '../../../components/Field';
 import { errorMessage } from '../../../lib/api/client';
 import { useAccounts } from '../api/useImports';
+import { formatFacts } from './importFormats';
 
 /** The file names no account: publishing needs one picked. */
-export const needsAccount = (type: string) => ACCOUNT_REQUIRED_IMPORT_TYPES.includes(type as ImportType);
+export const needsAccount = (type: string) => formatFacts(type).account === 'required';
 /** Types whose rows can be put into one picked account. */
-export const takesAccount = (type: string) => needsAccount(type) || ACCOUNT_COLUMN_IMPORT_TYPES.includes(type as ImportType);
+export const takesAccount = (type: string) => formatFacts(type).account !== 'none';
 
 /** Picks the account every row goes into (`''`: none, so each row's account column says it). */
 export function AccountField({ type, value, onChange }: { type: string; value: string; onChange: (accountId: string) => void }) {

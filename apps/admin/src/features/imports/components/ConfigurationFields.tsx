@@ -1,14 +1,14 @@
-import { AMOUNT_TYPE_STRATEGIES, LAYOUT_DATE_FORMATS, NUMBER_FORMATS, SIGNAGE_CONVENTIONS } from '@hearth/contracts';
-import type { ImportType } from '@hearth/contracts';
+import { AMOUNT_TYPE_STRATEGIES, NUMBER_FORMATS, SIGNAGE_CONVENTIONS } from '@hearth/contracts';
 import { Field } from '../../../components/Field';
 import type { ImportConfiguration } from '../api/useImports';
+import { formatFacts, hasFixedFormat } from './importFormats';
 
 type Key = keyof ImportConfiguration;
 /** The fields that name a column: text, unlike has_header and header_row. */
 type ColumnKey = Extract<Key, `${string}_col_label`>;
 
-/** The columns to map, each for the types that read it (all the CSV types when `types` is left out). */
-const COLUMNS: { key: ColumnKey; label: string; types?: string[] }[] = [
+/** The columns to map, each shown for the types that read it (the contracts' fields). */
+const COLUMNS: { key: ColumnKey; label: string }[] = [
   { key: 'date_col_label', label: 'Date column' },
   { key: 'amount_col_label', label: 'Amount column' },
   { key: 'name_col_label', label: 'Name column' },
@@ -16,17 +16,12 @@ const COLUMNS: { key: ColumnKey; label: string; types?: string[] }[] = [
   { key: 'tags_col_label', label: 'Tags column' },
   { key: 'notes_col_label', label: 'Notes column' },
   { key: 'account_col_label', label: 'Account column' },
-  { key: 'currency_col_label', label: 'Currency column', types: ['TransactionImport', 'TradeImport', 'AccountImport'] },
-  { key: 'entity_type_col_label', label: 'Account type column', types: ['AccountImport'] },
-  { key: 'qty_col_label', label: 'Quantity column', types: ['TradeImport'] },
-  { key: 'ticker_col_label', label: 'Ticker column', types: ['TradeImport'] },
-  { key: 'price_col_label', label: 'Price column', types: ['TradeImport'] },
+  { key: 'currency_col_label', label: 'Currency column' },
+  { key: 'entity_type_col_label', label: 'Account type column' },
+  { key: 'qty_col_label', label: 'Quantity column' },
+  { key: 'ticker_col_label', label: 'Ticker column' },
+  { key: 'price_col_label', label: 'Price column' },
 ];
-
-/** Types with nothing to configure. */
-export const FIXED_FORMAT_TYPES = new Set(['ServiceImport', 'QifImport', 'PdfImport']);
-
-/** Types whose columns are fixed by the exporting app, and the date format it writes unless told otherwise. */
 
 /** Column pickers (a select when the file's headers are known) and the parsing options. */
 export function ConfigurationFields({
@@ -41,7 +36,8 @@ export function ConfigurationFields({
   onChange: (next: ImportConfiguration) => void;
 }) {
   const set = (key: Key) => (e: { target: { value: string } }) => onChange({ ...value, [key]: e.target.value || undefined });
-  if (FIXED_FORMAT_TYPES.has(type)) return <p className="muted">This file type has fixed columns: nothing to configure.</p>;
+  const facts = formatFacts(type);
+  if (hasFixedFormat(type)) return <p className="muted">This file type has fixed columns: nothing to configure.</p>;
   const column = (key: ColumnKey, label: string) => (
     <Field key={key} label={label}>
       {headers ? (
@@ -60,15 +56,19 @@ export function ConfigurationFields({
   );
   const dateFormat = (
     <Field label="Date format" hint="strftime pattern, e.g. %Y-%m-%d or %d.%m.%Y">
-      <input value={value.date_format ?? ''} placeholder={LAYOUT_DATE_FORMATS[type as ImportType] ?? '%Y-%m-%d'} onChange={set('date_format')} />
+      <input value={value.date_format ?? ''} placeholder={facts.layoutDateFormat ?? '%Y-%m-%d'} onChange={set('date_format')} />
     </Field>
   );
-  if (LAYOUT_DATE_FORMATS[type as ImportType]) return <div className="config-grid">{dateFormat}</div>;
-  const byTypeColumn = type === 'TransactionImport' && value.amount_type_strategy === 'custom_column';
+  // An app's export: its columns are fixed, its date format only a default.
+  if (facts.layoutDateFormat) return <div className="config-grid">{dateFormat}</div>;
+  // A type column can tell money in from money out: the amount's sign then says nothing, and the column is asked for below.
+  const typeColumnSigns = facts.fields.includes('amount_type_strategy');
+  const byTypeColumn = typeColumnSigns && value.amount_type_strategy === 'custom_column';
+  const columns = COLUMNS.filter((c) => facts.fields.includes(c.key) && !(typeColumnSigns && c.key === 'entity_type_col_label'));
   return (
     <div className="config-grid">
-      {COLUMNS.filter((c) => !c.types || c.types.includes(type)).map((c) => column(c.key, c.label))}
-      {type === 'TransactionImport' && (
+      {columns.map((c) => column(c.key, c.label))}
+      {typeColumnSigns && (
         <Field label="Money in or out">
           <select value={value.amount_type_strategy ?? 'signed_amount'} onChange={set('amount_type_strategy')}>
             {AMOUNT_TYPE_STRATEGIES.map((s) => (

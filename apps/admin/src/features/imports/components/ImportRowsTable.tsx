@@ -6,12 +6,10 @@ import { Loading } from '../../../components/Loading';
 import { useFocusAfter } from '../../../components/useFocusAfter';
 import { formatAmount } from '../../../lib/format';
 import { isUnpublished, useImportRows, useSkipRows, type ImportDetail, type ImportRow } from '../api/useImports';
+import { formatFacts } from './importFormats';
 
 /** A parsed value as text: lists (tags) joined, empty for null. */
 const cellText = (value: unknown): string => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value));
-
-/** Types whose rows keep amounts positive for money out (the files mostly write money in as positive). */
-const SIGNED_TYPES = new Set(['TransactionImport', 'MintImport', 'ActualImport', 'YnabImport', 'QifImport', 'PdfImport']);
 
 /**
  * Whether the file writes money in as positive, the opposite of the stored amounts: all but a transaction file read
@@ -19,9 +17,12 @@ const SIGNED_TYPES = new Set(['TransactionImport', 'MintImport', 'ActualImport',
  * whose amounts are not money in or out (an AccountImport's balances, shown as they are).
  */
 function inflowsPositive(detail: ImportDetail): boolean | null {
-  if (!SIGNED_TYPES.has(detail.type)) return null;
+  // Types whose rows keep amounts positive for money out (the files mostly write money in as positive).
+  const facts = formatFacts(detail.type);
+  if (!facts.signedAmounts) return null;
   const { signage_convention, amount_type_strategy } = detail.configuration;
-  return !(signage_convention === 'inflows_negative' && amount_type_strategy !== 'custom_column' && detail.type === 'TransactionImport');
+  const readsSignage = facts.fields.includes('signage_convention');
+  return !(signage_convention === 'inflows_negative' && amount_type_strategy !== 'custom_column' && readsSignage);
 }
 
 /** The value of column `field` as the file had it: an amount in its currency and sign, a date that did not read as written. */

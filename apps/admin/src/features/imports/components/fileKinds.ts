@@ -1,6 +1,7 @@
 import type { ContentFormat } from '@hearth/domain/import-formats';
+import { formatFacts } from './importFormats';
 
-/** How the new-import form asks for, previews and sends a type's content (the API's rules are in import-content.ts). */
+/** How the new-import form asks for, previews and sends a type's content (from the contracts' IMPORT_FORMAT_FACTS, which the API checks uploads against). */
 export interface FileKind {
   /** What the type reads: a chosen file of another kind (a picture, a spreadsheet) is refused at once (wrongFileKind). */
   format: ContentFormat;
@@ -14,13 +15,8 @@ export interface FileKind {
   pasteable: boolean;
 }
 
-const CSV: FileKind = { format: 'csv', noun: 'a CSV file', accept: '.csv,.txt,text/csv', preview: 'columns', pasteable: true };
-const KINDS: Readonly<Record<string, FileKind>> = {
-  // QIF and NDJSON have fixed fields: a table of their lines split at commas would show columns that are not there.
-  QifImport: { format: 'qif', noun: 'a QIF file', accept: '.qif', preview: 'lines', pasteable: true },
-  ServiceImport: { format: 'ndjson', noun: 'an NDJSON file', accept: '.ndjson,.json', preview: 'lines', pasteable: true },
-  PdfImport: { format: 'pdf', noun: 'a PDF statement', accept: '.pdf,application/pdf', preview: 'none', pasteable: false },
-};
-
-/** Every other type is a CSV file. */
-export const fileKindOf = (type: string): FileKind => (Object.hasOwn(KINDS, type) ? KINDS[type] : CSV);
+/** The type's first accepted content, as the contracts describe it. */
+export function fileKindOf(type: string): FileKind {
+  const [content] = formatFacts(type).accepts;
+  return { format: content.kind, noun: content.noun, accept: content.accept, preview: content.preview, pasteable: content.pasteable };
+}

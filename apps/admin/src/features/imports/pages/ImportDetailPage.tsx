@@ -19,7 +19,8 @@ import {
 } from '../api/useImports';
 import { AccountField, takesAccount } from '../components/AccountField';
 import { accountLabel, importSource, rowDates } from '../components/importLabels';
-import { ConfigurationFields, FIXED_FORMAT_TYPES } from '../components/ConfigurationFields';
+import { ConfigurationFields } from '../components/ConfigurationFields';
+import { hasFixedFormat } from '../components/importFormats';
 import { ImportRowsTable, ONLY_ERRORS } from '../components/ImportRowsTable';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
 
@@ -30,7 +31,7 @@ function ConfigureForm({ detail }: { detail: ImportDetail }) {
   const update = useUpdateImport(detail.id);
   const [config, setConfig] = useState<ImportConfiguration>(() => configOf(detail));
   const [accountId, setAccountId] = useState(detail.account_id ?? '');
-  const fixed = FIXED_FORMAT_TYPES.has(detail.type);
+  const fixed = hasFixedFormat(detail.type);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // A field the user emptied goes as null, which clears it: left out, the API would keep its old value.
@@ -214,7 +215,7 @@ export function ImportDetailPage() {
           {readback.error && <p className="error">{readback.error}</p>}
         </section>
       )}
-      {!d.status_detail.terminal && !busy && (!FIXED_FORMAT_TYPES.has(d.type) || takesAccount(d.type)) && <ConfigureForm key={d.id} detail={d} />}
+      {!d.status_detail.terminal && !busy && (!hasFixedFormat(d.type) || takesAccount(d.type)) && <ConfigureForm key={d.id} detail={d} />}
       <ImportRowsTable detail={d} />
     </section>
   );

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Papa from 'papaparse';
-import { IMPORT_TYPES, type ImportType } from '@hearth/contracts';
+import { DEFAULT_IMPORT_TYPE, IMPORT_TYPES, type ImportType } from '@hearth/contracts';
 import { FILE_HEAD_BYTES, wrongFileKind } from '@hearth/domain/import-formats';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
@@ -54,7 +54,7 @@ export function NewImportPage() {
   const [fileText, setFileText] = useState('');
   const [pasting, setPasting] = useState(false);
   const [pasted, setPasted] = useState('');
-  const [type, setType] = useState<ImportType>('TransactionImport');
+  const [type, setType] = useState<ImportType>(DEFAULT_IMPORT_TYPE);
   const [config, setConfig] = useState<ImportConfiguration>({});
   const [guessedFrom, setGuessedFrom] = useState<string | null>(null);
   const [accountId, setAccountId] = useState('');
