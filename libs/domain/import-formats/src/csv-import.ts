@@ -4,6 +4,7 @@ import type { ImportType, NumberFormat } from '@hearth/contracts';
 import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, shownValue, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
 import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
 import { actualSplitMarker, groupActualSplits, SPLIT_MARKER } from './actual-splits';
+import type { StatementFacts } from './statement';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
 // strings with positive = money leaving the account, tags as a list.
@@ -60,6 +61,8 @@ export interface ParsedImport {
   errorCode?: string;
   /** As in ReadImport: the content's rows, skipped ones included, when some may be left out of `rows`. */
   sourceRows?: number;
+  /** What a bank statement file (OFX, CAMT.053, MT940) states besides its rows: one entry per statement, in file order. */
+  statements?: StatementFacts[];
 }
 
 let lastRange: { today: Date; earliest: string; latest: string } | null = null;

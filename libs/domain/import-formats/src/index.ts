@@ -12,3 +12,4 @@ export { categoryPath, categoryTargets, qualifiedName } from './category-paths';
 export type { CategoryTarget, KnownCategory } from './category-paths';
 export { FILE_HEAD_BYTES, wrongFileKind } from './file-kind';
 export type { ContentFormat } from './file-kind';
+export type { StatementAccount, StatementBalance, StatementFacts } from './statement';
