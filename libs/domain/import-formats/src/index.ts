@@ -13,3 +13,8 @@ export type { CategoryTarget, KnownCategory } from './category-paths';
 export { FILE_HEAD_BYTES, wrongFileKind } from './file-kind';
 export type { ContentFormat } from './file-kind';
 export type { StatementAccount, StatementBalance, StatementFacts } from './statement';
+export { parseCamt } from './camt/camt';
+export type { CamtOptions } from './camt/camt';
+export { parseMt940 } from './mt940/mt940';
+export type { Mt940Options } from './mt940/mt940';
+export type { BankStatementOptions } from './bank-statement';
