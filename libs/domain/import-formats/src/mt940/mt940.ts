@@ -75,10 +75,13 @@ function readMessages(text: string): Message[] {
   return messages;
 }
 
-/** `250801` -> 2025-08-01; a year past today's is of the century before. */
+/**
+ * `250801` -> 2025-08-01; a year more than fifty years ahead is of the century before (`990105` is 1999). A date
+ * a little ahead stays so, to be shown as out of range rather than read as a century ago.
+ */
 function dateOf(yymmdd: string, today: Date): string | null {
   let year = 2000 + Number(yymmdd.slice(0, 2));
-  if (year > today.getUTCFullYear()) year -= 100;
+  if (year > today.getUTCFullYear() + 50) year -= 100;
   return validDay(year, Number(yymmdd.slice(2, 4)), Number(yymmdd.slice(4, 6)));
 }
 
