@@ -88,6 +88,20 @@ describe('parseMt940: German banks', () => {
   });
 });
 
+describe('parseMt940: statements over several messages', () => {
+  it('checks each message of a statement continued by :60M:/:62M: from its own opening to its own closing balance', () => {
+    const part = (n: number, opening: string, closing: string, line: string) =>
+      [':20:CONT', ':25:DE44500105175407324931', `:28C:7/${n}`, `:${n === 1 ? '60F' : '60M'}:${opening}`, line, ':86:Shop', `:${n === 2 ? '62F' : '62M'}:${closing}`, '-'].join('\n');
+    const text = part(1, 'C240101EUR10,00', 'C240102EUR7,00', ':61:240102D3,00NMSCNONREF') + '\n' + part(2, 'C240102EUR7,00', 'D240103EUR2,00', ':61:240103D9,00NMSCNONREF');
+    const parsed = parseMt940(text, options);
+    expect([parsed.fileErrors, parsed.rows.map((r) => r.values.amount)]).toEqual([[], ['3.00', '9.00']]);
+    expect(parsed.statements!.map((s) => [s.id, s.openingBalance!.amount, s.closingBalance!.amount, s.rows])).toEqual([
+      ['CONT 7/1', '10.00', '7.00', { first: 1, last: 1 }],
+      ['CONT 7/2', '7.00', '-2.00', { first: 2, last: 2 }],
+    ]);
+  });
+});
+
 describe('parseMt940: Dutch banks', () => {
   it('ING: /CNTP/ name, /REMI/USTD// text, the bank reference, the IBAN without its currency', () => {
     const parsed = parseMt940(ING, options);
