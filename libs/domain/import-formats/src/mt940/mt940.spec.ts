@@ -173,7 +173,7 @@ describe('parseMt940: what it refuses', () => {
     expect(parseMt940('Date,Amount\n2024-01-01,5\n', options)).toEqual({ rows: [], errorCode: 'invalid_mt940', fileErrors: [notMt940] });
     expect(parseMt940('<?xml version="1.0"?><Document/>', options).fileErrors).toEqual([notMt940]);
     expect(parseMt940(statement([], 'C2401EUR100'), options).fileErrors).toEqual([
-      "Statement 1: :60F: 'C2401EUR100' on line 4 is not a balance (C or D, YYMMDD, currency, amount as 1234,56)",
+      "Statement 1 (REF 1/1): :60F: 'C2401EUR100' on line 4 is not a balance (C or D, YYMMDD, currency, amount as 1234,56)",
     ]);
     const two = statement([':61:240102D1,00NMSCNONREF'], 'C240101EUR100,00', 'C240131EUR99,00') + '\n' + statement([':61:240102D1,00NMSCNONREF'], 'C240101EUR100,00', 'C240131EUR99,00', 'NL69INGB0123456789');
     expect(parseMt940(two, options).fileErrors).toEqual([

@@ -42,37 +42,44 @@ interface Field {
   line: number;
 }
 
-interface Message {
-  fields: Field[];
-}
-
-/** SWIFT block headers (`{1:F01...}{2:I940...}{4:`) before the fields, or the end of a message (`-}`, `-`). */
+/** SWIFT block headers (`{1:F01...}{2:I940...}{4:`) before the fields. */
 const BLOCKS = /^(?:\{\d:[^{}]*\})*(?:\{4:)?/;
+/** The end of a message: `-`, or `-}` and any trailer blocks. */
+const MESSAGE_END = /^-\}?\s*(?:\{.*)?$/;
 
-/** Splits the text into messages of fields: a message starts at :20: and ends at the next or at `-`/`-}`. */
-function readMessages(text: string): Message[] {
-  const messages: Message[] = [];
-  let message: Message | null = null;
-  let field: Field | null = null;
-  const lines = text.split(/\r\n?|\n/);
-  for (let index = 0; index < lines.length; index++) {
-    let line = lines[index];
+/**
+ * Reads the text field by field, each whole (with its continuation lines) before the next begins: `field` gets each,
+ * `end` each end of a message (`-`, `-}`) and the end of the text. Lines before the first field (ABN AMRO's
+ * `ABNANL2A` / `940` header) belong to no field.
+ */
+function readFields(text: string, field: (field: Field) => void, end: () => void): void {
+  let current: Field | null = null;
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (let index = 1; start <= text.length; index++) {
+    let stop = text.indexOf('\n', start);
+    if (stop === -1) stop = text.length;
+    let line = text.slice(start, stop > start && text.charCodeAt(stop - 1) === 0x0d ? stop - 1 : stop);
+    start = stop + 1;
     if (line.charCodeAt(0) === 0x7b /* { */) line = line.replace(BLOCKS, '');
-    else if (index === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line.charCodeAt(0) === 0x2d /* - */ && /^-\}?\s*(?:\{.*)?$/.test(line)) {
-      message = null;
-      field = null;
-      continue;
-    }
     const tagged = line.charCodeAt(0) === 0x3a /* : */ ? FIELD.exec(line) : null;
     if (tagged) {
-      if (tagged[1] === '20' || !message) messages.push((message = { fields: [] }));
-      field = { tag: tagged[1], lines: [tagged[2]], line: index + 1 };
-      message.fields.push(field);
-    } else if (field && line.trim()) field.lines.push(line);
-    // Lines before the first field (ABN AMRO's `ABNANL2A` / `940` header) belong to no field.
+      if (current) field(current);
+      current = { tag: tagged[1], lines: [tagged[2]], line: index };
+    } else if (line.charCodeAt(0) === 0x2d /* - */ && MESSAGE_END.test(line)) {
+      if (current) field(current);
+      current = null;
+      end();
+    } else if (current && line.trim()) current.lines.push(line);
   }
-  return messages;
+  if (current) field(current);
+  end();
+}
+
+/** How many :61: lines the text has: counted before any row is built, to refuse a file of too many. */
+function statementLineCount(text: string): number {
+  let count = text.startsWith(':61:') ? 1 : 0;
+  for (let at = text.indexOf('\n:61:'); at !== -1; at = text.indexOf('\n:61:', at + 5)) count++;
+  return count;
 }
 
 /**
@@ -140,6 +147,12 @@ function accountOf(raw: string): StatementAccount | undefined {
   return account;
 }
 
+/** Opening (:60F:, :60M:), closing (:62F:, :62M:) and available (:64:) balances. */
+const BALANCE_TAGS = new Set(['60F', '60M', '62F', '62M', '64']);
+/** Supplementary details that are only codes: `/TRCD/00100/`. */
+const CODES = /^\/[A-Z]{2,5}\//;
+const NO_DETAILS = { name: '', notes: '' };
+
 interface StatementLine {
   entry: StatementEntry;
   /** As the balances count it: money in positive; null when unreadable. */
@@ -148,12 +161,12 @@ interface StatementLine {
 
 /** A :61: field and the :86: after it as an entry. */
 function entryOf(field: Field, details: Field | undefined, currency: string, today: Date): StatementLine {
-  const [first, ...more] = field.lines;
-  const parts = STATEMENT_LINE.exec(first.trim());
-  const base = { currency, line: () => field.line, externalId: null, notes: null };
+  const first = field.lines[0].trim();
+  const parts = STATEMENT_LINE.exec(first);
+  const line = () => field.line;
   if (!parts) {
-    const problem = `:61: '${shownValue(first.trim())}' is not a statement line (YYMMDD value date, MMDD entry date, C/D/RC/RD, amount as 12,34, type, references)`;
-    return { entry: { ...base, date: null, amount: null, name: 'Imported item', problems: [problem] }, credit: null };
+    const problem = `:61: '${shownValue(first)}' is not a statement line (YYMMDD value date, MMDD entry date, C/D/RC/RD, amount as 12,34, type, references)`;
+    return { entry: { date: null, amount: null, currency, name: 'Imported item', notes: null, externalId: null, line, problems: [problem] }, credit: null };
   }
   const [, valueDay, entryDay, mark, , amountText, , references] = parts;
   const problems: string[] = [];
@@ -168,20 +181,23 @@ function entryOf(field: Field, details: Field | undefined, currency: string, tod
   const split = references.indexOf('//');
   const bankRef = split === -1 ? '' : references.slice(split + 2, split + 18);
   const rest = split === -1 ? '' : references.slice(split + 18);
-  const supplementary = [rest, ...more]
-    .map((l) => l.trim())
-    .filter((l) => l && !/^\/[A-Z]{2,5}\//.test(l))
-    .join(' ');
-  const read = detailsOf(details?.lines ?? []);
+  let supplementary = '';
+  for (let k = 0; k < field.lines.length; k++) {
+    // Codes some banks put there (ING's /TRCD/00100/) are no text for a person.
+    const text = (k === 0 ? rest : field.lines[k]).trim();
+    if (text && !CODES.test(text)) supplementary = supplementary ? `${supplementary} ${text}` : text;
+  }
+  const read = details ? detailsOf(details.lines) : NO_DETAILS;
   return {
     entry: {
-      ...base,
       date,
-      ...(date ? {} : { rawDate: `${valueDay}${entryDay ?? ''}` }),
+      rawDate: date ? undefined : `${valueDay}${entryDay ?? ''}`,
       amount: outflow,
+      currency,
       name: read.name || supplementary || 'Imported item',
       notes: read.notes || (read.name ? supplementary : '') || null,
       externalId: referenceId(bankRef),
+      line,
       problems,
     },
     credit: negateDecimal(outflow),
@@ -194,58 +210,77 @@ function entryOf(field: Field, details: Field | undefined, currency: string, tod
  * balance unreadable, statements of several accounts, balances that do not agree, no entry, too many rows.
  */
 export function parseMt940(text: string, opts: Mt940Options): ParsedImport {
-  const messages = readMessages(text).filter((m) => m.fields.some((f) => f.tag !== '86'));
-  const lineCount = messages.reduce((n, m) => n + m.fields.filter((f) => f.tag === '61').length, 0);
-  if (!messages.some((m) => m.fields.some((f) => f.tag === '20' || f.tag === '61'))) {
-    return refusedFile('The file is not an MT940 statement: it has no :20: or :61: fields (an MT940 file has lines such as :20:, :25:, :60F:, :61:, :86:, :62F:)', INVALID);
-  }
+  const lineCount = statementLineCount(text);
   if (lineCount > opts.maxRows) return tooManyRows(lineCount, opts.maxRows);
   const rows: ParsedRow[] = [];
   const statements: StatementFacts[] = [];
   const fileErrors: string[] = [];
   let balanced = true;
-  for (const [index, message] of messages.entries()) {
-    const facts: StatementFacts = { rows: null };
-    const first = rows.length + 1;
-    const credits: string[] = [];
-    let readable = true;
-    const valueOf = (tag: string) => message.fields.find((f) => f.tag === tag)?.lines.join(' ').trim() ?? '';
-    const reference = valueOf('20');
-    const number = valueOf('28C') || valueOf('28');
-    if (reference || number) facts.id = [reference, number].filter(Boolean).join(' ');
-    const account = accountOf(valueOf('25'));
-    if (account) facts.account = account;
-    for (const field of message.fields) {
-      if (!/^(60[FM]|62[FM]|64)$/.test(field.tag)) continue;
-      const balance = balanceOf(field, opts.today);
-      if (typeof balance === 'string') {
-        fileErrors.push(`Statement ${index + 1}: ${balance}`);
-        continue;
-      }
-      if (field.tag.startsWith('60')) facts.openingBalance ??= balance;
-      else if (field.tag.startsWith('62')) facts.closingBalance ??= balance;
-      else facts.availableBalance ??= balance;
-    }
-    const currency = facts.openingBalance?.currency ?? facts.closingBalance?.currency;
-    if (currency) facts.currency = currency;
-    if (facts.openingBalance?.date) facts.periodStart = facts.openingBalance.date;
-    if (facts.closingBalance?.date) facts.periodEnd = facts.closingBalance.date;
-    message.fields.forEach((field, k) => {
-      if (field.tag !== '61') return;
-      const next = message.fields[k + 1];
-      const { entry, credit } = entryOf(field, next?.tag === '86' ? next : undefined, currency ?? opts.defaultCurrency, opts.today);
-      if (credit === null) readable = false;
-      else credits.push(credit);
-      rows.push(statementRow(rows.length + 1, entry, opts.today));
-    });
-    facts.rows = rows.length >= first ? { first, last: rows.length } : null;
-    const label = `Statement ${index + 1}${facts.id ? ` (${facts.id})` : ''}`;
-    const mismatch = readable ? balanceMismatch(label, facts, credits) : null;
+  let sawStatement = false;
+
+  // The message being read: its facts, its entries' amounts as balances count them, the :61: awaiting its :86:.
+  let facts: StatementFacts | null = null;
+  let credits: string[] = [];
+  let readable = true;
+  let waiting: Field | null = null;
+  const label = (open: StatementFacts) => `Statement ${statements.length + 1}${open.id ? ` (${open.id})` : ''}`;
+  const addRow = (open: StatementFacts, field: Field, details: Field | undefined) => {
+    // The currency of the opening balance, which comes before the entries.
+    const { entry, credit } = entryOf(field, details, open.openingBalance?.currency ?? opts.defaultCurrency, opts.today);
+    if (credit === null) readable = false;
+    else credits.push(credit);
+    rows.push(statementRow(rows.length + 1, entry, opts.today));
+    if (open.rows) open.rows.last = rows.length;
+    else open.rows = { first: rows.length, last: rows.length };
+  };
+  const finish = () => {
+    const open = facts;
+    if (!open) return;
+    if (waiting) addRow(open, waiting, undefined);
+    waiting = null;
+    const currency = open.openingBalance?.currency ?? open.closingBalance?.currency;
+    if (currency) open.currency = currency;
+    if (open.openingBalance?.date) open.periodStart = open.openingBalance.date;
+    if (open.closingBalance?.date) open.periodEnd = open.closingBalance.date;
+    const mismatch = readable ? balanceMismatch(label(open), open, credits) : null;
     if (mismatch) {
       fileErrors.push(mismatch);
       balanced = false;
     }
-    statements.push(facts);
+    statements.push(open);
+    facts = null;
+  };
+  const valueOf = (field: Field) => field.lines.join(' ').trim();
+
+  readFields(
+    text,
+    (field) => {
+      if (field.tag === '20') finish();
+      // A :86: after a statement's end (its own information) starts no statement.
+      if (!facts && field.tag === '86') return;
+      if (!facts) [facts, credits, readable] = [{ rows: null }, [], true];
+      const open: StatementFacts = facts;
+      if (field.tag === '20' || field.tag === '61') sawStatement = true;
+      if (waiting) addRow(open, waiting, field.tag === '86' ? field : undefined);
+      const detailsTaken = waiting !== null && field.tag === '86';
+      waiting = field.tag === '61' ? field : null;
+      if (detailsTaken) return;
+      if (field.tag === '20' || field.tag === '28C' || field.tag === '28') open.id = open.id ? `${open.id} ${valueOf(field)}` : valueOf(field);
+      else if (field.tag === '25') {
+        const account = accountOf(valueOf(field));
+        if (account) open.account = account;
+      } else if (BALANCE_TAGS.has(field.tag)) {
+        const balance = balanceOf(field, opts.today);
+        if (typeof balance === 'string') fileErrors.push(`${label(open)}: ${balance}`);
+        else if (field.tag.startsWith('60')) open.openingBalance ??= balance;
+        else if (field.tag.startsWith('62')) open.closingBalance ??= balance;
+        else open.availableBalance ??= balance;
+      }
+    },
+    finish,
+  );
+  if (!sawStatement) {
+    return refusedFile('The file is not an MT940 statement: it has no :20: or :61: fields (an MT940 file has lines such as :20:, :25:, :60F:, :61:, :86:, :62F:)', INVALID);
   }
   if (fileErrors.length) return { rows: [], fileErrors, errorCode: balanced ? INVALID : 'unbalanced_statement' };
   const several = severalAccounts(statements, 'MT940');
