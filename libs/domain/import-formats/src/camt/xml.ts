@@ -27,6 +27,8 @@ export interface XmlHandlers {
   close?(element: XmlElement, ancestors: readonly XmlElement[]): boolean;
 }
 
+/** Distinct element names remembered once checked: a statement has a few hundred. */
+const MAX_NAMES = 10_000;
 /** Deeper than any statement nests: past this the document is refused rather than held. */
 const MAX_DEPTH = 100;
 
@@ -91,6 +93,8 @@ export function readXml(text: string, handlers: XmlHandlers = {}): XmlElement {
   };
 
   const length = text.length;
+  // Each name checked once, and every element of that name shares its strings.
+  const names = new Map<string, { tag: string; name: string }>();
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (;;) {
     // Whitespace between tags (indentation) is passed over without being cut out of the text.
@@ -160,16 +164,21 @@ export function readXml(text: string, handlers: XmlHandlers = {}): XmlElement {
       selfClosing = rest![2] === '/';
       i = REST_OF_TAG.lastIndex;
     }
-    if (!NAME.test(qualified)) {
-      if (nameEnd >= length) cutShort('a tag', lt);
-      refuse(`'${excerpt(text, lt)}' is not a well-formed tag`, lt);
+    let known = names.get(qualified);
+    if (!known) {
+      if (!NAME.test(qualified)) {
+        if (nameEnd >= length) cutShort('a tag', lt);
+        refuse(`'${excerpt(text, lt)}' is not a well-formed tag`, lt);
+      }
+      const colon = qualified.indexOf(':');
+      known = { tag: qualified, name: colon === -1 ? qualified : qualified.slice(colon + 1) };
+      if (names.size < MAX_NAMES) names.set(qualified, known);
     }
     if (stack.length === 0 && root) refuse(`<${qualified}> follows the root element: a document has one`, lt);
     if (stack.length >= MAX_DEPTH) refuse(`elements nest more than ${MAX_DEPTH} deep`, lt);
-    const colon = qualified.indexOf(':');
     const element: XmlElement = {
-      name: colon === -1 ? qualified : qualified.slice(colon + 1),
-      tag: qualified,
+      name: known.name,
+      tag: known.tag,
       attributes,
       children: [],
       text: '',
