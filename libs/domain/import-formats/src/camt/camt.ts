@@ -21,8 +21,15 @@ import { childOf, childrenOf, elementAt, lineCounter, readXml, textAt, type XmlE
 
 export type CamtOptions = BankStatementOptions;
 
-/** The message kinds read, by the namespace's message name: the element holding the reports and each report's. */
-const MESSAGES: Record<string, { container: string; report: string; what: string }> = {
+/** The message kinds read, by the namespace's message name. */
+/** A message kind: the element holding its reports, each report's element, and what a report is called. */
+interface MessageKind {
+  container: string;
+  report: string;
+  what: string;
+}
+
+const MESSAGES: Record<string, MessageKind> = {
   'camt.052': { container: 'BkToCstmrAcctRpt', report: 'Rpt', what: 'account report' },
   'camt.053': { container: 'BkToCstmrStmt', report: 'Stmt', what: 'statement' },
   'camt.054': { container: 'BkToCstmrDbtCdtNtfctn', report: 'Ntfctn', what: 'notification' },
@@ -43,7 +50,7 @@ class CamtRefused extends Error {}
 const shownNamespace = (namespace: string) => (namespace.length > 100 ? `${namespace.slice(0, 100)}…` : namespace);
 
 /** The message kind a root element declares, or why it is not one read here. */
-function messageOf(root: XmlElement): (typeof MESSAGES)[string] {
+function messageOf(root: XmlElement): MessageKind {
   if (root.name !== 'Document') throw new CamtRefused(`The file is not a CAMT statement: its root element is <${root.tag}>, not <Document>`);
   const prefix = root.tag.includes(':') ? root.tag.slice(0, root.tag.indexOf(':')) : '';
   const namespace = root.attributes?.[prefix ? `xmlns:${prefix}` : 'xmlns'];
@@ -247,14 +254,14 @@ interface OpenReport {
  * a DOCTYPE, cut short, statements of several accounts, balances that do not agree, no booked entry, too many rows.
  */
 export function parseCamt(text: string, opts: CamtOptions): ParsedImport {
-  let message: (typeof MESSAGES)[string] | null = null;
+  let message = null as MessageKind | null;
   const rows: ParsedRow[] = [];
   const statements: StatementFacts[] = [];
   const mismatches: string[] = [];
   const lineOf = lineCounter(text);
   let rowCount = 0;
   let notBooked = 0;
-  let report: OpenReport | null = null;
+  let report = null as OpenReport | null;
   try {
     readXml(text, {
       open(element, ancestors) {
@@ -264,7 +271,7 @@ export function parseCamt(text: string, opts: CamtOptions): ParsedImport {
         }
       },
       close(element, ancestors) {
-        const open = report as OpenReport | null;
+        const open = report;
         if (!open) return true;
         if (ancestors.length === 3 && element.name === 'Ntry') {
           const currency = (open.currency ??= textAt(childOf(open.element, 'Acct'), 'Ccy') || opts.defaultCurrency);
@@ -297,8 +304,7 @@ export function parseCamt(text: string, opts: CamtOptions): ParsedImport {
     throw error;
   }
   if (rowCount > opts.maxRows) return tooManyRows(rowCount, opts.maxRows);
-  const what = (message as (typeof MESSAGES)[string] | null)?.what ?? 'statement';
-  if (!statements.length) return refusedFile(`The CAMT file holds no ${what} (<${(message as (typeof MESSAGES)[string] | null)?.report ?? 'Stmt'}>)`, INVALID);
+  if (!statements.length) return refusedFile(`The CAMT file holds no ${message?.what ?? 'statement'} (<${message?.report ?? 'Stmt'}>)`, INVALID);
   const several = severalAccounts(statements, 'CAMT');
   if (several) return refusedFile(several, INVALID);
   if (mismatches.length) return { rows: [], fileErrors: mismatches, errorCode: 'unbalanced_statement' };
