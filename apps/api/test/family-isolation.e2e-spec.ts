@@ -34,7 +34,7 @@ const COLLECTIONS: Array<[RegExp, keyof FamilyA['ids']]> = [
   [/^\/api\/v1\/budgets\/\{id\}$/, 'budget'],
   [/^\/api\/v1\/budget_categories\/\{id\}$/, 'budgetCategory'],
   [/^\/api\/v1\/accounts\/\{id\}$/, 'account'],
-  [/^\/api\/v1\/transactions\/\{id\}$/, 'transaction'],
+  [/^\/api\/v1\/transactions\/\{id\}/, 'transaction'],
   [/^\/api\/v1\/family_exports\/\{id\}/, 'familyExport'],
 ];
 
@@ -45,6 +45,8 @@ const BODIES: Record<string, object> = {
   'PATCH /api/v1/imports/{id}': { date_format: '%Y-%m-%d' },
   'PATCH /api/v1/budgets/{id}': { budgeted_spending: 100, expected_income: 100 },
   'PATCH /api/v1/budget_categories/{id}': { budgeted_spending: 10 },
+  'PATCH /api/v1/transactions/{id}': { transaction: { notes: 'changed' } },
+  'POST /api/v1/transactions/{id}/split': { parts: [{ amount: '1.00', name: 'One' }, { amount: '2.00', name: 'Two' }] },
 };
 
 interface FamilyA {

@@ -421,14 +421,23 @@ describe('imports: PDF statements', () => {
     );
 
   it('reads a debit/credit/balance statement over two pages into rows to review, then publishes them', async () => {
+    // A running balance that follows from the rows, printed as German banks print figures.
+    let balanceCents = 100_000;
     const rows = Array.from({ length: 45 }, (_, i) => {
       const day = String((i % 28) + 1).padStart(2, '0');
-      return i % 5 === 0 ? [`${day}/01/2024`, `Salary ${i}`, '', '2.500,00', '9.999,00'] : [`${day}/01/2024`, `Shop ${i}`, `${i},50`, '', '9.999,00'];
+      balanceCents += i % 5 === 0 ? 250_000 : -(i * 100 + 50);
+      const balance = (balanceCents / 100).toLocaleString('de-DE', { minimumFractionDigits: 2 });
+      return i % 5 === 0 ? [`${day}/01/2024`, `Salary ${i}`, '', '2.500,00', balance] : [`${day}/01/2024`, `Shop ${i}`, `${i},50`, '', balance];
     });
-    const pdf = await statementPdf({ title: 'Hausbank Kontoauszug', headers: ['Datum', 'Buchungstext', 'Soll', 'Haben', 'Saldo'], columns: [40, 110, 330, 400, 480], rows });
-    // German headers are not in the header vocabulary: refused clearly rather than guessed.
-    const refused = await uploadPdf(pdf);
+    // Column names that say neither money out from in nor which is the balance, without a balance to tell them: refused
+    // clearly rather than guessed.
+    const unknown = await statementPdf({ title: 'Taarifa', headers: ['Tarehe', 'Maelezo', 'Kutoa', 'Kuweka'], columns: [40, 110, 330, 400], rows: rows.map((r) => r.slice(0, 4)) });
+    const refused = await uploadPdf(unknown);
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 422, error: 'unsupported_pdf' });
+    expect(refused.body.message).toContain("'Kutoa', 'Kuweka' could not be told apart");
+    const german = await statementPdf({ title: 'Hausbank Kontoauszug', headers: ['Datum', 'Buchungstext', 'Soll', 'Haben', 'Saldo'], columns: [40, 110, 330, 400, 480], rows });
+    const germanImport = await uploadPdf(german).expect(201);
+    expect(germanImport.body.data).toMatchObject({ stats: { rows_count: 45, valid_rows_count: 45 } });
 
     const english = await statementPdf({ title: 'Acme Bank statement', headers: ['Date', 'Description', 'Debit', 'Credit', 'Balance'], columns: [40, 110, 330, 400, 480], rows });
     const created = await uploadPdf(english).expect(201);

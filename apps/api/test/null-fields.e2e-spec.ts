@@ -30,6 +30,12 @@ describe('null for every field of every request body', () => {
     ids.budget = (await key(request(t.server).post('/api/v1/budgets')).send({ start_date: '2025-01-01' }).expect(201)).body.id;
     ids.budgetCategory = (await key(request(t.server).get(`/api/v1/budget_categories?budget_id=${ids.budget}`)).expect(200)).body.budget_categories[0].id;
     ids.import = (await key(request(t.server).post('/api/v1/imports')).send({ raw_file_content: 'date,amount,name\n2025-01-02,1.00,Shop\n' }).expect(201)).body.data.id;
+    [{ id: ids.account }, { id: ids.otherAccount }] = await t.dataSource.query(
+      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency)
+       VALUES ($1, 'Checking', 'Depository', 'asset', 'USD'), ($1, 'Savings', 'Depository', 'asset', 'USD') RETURNING id`,
+      [admin.familyId],
+    );
+    ids.transaction = (await key(request(t.server).post('/api/v1/transactions')).send({ transaction: { account_id: ids.account, date: '2025-01-03', amount: '1.00', name: 'Nulls' } }).expect(201)).body.id;
     ids.provider = (await as(t.server, browser, 'post', '/api/v1/admin/sso_providers').send({ ...PROVIDER, name: `nulls-${Math.random().toString(36).slice(2, 10)}` }).expect(201)).body.id;
   }, 120_000);
   afterAll(() => t?.close());
@@ -54,6 +60,11 @@ describe('null for every field of every request body', () => {
     'POST /api/v1/budgets': () => ({ start_date: '2025-02-01' }),
     'PATCH /api/v1/budgets/{id}': () => ({ budgeted_spending: '10.00', expected_income: '20.00' }),
     'PATCH /api/v1/budget_categories/{id}': () => ({ budgeted_spending: '5.00' }),
+    'POST /api/v1/transactions': () => ({ transaction: { account_id: ids.account, date: '2025-01-03', amount: '1.00', name: 'Nulls' } }),
+    'PATCH /api/v1/transactions/{id}': () => ({ transaction: { notes: 'nulls' } }),
+    'PATCH /api/v1/transactions/bulk': () => ({ ids: [ids.transaction], excluded: false }),
+    'POST /api/v1/transactions/{id}/split': () => ({ parts: [{ amount: '0.50', name: 'One' }, { amount: '0.50', name: 'Two' }] }),
+    'POST /api/v1/transfers': () => ({ from_account_id: ids.account, to_account_id: ids.otherAccount, amount: '1.00', date: '2025-01-03' }),
   };
   const pathIds: Record<string, () => string> = {
     '/api/v1/admin/users/{id}': () => ids.user,
@@ -61,6 +72,8 @@ describe('null for every field of every request body', () => {
     '/api/v1/admin/sso_providers/{id}': () => ids.provider,
     '/api/v1/budgets/{id}': () => ids.budget,
     '/api/v1/budget_categories/{id}': () => ids.budgetCategory,
+    '/api/v1/transactions/{id}': () => ids.transaction,
+    '/api/v1/transactions/{id}/split': () => ids.transaction,
   };
 
   /** Every operation with a JSON body, and the properties of that body. */

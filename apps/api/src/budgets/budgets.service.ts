@@ -10,11 +10,11 @@ import {
   summarizeBudget,
 } from '@hearth/domain/budget-math';
 import type { BudgetSummary, CategoryActivity, IsoDate } from '@hearth/domain/budget-math';
-import { convertedSumToMinorUnits, finerThanMinorUnit, formatDecimal, LARGEST_CENTS, minorUnitDigits, MoneyError, parseAmount } from '@hearth/domain/money';
-import type { MinorUnits } from '@hearth/domain/money';
+import { convertedSumToMinorUnits, formatDecimal, LARGEST_CENTS } from '@hearth/domain/money';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
 import { assertUsableFamilyCurrency } from '../common/currency-field';
+import { amountField } from '../common/money-fields';
 import { LOGGER } from '../common/logger';
 import { pageWindow } from '../common/paging';
 import { uuidParam } from '../common/query-params';
@@ -75,31 +75,6 @@ function isoDateParam(name: string, value: unknown): IsoDate | undefined {
   } catch {
     throw ApiError.validation([`${name} must be an ISO 8601 date`]);
   }
-}
-
-/**
- * A decimal amount >= 0 in `currency`, from a JSON string or number, refused (as imports refuse it) when it has more
- * decimals than the currency stores: rounding 12.345 to 12.35 would save something other than what was sent.
- */
-function amountParam(name: string, value: unknown, currency: string): MinorUnits {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-  let amount: MinorUnits | undefined;
-  try {
-    if (text !== undefined) amount = parseAmount(text, currency);
-  } catch (error) {
-    if (!(error instanceof MoneyError)) throw error;
-  }
-  if (amount === undefined || amount < 0n) {
-    const got = typeof value === 'string' ? ` (got "${value.slice(0, 40)}")` : '';
-    throw ApiError.validation([`${name} must be a decimal amount of at least 0 in ${currency}, written without grouping such as 1000.50${got}`]);
-  }
-  if (finerThanMinorUnit(text!, currency)) {
-    const digits = minorUnitDigits(currency);
-    const allowed = digits === 0 ? `${currency} amounts have no decimals` : `${currency} amounts have ${digits} decimals`;
-    throw ApiError.validation([`${name} has more decimals than ${currency} stores: ${allowed} (got ${text})`]);
-  }
-  if (amount > LARGEST_CENTS) throw ApiError.validation([`${name} must be at most ${formatDecimal(LARGEST_CENTS, currency)}`]);
-  return amount;
 }
 
 @Injectable()
@@ -171,7 +146,7 @@ export class BudgetsService {
   async update(principal: Principal, id: string, body: UpdateBudgetDto): Promise<void> {
     const budget = await this.findBudget(principal, id);
     const nullableAmount = (name: string, value: unknown) =>
-      value === undefined || value === null ? value : amountParam(name, value, budget.currency);
+      value === undefined || value === null ? value : amountField(name, value, budget.currency, { atLeastZero: true });
     await this.budgets.updateAmounts(budget.id, {
       budgetedSpending: nullableAmount('budgeted_spending', body.budgeted_spending),
       expectedIncome: nullableAmount('expected_income', body.expected_income),
@@ -212,7 +187,7 @@ export class BudgetsService {
     await this.budgets.transaction(async (tx) => {
       const row = await this.budgets.findVisibleCategory(viewer, id, tx);
       if (!row) throw ApiError.notFound();
-      const amount = amountParam('budgeted_spending', body.budgeted_spending ?? '0', row.currency);
+      const amount = amountField('budgeted_spending', body.budgeted_spending ?? '0', row.currency, { atLeastZero: true });
       const parentId = row.parentBudgetedSpending === null ? null : row.category.parentId;
       const group = await this.budgets.lockCategoryGroup(tx, row.budgetId, parentId ?? row.category.id);
       await this.budgets.setCategoryBudget(tx, row.id, amount);

@@ -50,7 +50,7 @@ export interface PageWindow {
 }
 
 /** Lenient like the reference API: a missing or non-positive page is 1; per_page is capped at 100, else 25. */
-function requestedPage(query: { page?: string; per_page?: string }): { page: number; perPage: number } {
+export function requestedPage(query: { page?: string; per_page?: string }): { page: number; perPage: number } {
   const page = Number.parseInt(query.page ?? '', 10);
   const perPage = Number.parseInt(query.per_page ?? '', 10);
   return {

@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { ApiError } from './api-error';
 
 /**
@@ -13,12 +13,22 @@ function flattenValidationErrors(errors: ValidationError[], parent = ''): string
   });
 }
 
-/** The pipe every body, query and path DTO goes through: a 422 listing each problem, undeclared properties dropped. */
-export const validationPipe = () =>
+/** class-validator's message for an undeclared property, as flattenValidationErrors prefixes it. */
+const UNDECLARED = /^((?:[^ ]+\.)?)property (.+) should not exist$/;
+
+/**
+ * The pipe every body, query and path DTO goes through: a 422 listing each problem, undeclared properties dropped
+ * (or, with `forbidNonWhitelisted`, refused by name: "transaction.colour is not a field ...").
+ */
+export const validationPipe = (options: Pick<ValidationPipeOptions, 'forbidNonWhitelisted'> = {}) =>
   new ValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,
+    ...options,
     // Several rules of one field can fail with the same message (an integer range): each message once.
-    exceptionFactory: (errors) => ApiError.validation([...new Set(flattenValidationErrors(errors))]),
+    exceptionFactory: (errors) =>
+      ApiError.validation([
+        ...new Set(flattenValidationErrors(errors).map((message) => message.replace(UNDECLARED, '$1$2 is not a field this operation takes'))),
+      ]),
   });

@@ -162,10 +162,10 @@ export class EntriesRepository {
     await managerOf(tx, this.dataSource).query(`INSERT INTO taggings (tag_id, entry_id) SELECT * FROM unnest($1::uuid[], $2::uuid[]) ON CONFLICT DO NOTHING`, [pairs.map((p) => p[0]), pairs.map((p) => p[1])]);
   }
 
-  /** Creates transfers between entries with the ids a ServiceImport gives, recorded as the import's. */
+  /** Creates transfers between entries with the given ids, recorded as import `importId`'s (null: made by hand). */
   async insertTransfers(
     familyId: string,
-    importId: string,
+    importId: string | null,
     rows: Array<{ id: string; inflow: string | null; outflow: string | null; status: string; notes: string | null }>,
     tx?: Transaction,
   ): Promise<void> {

@@ -8,6 +8,7 @@ import { Ledger } from './ledger';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
 import { TaxonomyRepository } from './taxonomy.repository';
 import { TradesRepository } from './trades.repository';
+import { TransactionEditsRepository } from './transaction-edits.repository';
 
 const REPOSITORIES = [
   AccountLocksRepository,
@@ -18,6 +19,7 @@ const REPOSITORIES = [
   LedgerAccountsRepository,
   TaxonomyRepository,
   TradesRepository,
+  TransactionEditsRepository,
 ];
 
 /**

@@ -28,6 +28,12 @@ export class ListTransactionsQuery extends LocaleQuery {
   @ApiPropertyOptional({ type: String, description: 'Case-insensitive substring of the name, notes or merchant name; % and _ are literal' })
   @IsOptional()
   search?: unknown;
+  @ApiPropertyOptional({
+    type: String,
+    description: "A page's next_cursor: the page after it, in the same order, with the same filters to be given again. Pages by position, not by count, so rows added meanwhile cause no gap or repeat and a deep page costs what the first does; not with page",
+  })
+  @IsOptional()
+  cursor?: unknown;
 }
 
 const money = (description: string) =>
@@ -90,5 +96,6 @@ export class TransactionDto {
 
 export class TransactionListDto {
   @ApiProperty({ type: [TransactionDto] }) transactions: TransactionDto[];
-  @ApiProperty({ type: PaginationDto }) pagination: PaginationDto;
+  @ApiProperty({ type: PaginationDto, nullable: true, description: 'null when the page was asked for by cursor (no count is made)' }) pagination: PaginationDto | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Give as cursor for the page after this one; null on the last page' }) next_cursor: string | null;
 }

@@ -46,6 +46,15 @@ export interface TransactionRecord {
   transfer: { id: string; amount: MinorUnits; currency: string; otherAccount: TransactionAccountRecord } | null;
   createdAt: Date;
   updatedAt: Date;
+  /** created_at to the microsecond (UTC, as PostgreSQL writes a timestamp), for a keyset position. */
+  createdAtExact: string;
+}
+
+/** Where a keyset page starts: after the row of this date, created_at (createdAtExact) and id, in the list's order. */
+export interface ListPosition {
+  date: IsoDate;
+  createdAt: string;
+  id: string;
 }
 
 /**
@@ -99,6 +108,7 @@ const ORDER = 'e.date DESC, e.created_at DESC, e.id DESC';
 const DETAILS = `
   SELECT e.id, e.date::text AS date, e.amount_minor::text AS amount, e.currency, e.name, e.notes, e.external_id AS "externalId",
          e.source, e.parent_entry_id AS "parentId", e.created_at AS "createdAt", e.updated_at AS "updatedAt",
+         (e.created_at AT TIME ZONE 'UTC')::text AS "createdAtExact",
          json_build_object('id', a.id, 'name', a.name, 'accountableType', a.accountable_type) AS account,
          CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name, 'color', c.color, 'icon', c.lucide_icon) END AS category,
          CASE WHEN m.id IS NULL THEN NULL ELSE json_build_object('id', m.id, 'name', m.name) END AS merchant,
@@ -146,24 +156,39 @@ export class TransactionsRepository {
     return row.n;
   }
 
-  /** One page, newest first; the family's entries are read along the (family_id, date) index. */
-  async list(filter: TransactionFilter, page: PageWindow): Promise<TransactionRecord[]> {
+  /**
+   * One page, newest first; the family's entries are read along the (family_id, date) index, backwards. After a
+   * position (keyset paging), the scan starts at its date (`e.date <=`, a bound of that index) and the row comparison,
+   * in the order's own columns, drops what precedes it on that day; LIMIT then ends the scan, so a deep page costs
+   * what the first does, where an OFFSET reads and throws away every row before it.
+   */
+  async list(filter: TransactionFilter, page: PageWindow, after?: ListPosition): Promise<TransactionRecord[]> {
     const { sql, params, joinsMerchant } = where(filter);
+    let keyset = '';
+    if (after) {
+      const [date, createdAt, id] = [params.push(after.date), params.push(after.createdAt), params.push(after.id)].map((n) => `$${n}`);
+      keyset = `AND e.date <= ${date}::date AND (e.date, e.created_at, e.id) < (${date}::date, ${createdAt}::timestamp AT TIME ZONE 'UTC', ${id}::uuid)`;
+    }
     const limit = `$${params.push(page.limit)}`;
     const offset = `$${params.push(page.offset)}`;
     const rows: Row[] = await this.dataSource.query(
-      `WITH page AS (SELECT e.id FROM ${FILTERED(joinsMerchant)} WHERE ${sql} ORDER BY ${ORDER} LIMIT ${limit} OFFSET ${offset}) ${DETAILS}`,
+      `WITH page AS (SELECT e.id FROM ${FILTERED(joinsMerchant)} WHERE ${sql} ${keyset} ORDER BY ${ORDER} LIMIT ${limit} OFFSET ${offset}) ${DETAILS}`,
+      params,
+    );
+    return rows.map(toRecord);
+  }
+
+  /** The family's transactions among `ids`, in the list's order. */
+  async findMany(familyId: string, ids: string[]): Promise<TransactionRecord[]> {
+    const { sql, params } = where({ familyId });
+    const rows: Row[] = await this.dataSource.query(
+      `WITH page AS (SELECT e.id FROM ${FILTERED(false)} WHERE ${sql} AND e.id = ANY($${params.push(ids)}::uuid[])) ${DETAILS}`,
       params,
     );
     return rows.map(toRecord);
   }
 
   async find(familyId: string, id: string): Promise<TransactionRecord | undefined> {
-    const { sql, params } = where({ familyId });
-    const rows: Row[] = await this.dataSource.query(
-      `WITH page AS (SELECT e.id FROM ${FILTERED(false)} WHERE ${sql} AND e.id = $${params.push(id)}) ${DETAILS}`,
-      params,
-    );
-    return rows.length ? toRecord(rows[0]) : undefined;
+    return (await this.findMany(familyId, [id]))[0];
   }
 }

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { parseIsoDate } from '@hearth/domain/budget-math';
 import { parseDecimal } from '@hearth/domain/money';
 import type { Principal } from '../auth/principal';
 import { ApiError } from '../common/api-error';
-import { pageWindow } from '../common/paging';
+import { pageWindow, requestedPage } from '../common/paging';
 import { singleParam, strictIsoDateParam, uuidListParam, uuidParam } from '../common/query-params';
 import { requestLocale } from '../common/request-locale';
 import type { ListTransactionsQuery, TransactionDto, TransactionListDto } from './transaction.dto';
 import { presentTransaction } from './transaction.presenter';
-import { TransactionFilter, TransactionsRepository } from './transactions.repository';
+import { ListPosition, TransactionFilter, TransactionRecord, TransactionsRepository } from './transactions.repository';
 
 /** `x_id` and `x_ids[]` together: both apply, so only ids in both. */
 function idsParam(query: ListTransactionsQuery, single: 'account_id' | 'category_id' | 'merchant_id'): string[] | undefined {
@@ -31,6 +32,35 @@ function typeParam(value: unknown): TransactionFilter['type'] {
   throw ApiError.validation(['type must be income or expense']);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const EXACT_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?$/;
+
+/** A next_cursor: the last row's position in the list's order, opaque to clients (base64url of JSON). */
+const cursorOf = (row: TransactionRecord): string => Buffer.from(JSON.stringify([row.date, row.createdAtExact, row.id])).toString('base64url');
+
+/** The position a cursor gives; anything this list did not give is refused by name. */
+function cursorParam(value: unknown): ListPosition | undefined {
+  const text = singleParam('cursor', value);
+  if (text === undefined) return undefined;
+  let position: unknown;
+  try {
+    position = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    position = undefined;
+  }
+  const valid = (p: unknown): p is [string, string, string] => {
+    if (!Array.isArray(p) || p.length !== 3 || !p.every((part) => typeof part === 'string')) return false;
+    try {
+      parseIsoDate(p[0]);
+    } catch {
+      return false;
+    }
+    return EXACT_TIMESTAMP.test(p[1]) && UUID.test(p[2]);
+  };
+  if (!valid(position)) throw ApiError.validation(["cursor must be a next_cursor this list gave"]);
+  return { date: position[0], createdAt: position[1], id: position[2] };
+}
+
 /** Every filter checked by name; another family's ids pass and simply match nothing. */
 const filterOf = (principal: Principal, query: ListTransactionsQuery): TransactionFilter => ({
   familyId: principal.familyId,
@@ -50,12 +80,25 @@ const filterOf = (principal: Principal, query: ListTransactionsQuery): Transacti
 export class TransactionsService {
   constructor(private readonly transactions: TransactionsRepository) {}
 
+  /**
+   * A page by number (with its count, as Sure pages) or, given a cursor, the page after it (keyset, no count). Either
+   * way one row more than the page is read, to tell whether a next_cursor follows.
+   */
   async list(principal: Principal, query: ListTransactionsQuery, acceptLanguage: string | undefined): Promise<TransactionListDto> {
     const locale = requestLocale(query.locale, acceptLanguage);
     const filter = filterOf(principal, query);
-    const { window, pagination } = pageWindow(query, await this.transactions.count(filter));
-    const rows = await this.transactions.list(filter, window);
-    return { transactions: rows.map((row) => presentTransaction(row, locale)), pagination };
+    const after = cursorParam(query.cursor);
+    if (after && query.page !== undefined) throw ApiError.validation(['cursor and page cannot be given together: a cursor says where its page starts']);
+    const { window, pagination } = after
+      ? { window: { limit: requestedPage(query).perPage, offset: 0 }, pagination: null }
+      : pageWindow(query, await this.transactions.count(filter));
+    const rows = await this.transactions.list(filter, { ...window, limit: window.limit + 1 }, after);
+    const page = rows.slice(0, window.limit);
+    return {
+      transactions: page.map((row) => presentTransaction(row, locale)),
+      pagination,
+      next_cursor: rows.length > window.limit ? cursorOf(page[page.length - 1]) : null,
+    };
   }
 
   async show(principal: Principal, id: string, locale: string | undefined, acceptLanguage: string | undefined): Promise<TransactionDto> {

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { realworldDir } from '../../../../tools/test-support/realworld';
 import { CsvImportSettings, parseImportContent, ParseOptions } from './csv-import';
 
 const settings = (overrides: Partial<CsvImportSettings> = {}): CsvImportSettings => ({
@@ -574,6 +575,30 @@ describe('parseImportContent: files without a header line (has_header false)', (
     ]);
   });
 
+  it('reads a file that starts with a booking, when the import names no columns, by what the columns hold', () => {
+    const plain = settings({ colSep: ';', numberFormat: '1.234,56', dateFormat: '%d.%m.%Y' });
+    const csv = `${headerless}A remark between bookings;;\n20.09.2017;Miete;20.09.2017;-800,00;EUR;;\n`;
+    const { rows, fileErrors, sourceRows } = parseImportContent(plain, csv, options);
+    expect(fileErrors).toEqual([]);
+    expect(sourceRows).toBe(4);
+    // Line 3 holds no date and no number: a remark, left out like a title line, not a failing row.
+    expect(rows.map((r) => [r.sourceRowNumber, r.values.date, r.values.amount, r.values.name, r.values.currency, r.errors])).toEqual([
+      [1, '2017-09-18', '33.87', 'HOFER DANKT 0527', 'EUR', []],
+      [2, '2017-09-19', '-1200.00', 'Gehalt', 'EUR', []],
+      [4, '2017-09-20', '800.00', 'Miete', 'EUR', []],
+    ]);
+  });
+
+  it('keeps a file with a header line, or one the values cannot explain, as it was', () => {
+    const plain = settings({ colSep: ';', numberFormat: '1.234,56', dateFormat: '%d.%m.%Y' });
+    // A first line of names is a header even when its columns are not the ones the import needs.
+    expect(parseImportContent(plain, `Buchung;Text;Valuta;Betrag\n${headerless}`, options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+    // A date but no amount anywhere: nothing to read as the amount.
+    expect(parseImportContent(plain, '18.09.2017;HOFER\n19.09.2017;Gehalt\n', options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+    // A date format that does not fit: the first line does not read as a booking.
+    expect(parseImportContent({ ...plain, dateFormat: '%Y-%m-%d' }, headerless, options).fileErrors).toEqual(['The CSV is missing required columns: date, amount']);
+  });
+
   it('refuses header_row with has_header false, and an empty file', () => {
     expect(parseImportContent({ ...at, headerRow: 2 }, headerless, options).errorCode).toBe('validation_failed');
     expect(parseImportContent(at, '\n\n', options).fileErrors).toEqual(['The CSV has no rows']);
@@ -581,8 +606,8 @@ describe('parseImportContent: files without a header line (has_header false)', (
 });
 
 // The genuine files of issue 32, read when the shared corpus is present.
-const realworld = '/work/shared/realworld';
-(existsSync(realworld) ? describe : describe.skip)('genuine files: title lines and no header', () => {
+const realworld = realworldDir();
+(realworld ? describe : describe.skip)('genuine files: title lines and no header', () => {
   const figures = (imp: CsvImportSettings, file: string, skipRows?: Set<number>) => {
     const parsed = parseImportContent(imp, readFileSync(`${realworld}/${file}`, 'latin1'), { ...options, defaultCurrency: 'EUR', today: new Date('2026-11-22T00:00:00Z'), skipRows });
     const valid = parsed.rows.filter((r) => !r.errors.length);
@@ -600,5 +625,8 @@ const realworld = '/work/shared/realworld';
     // Line 71 ("A null transaction, just to confuse things;;", bank2ynab's addition) has no date or amount: a row error.
     expect(figures(imp, 'bank-csv/raiffeisen-at-headerless.csv')).toEqual({ fileErrors: [], rows: 74, valid: 73, sum: -4580700 });
     expect(figures(imp, 'bank-csv/raiffeisen-at-headerless.csv', new Set([71]))).toEqual({ fileErrors: [], rows: 73, valid: 73, sum: -4580700 });
+    // The request a reader sends names no columns: they are told from the values, and line 71 is a remark.
+    const plain = settings({ colSep: ';', numberFormat: '1.234,56', dateFormat: '%d.%m.%Y' });
+    expect(figures(plain, 'bank-csv/raiffeisen-at-headerless.csv')).toEqual({ fileErrors: [], rows: 73, valid: 73, sum: -4580700 });
   });
 });

@@ -4,6 +4,7 @@ import type { ImportType, NumberFormat } from '@hearth/contracts';
 import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, shownValue, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
 import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
 import { actualSplitMarker, groupActualSplits, SPLIT_MARKER } from './actual-splits';
+import { inferColumns, looksLikeData, remarkLines } from './headerless';
 import type { StatementFacts } from './statement';
 
 // CSV import parsing: text -> typed, validated rows. Values keep the service's conventions: ISO dates, decimal
@@ -696,6 +697,8 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
     .filter(([label, aliases]) => !hasColumn(table, label, aliases))
     .map(([label, aliases, name]) => label ?? name ?? aliases.join(' or '));
   if (missing.length) {
+    const headerless = headerlessReading(imp, table, requiredColumns);
+    if (headerless) return readImportContent(headerless.imp, text, { ...opts, skipRows: new Set([...(opts.skipRows ?? []), ...headerless.remarks]) });
     const message = `The CSV is missing required columns: ${missing.join(', ')}${separatorHint(table.headers, imp.colSep)}`;
     return { rows: [], fileErrors: [message], errorCode: 'invalid_csv' };
   }
@@ -726,6 +729,31 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   }
   // Skipped rows are left out before splits are grouped: a split missing a part is a row error, not a smaller split.
   return { rows: imp.type === 'ActualImport' ? groupActualSplits(fileRows(), skipped) : fileRows(), fileErrors: [], sourceRows: records.length };
+}
+
+/**
+ * The settings that read a file without a header line, when the import names no columns and needs only a date and an
+ * amount, the first line reads as a booking, and the values tell which column is which (inferColumns); else null.
+ */
+function headerlessReading(imp: CsvImportSettings, table: Table, required: Array<[string | null, string[], string?]>): { imp: CsvImportSettings; remarks: number[] } | null {
+  const onlyDateAndAmount = required.every(([label, aliases]) => label === null && (aliases.includes('date') || aliases.includes('amount')));
+  if (imp.hasHeader === false || imp.headerRow || !onlyDateAndAmount) return null;
+  const dateFormat = imp.dateFormat ?? '%Y-%m-%d';
+  const numberFormat = imp.numberFormat as NumberFormat;
+  if (!looksLikeData(table.headers, dateFormat, numberFormat)) return null;
+  const records = [table.headers, ...table.records];
+  const columns = inferColumns(records, dateFormat, numberFormat);
+  if (!columns) return null;
+  const label = (column: number | null) => (column === null ? null : String(column + 1));
+  const settings = {
+    ...imp,
+    hasHeader: false,
+    dateColLabel: label(columns.date),
+    amountColLabel: label(columns.amount),
+    nameColLabel: imp.nameColLabel ?? label(columns.name),
+    currencyColLabel: imp.currencyColLabel ?? label(columns.currency),
+  };
+  return { imp: settings, remarks: remarkLines(records, dateFormat, numberFormat) };
 }
 
 /** Parses stored import content into rows with their validation errors, or file-level errors. */

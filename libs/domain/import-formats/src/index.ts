@@ -18,3 +18,5 @@ export type { CamtOptions } from './camt/camt';
 export { parseMt940 } from './mt940/mt940';
 export type { Mt940Options } from './mt940/mt940';
 export type { BankStatementOptions } from './bank-statement';
+export { parseOfx } from './ofx';
+export type { OfxOptions } from './ofx';

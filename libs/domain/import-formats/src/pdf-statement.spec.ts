@@ -10,7 +10,7 @@ function page(rows: string[][], xs: number[], pageNumber = 1, top = 700, pitch =
 }
 
 describe('parsePdfStatement', () => {
-  it('reads debit and credit columns, ignores the balance and joins wrapped descriptions', () => {
+  it('reads debit and credit columns, checks the balance and joins wrapped descriptions', () => {
     const items = [
       ...page([['Acme Bank'], ['Statement for account 12345678']], [40]),
       ...page(
@@ -94,7 +94,7 @@ describe('parsePdfStatement', () => {
         ['', 'ACME SUPERSTORE', '', '', ''],
         ['', 'LONDON GB', '', '', ''],
         ['', 'REF 0042', '', '', ''],
-        ['04/01/2024', 'Rent', '1,200.00', '', '2,254.01'],
+        ['04/01/2024', 'Rent', '1,200.00', '', '-245.99'],
         ['', 'March', '', '', ''],
       ],
       [40, 110, 330, 400, 480],
@@ -466,6 +466,174 @@ describe('parsePdfStatement', () => {
       ['2024-01-23', 'Grocer', '45.99', []],
       [null, 'Interest', '-0.50', ['Row 3 (page 1): the row has an amount but no date, and no row above it in its table has one']],
     ]);
+  });
+
+  it('reads an M-Pesa statement (Completion Time, Paid In, Withdrawn), printed newest first, and checks it that way round', () => {
+    const xs = [30, 90, 180, 340, 440, 500, 560];
+    const items = [
+      ...page([['M-PESA STATEMENT'], ['Customer Name: Jane Wanjiku'], ['Statement Period: 15 Jan 2023 - 17 Jan 2023']], [30], 1, 760),
+      ...page(
+        [
+          ['Receipt No.', 'Completion Time', 'Details', 'Transaction Status', 'Paid In', 'Withdrawn', 'Balance'],
+          ['RKH7TQ2L9P', '2023-01-17 18:05:11', 'Pay Bill to 888880 - KPLC PREPAID', 'Completed', '', '-1,500.00', '3,463.00'],
+          ['', '', 'Acc. 37191234567', '', '', '', ''],
+          ['RKG4MN8K2D', '2023-01-16 09:12:46', 'Customer Transfer of Funds Charge', 'Completed', '', '-7.00', '4,963.00'],
+          ['RKG4MN8K2C', '2023-01-16 09:12:45', 'Customer Transfer to 0712***678', 'Completed', '', '-30.00', '4,970.00'],
+          ['RKF1AB3CD4', '2023-01-15 10:22:33', 'Funds received from 0722***111', 'Completed', '2,000.00', '', '5,000.00'],
+        ],
+        xs,
+      ),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.values.notes, r.errors])).toEqual([
+      ['2023-01-17', 'Pay Bill to 888880 - KPLC PREPAID Acc. 37191234567', '1500.00', 'Receipt No.: RKH7TQ2L9P; Transaction Status: Completed', []],
+      ['2023-01-16', 'Customer Transfer of Funds Charge', '7.00', 'Receipt No.: RKG4MN8K2D; Transaction Status: Completed', []],
+      ['2023-01-16', 'Customer Transfer to 0712***678', '30.00', 'Receipt No.: RKG4MN8K2C; Transaction Status: Completed', []],
+      ['2023-01-15', 'Funds received from 0722***111', '-2000.00', 'Receipt No.: RKF1AB3CD4; Transaction Status: Completed', []],
+    ]);
+    // The same statement with a balance misprinted: the row newer than the balance it follows from is the one reported.
+    const wrong = items.map((i) => (i.text === '4,963.00' ? { ...i, text: '4,936.00' } : i));
+    expect(parsePdfStatement(wrong, options).rows.map((r) => r.errors)).toEqual([
+      ['Row 1 (page 1): the balance printed on it, 3463.00, does not reconcile: the balance before it, 4936.00, minus 1500.00 (the row\'s amount) is 3436.00'],
+      ['Row 2 (page 1): the balance printed on it, 4936.00, does not reconcile: the balance before it, 4970.00, minus 7.00 (the row\'s amount) is 4963.00'],
+      [],
+      [],
+    ]);
+  });
+
+  it('reads a German statement (Buchungstag, Verwendungszweck, Soll, Haben, Saldo) with its value dates as notes', () => {
+    const items = [
+      ...page([['Kontoauszug Nr. 1/2024'], ['Girokonto DE02 1203 0000 0000 2020 51']], [40], 1, 760),
+      ...page(
+        [
+          ['Buchungstag', 'Valuta', 'Verwendungszweck', 'Soll', 'Haben', 'Saldo'],
+          ['', '', 'Alter Kontostand', '', '', '1.000,00'],
+          ['02.01.2024', '02.01.2024', 'REWE Markt Berlin', '45,99', '', '954,01'],
+          ['03.01.2024', '04.01.2024', 'Gehalt ACME GmbH', '', '2.500,00', '3.454,01'],
+          ['', '', 'Januar 2024', '', '', ''],
+          ['15.01.2024', '15.01.2024', 'Miete Januar', '1.200,00', '', '2.254,01'],
+          ['', '', 'Neuer Kontostand', '', '', '2.254,01'],
+        ],
+        [40, 110, 180, 360, 420, 480],
+      ),
+    ];
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.values.notes, r.errors])).toEqual([
+      ['2024-01-02', 'REWE Markt Berlin', '45.99', 'Valuta: 02.01.2024', []],
+      ['2024-01-03', 'Gehalt ACME GmbH Januar 2024', '-2500.00', 'Valuta: 04.01.2024', []],
+      ['2024-01-15', 'Miete Januar', '1200.00', 'Valuta: 15.01.2024', []],
+    ]);
+  });
+
+  it('finds a table whose column names it does not know by its shape, and tells money out from in by the balance', () => {
+    const rowsOf = (lines: string[][]) => page([['Taarifa ya akaunti'], ['Tarehe', 'Maelezo', 'Kutoa', 'Kuweka', 'Salio'], ...lines], [40, 110, 330, 400, 480]);
+    const items = rowsOf([
+      ['14/03/2024', 'Duka la Mama', '250.00', '', '4,750.00'],
+      ['15/03/2024', 'Mshahara', '', '3,000.00', '7,750.00'],
+      ['18/03/2024', 'Kodi ya nyumba', '2,500.00', '', '5,250.00'],
+      ['20/03/2024', 'Umeme', '120.50', '', '5,129.50'],
+    ]);
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-03-14', 'Duka la Mama', '250.00', []],
+      ['2024-03-15', 'Mshahara', '-3000.00', []],
+      ['2024-03-18', 'Kodi ya nyumba', '2500.00', []],
+      ['2024-03-20', 'Umeme', '120.50', []],
+    ]);
+    // The columns the other way round: the balance says which one is money out.
+    const swapped = rowsOf([
+      ['14/03/2024', 'Duka la Mama', '', '250.00', '4,750.00'],
+      ['15/03/2024', 'Mshahara', '3,000.00', '', '7,750.00'],
+      ['18/03/2024', 'Kodi ya nyumba', '', '2,500.00', '5,250.00'],
+    ]);
+    expect(parsePdfStatement(swapped, options).rows.map((r) => r.values.amount)).toEqual(['250.00', '-3000.00', '2500.00']);
+    // A single money column is an amount, signed as printed; a time printed under the date is no part of the name.
+    const single = page([['Tarehe', 'Maelezo', 'Kiasi'], ['14/03/2024', 'Duka la Mama', '-250.00'], ['10:22:33'], ['15/03/2024 09:12', 'Mshahara', '3,000.00']], [40, 130, 400]);
+    expect(parsePdfStatement(single, options).rows.map((r) => [r.values.date, r.values.name, r.values.amount, r.errors])).toEqual([
+      ['2024-03-14', 'Duka la Mama', '250.00', []],
+      ['2024-03-15', 'Mshahara', '-3000.00', []],
+    ]);
+  });
+
+  it('reports a row whose printed balance does not reconcile, and rows without one checked together at the next', () => {
+    const items = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['', 'Opening balance', '', '', '1,000.00'],
+        ['13/01/2024', 'Grocer', '45.99', '', '954.01'],
+        ['14/01/2024', 'Bakery', '3.20', '', '960.81'],
+        ['15/01/2024', 'Cafe', '2.50', '', ''],
+        ['15/01/2024', 'Salary', '', '100.00', '1,058.31'],
+        ['16/01/2024', 'Rent', '500.00', '', ''],
+        ['16/01/2024', 'Card fee', '1.00', '', '556.31'],
+        ['', 'Closing balance', '', '', '556.31'],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    const { rows, fileErrors } = parsePdfStatement(items, options);
+    expect(fileErrors).toEqual([]);
+    expect(rows.map((r) => r.errors)).toEqual([
+      [],
+      ["Row 2 (page 1): the balance printed on it, 960.81, does not reconcile: the balance before it, 954.01, minus 3.20 (the row's amount) is 950.81"],
+      [],
+      [],
+      [],
+      ['Row 6 (page 1): the balance printed on it, 556.31, does not reconcile: the balance before it, 1058.31, minus 501.00 (the amounts of rows 5 to 6) is 557.31'],
+    ]);
+    // A total line's balance checks the rows above it that print none.
+    const totals = page(
+      [
+        ['Date', 'Description', 'Debit', 'Credit', 'Balance'],
+        ['', 'Balance brought forward', '', '', '1,000.00'],
+        ['13/01/2024', 'Grocer', '45.99', '', ''],
+        ['14/01/2024', 'Bakery', '3.20', '', ''],
+        ['', 'Totals', '49.19', '', '950.00'],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    expect(parsePdfStatement(totals, options).rows.map((r) => r.errors)).toEqual([
+      [],
+      ["Row 2 (page 1): the balance printed on the line 'Totals' after it, 950.00, does not reconcile: the balance before it, 1000.00, minus 49.19 (the amounts of rows 1 to 2) is 950.81"],
+    ]);
+  });
+
+  it('refuses a table whose money columns neither their names nor a reconciling balance tell apart', () => {
+    const noBalance = page(
+      [
+        ['Tarehe', 'Maelezo', 'Kutoa', 'Kuweka'],
+        ['14/03/2024', 'Duka la Mama', '250.00', ''],
+        ['15/03/2024', 'Mshahara', '', '3,000.00'],
+      ],
+      [40, 110, 330, 400],
+    );
+    expect(parsePdfStatement(noBalance, options)).toMatchObject({
+      rows: [],
+      errorCode: 'unsupported_pdf',
+      fileErrors: [expect.stringMatching(/^The statement's columns 'Kutoa', 'Kuweka' could not be told apart: .* no reading of them makes a balance column reconcile/)],
+    });
+    const noReconcile = page(
+      [
+        ['Tarehe', 'Maelezo', 'Kutoa', 'Kuweka', 'Salio'],
+        ['14/03/2024', 'Duka la Mama', '250.00', '', '4,750.00'],
+        ['15/03/2024', 'Mshahara', '', '3,000.00', '9,999.00'],
+        ['18/03/2024', 'Kodi ya nyumba', '2,500.00', '', '1,234.00'],
+      ],
+      [40, 110, 330, 400, 480],
+    );
+    expect(parsePdfStatement(noReconcile, options)).toMatchObject({ rows: [], fileErrors: [expect.stringContaining("'Kutoa', 'Kuweka', 'Salio' could not be told apart")] });
+    // Money out named, the other column not: it is money in only if it does not reconcile as the balance, which is a guess.
+    const half = page(
+      [
+        ['Date', 'Description', 'Withdrawn', 'Lodged'],
+        ['14/03/2024', 'Grocer', '250.00', ''],
+        ['15/03/2024', 'Salary', '', '3,000.00'],
+      ],
+      [40, 110, 330, 400],
+    );
+    expect(parsePdfStatement(half, options)).toMatchObject({ rows: [], fileErrors: [expect.stringContaining("'Lodged' could not be told apart")] });
   });
 
   it('refuses a PDF without text and one without a transaction table', () => {

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { realworldDir } from '../../../../tools/test-support/realworld';
 import { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
 
 const options = { maxRows: 1000, defaultCurrency: 'USD', today: new Date('2026-11-22T12:00:00Z') };
@@ -520,13 +521,7 @@ describe('parseQif: fields a record repeats', () => {
   });
 });
 
-/** The genuine export files of other apps, beside the repository (../shared/realworld), when this machine has them. */
-const REALWORLD = (() => {
-  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, 'shared/realworld/expected.json'))) return join(dir, 'shared/realworld');
-  }
-  return null;
-})();
+const REALWORLD = realworldDir();
 
 (REALWORLD ? describe : describe.skip)('parseQif: genuine QIF files (shared/realworld)', () => {
   interface Expected {

@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { realworldDir } from '../../../../tools/test-support/realworld';
 import { decodeBytes, sumOf } from './cells';
 import { CsvImportSettings, parseImportContent } from './csv-import';
 
 // Genuine exports of other apps (issue 32), checked against the figures of ../shared/realworld/expected.json. They are
 // not part of the repository: the suite is skipped where they are absent (REALWORLD_DIR names another place).
-const dir = process.env.REALWORLD_DIR ?? resolve(__dirname, '../../../../../shared/realworld');
-const present = existsSync(join(dir, 'expected.json'));
+const dir = realworldDir() ?? '';
+const present = dir !== '';
 
 interface Expected {
   file: string;

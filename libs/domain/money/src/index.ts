@@ -8,3 +8,5 @@ export type { MinorUnits } from './amounts';
 export { DEFAULT_MONEY_LOCALE, formatMoney } from './format-money';
 export { localeDecimal, readLocaleAmount } from './locale-amount';
 export type { LocaleAmount } from './locale-amount';
+export { amountWithNature } from './nature';
+export type { TransactionNature } from './nature';

@@ -665,11 +665,27 @@ export interface paths {
         };
         get: operations["TransactionsController_list"];
         put?: never;
-        post?: never;
+        post: operations["TransactionsController_create"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transactions/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["TransactionsController_bulkUpdate"];
         trace?: never;
     };
     "/api/v1/transactions/{id}": {
@@ -682,6 +698,38 @@ export interface paths {
         get: operations["TransactionsController_show"];
         put?: never;
         post?: never;
+        delete: operations["TransactionsController_delete"];
+        options?: never;
+        head?: never;
+        patch: operations["TransactionsController_update"];
+        trace?: never;
+    };
+    "/api/v1/transactions/{id}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["TransactionsController_split"];
+        delete: operations["TransactionsController_unsplit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["TransfersController_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1946,7 +1994,206 @@ export interface components {
         };
         TransactionListDto: {
             transactions: components["schemas"]["TransactionDto"][];
-            pagination: components["schemas"]["PaginationDto"];
+            /** @description null when the page was asked for by cursor (no count is made) */
+            pagination: components["schemas"]["PaginationDto"] | null;
+            /** @description Give as cursor for the page after this one; null on the last page */
+            next_cursor: string | null;
+        };
+        NewTransactionFieldsDto: {
+            /**
+             * Format: uuid
+             * @description An account of the household; the transaction's currency defaults to its
+             */
+            account_id: string;
+            /**
+             * Format: date
+             * @example 2026-11-02
+             */
+            date: string;
+            /**
+             * @description Decimal in the transaction's currency, with no more decimals than it has. Sure's sign: expenses (money out) positive, income negative, as GET shows `amount`; with `nature` the sign is taken from the nature instead
+             * @example 12.50
+             */
+            amount: string | number;
+            /**
+             * @description income/inflow stores the amount as money in (negative), expense/outflow as money out (positive), whatever its sign
+             * @enum {string}
+             */
+            nature?: "income" | "inflow" | "expense" | "outflow";
+            /** @example Groceries */
+            name: string;
+            /**
+             * @description ISO 4217; the account's currency when left out on create
+             * @example USD
+             */
+            currency?: string;
+            /**
+             * Format: uuid
+             * @description A category of the household; null for none
+             */
+            category_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A merchant of the household; null for none
+             */
+            merchant_id?: string | null;
+            /** @description Tags of the household by id; with tag_names, the transaction's tags become these (given on PATCH, they replace its tags) */
+            tag_ids?: string[];
+            /** @description Tags by name; a name the household has no tag of becomes a new tag */
+            tag_names?: string[];
+            notes?: string | null;
+            /**
+             * @description Left out of budgets and reports
+             * @default false
+             */
+            excluded: boolean;
+        };
+        CreateTransactionDto: {
+            transaction: components["schemas"]["NewTransactionFieldsDto"];
+        };
+        BulkUpdateTransactionsDto: {
+            /** @description Transactions of the household */
+            ids: string[];
+            /**
+             * Format: uuid
+             * @description A category of the household for every one; null for none
+             */
+            category_id?: string | null;
+            /** @description Tags by id; with tag_names, every transaction's tags become these */
+            tag_ids?: string[];
+            /** @description Tags by name; a name the household has no tag of becomes a new tag */
+            tag_names?: string[];
+            /**
+             * @description Left out of budgets and reports
+             * @default false
+             */
+            excluded: boolean;
+        };
+        BulkUpdateResultDto: {
+            /** @description How many transactions the change applied to */
+            updated: number;
+        };
+        TransactionChangesDto: {
+            /**
+             * Format: uuid
+             * @description An account of the household; the transaction's currency defaults to its
+             */
+            account_id?: string;
+            /**
+             * Format: date
+             * @example 2026-11-02
+             */
+            date?: string;
+            /**
+             * @description Decimal in the transaction's currency, with no more decimals than it has. Sure's sign: expenses (money out) positive, income negative, as GET shows `amount`; with `nature` the sign is taken from the nature instead
+             * @example 12.50
+             */
+            amount?: string | number;
+            /**
+             * @description income/inflow stores the amount as money in (negative), expense/outflow as money out (positive), whatever its sign
+             * @enum {string}
+             */
+            nature?: "income" | "inflow" | "expense" | "outflow";
+            /** @example Groceries */
+            name?: string;
+            /**
+             * @description ISO 4217; the account's currency when left out on create
+             * @example USD
+             */
+            currency?: string;
+            /**
+             * Format: uuid
+             * @description A category of the household; null for none
+             */
+            category_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A merchant of the household; null for none
+             */
+            merchant_id?: string | null;
+            /** @description Tags of the household by id; with tag_names, the transaction's tags become these (given on PATCH, they replace its tags) */
+            tag_ids?: string[];
+            /** @description Tags by name; a name the household has no tag of becomes a new tag */
+            tag_names?: string[];
+            notes?: string | null;
+            /**
+             * @description Left out of budgets and reports
+             * @default false
+             */
+            excluded: boolean;
+        };
+        UpdateTransactionDto: {
+            transaction: components["schemas"]["TransactionChangesDto"];
+        };
+        SplitPartDto: {
+            /**
+             * @description Decimal in the parent's currency, signed as the parent's amount is (expenses positive); the parts add up to the parent's amount
+             * @example 12.50
+             */
+            amount: string | number;
+            /** @example Groceries */
+            name: string;
+            /**
+             * Format: uuid
+             * @description A category of the household; the parent's when left out; null for none
+             */
+            category_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A merchant of the household; the parent's when left out; null for none
+             */
+            merchant_id?: string | null;
+            /** @description Tags by id; the parent's when left out */
+            tag_ids?: string[];
+            notes?: string | null;
+        };
+        SplitTransactionDto: {
+            /** @description The parts, replacing any the transaction has */
+            parts: components["schemas"]["SplitPartDto"][];
+        };
+        TransactionSplitDto: {
+            /** @description The split transaction (the parent, now excluded: its parts count instead) */
+            transaction: components["schemas"]["TransactionDto"];
+            /** @description Its parts, in the order given */
+            parts: components["schemas"]["TransactionDto"][];
+        };
+        CreateTransferDto: {
+            /**
+             * Format: uuid
+             * @description The account the money leaves
+             */
+            from_account_id: string;
+            /**
+             * Format: uuid
+             * @description The account the money reaches
+             */
+            to_account_id: string;
+            /**
+             * @description The amount moved, above 0, in the from account's currency
+             * @example 500.00
+             */
+            amount: string | number;
+            /**
+             * @description The amount that arrives, in the to account's currency: required when the two currencies differ, else the same as amount
+             * @example 460.00
+             */
+            to_amount?: string | number;
+            /**
+             * Format: date
+             * @example 2026-11-02
+             */
+            date: string;
+            /** @description Both sides' name; "Transfer to <account>" and "Transfer from <account>" when left out */
+            name?: string;
+            notes?: string | null;
+        };
+        TransferResultDto: {
+            /** Format: uuid */
+            id: string;
+            /** @description The side that leaves the from account (positive amount) */
+            outflow: components["schemas"]["TransactionDto"];
+            /** @description The side that reaches the to account (negative amount) */
+            inflow: components["schemas"]["TransactionDto"];
         };
         FamilyExportDto: {
             /** Format: uuid */
@@ -4888,6 +5135,8 @@ export interface operations {
                 type?: "income" | "expense";
                 /** @description Case-insensitive substring of the name, notes or merchant name; % and _ are literal */
                 search?: string;
+                /** @description A page's next_cursor: the page after it, in the same order, with the same filters to be given again. Pages by position, not by count, so rows added meanwhile cause no gap or repeat and a deep page costs what the first does; not with page */
+                cursor?: string;
             };
             header?: {
                 /** @description Used when ?locale= is absent; without either, en */
@@ -4898,7 +5147,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest first (date, then created_at, then id); split parents and their parts alike */
+            /** @description Newest first (date, then created_at, then id); split parents and their parts alike. With cursor: the page after it, without a count */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4925,7 +5174,111 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description validation_failed naming the parameter: an id that is no UUID, a date not YYYY-MM-DD, an amount that is no decimal, a type other than income/expense, a filter given twice, a bad locale, or a parameter the list does not take */
+            /** @description validation_failed naming the parameter: an id that is no UUID, a date not YYYY-MM-DD, an amount that is no decimal, a type other than income/expense, a filter given twice, a cursor this list did not give, cursor with page, a bad locale, or a parameter the list does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_create: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTransactionDto"];
+            };
+        };
+        responses: {
+            /** @description Created: the transaction as GET shows it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed naming the field: a field the operation does not take, an amount that is no decimal or has more decimals than the currency, a date not YYYY-MM-DD, an account, category, merchant or tag that is not the household's, or a change that would break a split or a transfer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_bulkUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkUpdateTransactionsDto"];
+            };
+        };
+        responses: {
+            /** @description Every transaction named changed, or none */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUpdateResultDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed naming the field: a field the operation does not take, an amount that is no decimal or has more decimals than the currency, a date not YYYY-MM-DD, an account, category, merchant or tag that is not the household's, or a change that would break a split or a transfer; or ids naming a transaction that is not the household's */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4985,6 +5338,301 @@ export interface operations {
                 content?: never;
             };
             /** @description validation_failed: locale is not a language tag */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with its split parts; the other side of its transfer becomes an ordinary transaction */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: a split part, which goes only with its split */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_update: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTransactionDto"];
+            };
+        };
+        responses: {
+            /** @description The fields given changed; the others as they were */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the field: a field the operation does not take, an amount that is no decimal or has more decimals than the currency, a date not YYYY-MM-DD, an account, category, merchant or tag that is not the household's, or a change that would break a split or a transfer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_split: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitTransactionDto"];
+            };
+        };
+        responses: {
+            /** @description Split: the transaction is excluded and its parts count instead; a split transaction gets new parts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionSplitDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the field: a field the operation does not take, an amount that is no decimal or has more decimals than the currency, a date not YYYY-MM-DD, an account, category, merchant or tag that is not the household's, or a change that would break a split or a transfer; parts that do not add up to the amount; a split part or a side of a transfer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransactionsController_unsplit: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its parts deleted; the transaction counts whole again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: the transaction is not split */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TransfersController_create: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTransferDto"];
+            };
+        };
+        responses: {
+            /** @description Both sides, linked: each shows the other in its transfer field */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferResultDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed naming the field: an account that is not the household's or the same on both sides, an amount not above 0 or with more decimals than the currency, to_amount missing across currencies, a date not YYYY-MM-DD, or a field the operation does not take */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,2 @@
+export { parseOfx } from './parse-ofx';
+export type { OfxOptions } from './parse-ofx';
