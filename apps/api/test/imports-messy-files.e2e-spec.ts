@@ -74,6 +74,24 @@ describe('imports: messy real-world files', () => {
     expect(accounts.map((a: { name: string; balance_cents: number }) => [a.name, a.balance_cents])).toEqual([['Card', 50000 - 450 - 123456]]);
   });
 
+  it('publishes money-out and money-in columns named by outflow_col_label and inflow_col_label, and shows them', async () => {
+    const h = await t.newHousehold();
+    const accountId = await newAccount(t, h, 'Checking');
+    const csv = 'Date,Type,Description,Withdrawal (-),Deposit (+),RunningBalance\r\n01/02/2024,ATM,CASH,$60.00,,$940.00\r\n01/03/2024,DEPOSIT,PAYROLL,,"$2,000.00","$2,940.00"\r\n';
+    const sides = { outflow_col_label: 'Withdrawal (-)', inflow_col_label: 'Deposit (+)' };
+    const detail = await publishAndWait(t, h, { raw_file_content: csv, account_id: accountId, date_format: '%m/%d/%Y', name_col_label: 'Description', ...sides });
+    expect(detail).toMatchObject({ status: 'complete', error: null, configuration: sides });
+    expect(await entries(accountId)).toEqual([
+      { date: '2024-01-02', name: 'CASH', amount: 6000 },
+      { date: '2024-01-03', name: 'PAYROLL', amount: -200000 },
+    ]);
+    // One signed amount column, or the two sides: not both, and nothing stored.
+    const both = await request(t.server).post('/api/v1/imports').set('X-Api-Key', h.apiKey).send({ raw_file_content: csv, amount_col_label: 'RunningBalance', ...sides }).expect(422);
+    expect(both.body).toMatchObject({ error: 'validation_failed', message: expect.stringContaining('amount_col_label cannot be given with outflow_col_label or inflow_col_label') });
+    const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM imports WHERE family_id = $1`, [h.familyId]);
+    expect(n).toBe(1);
+  });
+
   /** The family's entries as they stand (id, account, date, name, amount, excluded, parent), and each account's balance. */
   const state = async (h: Household) => ({
     entries: await t.dataSource.query(

@@ -23,6 +23,8 @@ export const IMPORT_CONFIGURATION_FIELDS = [
   'ticker_col_label',
   'price_col_label',
   'exchange_operating_mic_col_label',
+  'outflow_col_label',
+  'inflow_col_label',
   'col_sep',
   'amount_type_strategy',
   'amount_type_inflow_value',
@@ -131,7 +133,7 @@ export const IMPORT_FORMAT_FACTS = {
   TransactionImport: {
     accepts: [CSV],
     account: 'column',
-    fields: [...CSV_COLUMNS, 'currency_col_label', 'entity_type_col_label', ...CSV_OPTIONS, 'amount_type_strategy', 'amount_type_inflow_value'],
+    fields: [...CSV_COLUMNS, 'outflow_col_label', 'inflow_col_label', 'currency_col_label', 'entity_type_col_label', ...CSV_OPTIONS, 'amount_type_strategy', 'amount_type_inflow_value'],
     signedAmounts: true,
   },
   TradeImport: {

@@ -35,6 +35,16 @@ export class ImportConfigurationInput {
   @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) entity_type_col_label?: string;
   @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) currency_col_label?: string;
   @ApiPropertyOptional(LABEL) @IsOptional() @IsString() @MaxLength(255) exchange_operating_mic_col_label?: string;
+  @ApiPropertyOptional({ ...LABEL, description: 'A money-out column, read as a magnitude (Withdrawal (-), Paid out); with inflow_col_label instead of amount_col_label' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  outflow_col_label?: string;
+  @ApiPropertyOptional({ ...LABEL, description: 'A money-in column, read as a magnitude (Deposit (+), Paid in); with outflow_col_label instead of amount_col_label' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  inflow_col_label?: string;
   @ApiPropertyOptional({ example: '%Y-%m-%d', description: 'strftime-style date pattern' })
   @IsOptional()
   @IsString()
@@ -242,6 +252,8 @@ export class ConfigurationDto {
   @ApiProperty({ nullable: true, type: String }) ticker_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) price_col_label: string | null;
   @ApiProperty({ nullable: true, type: String }) exchange_operating_mic_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) outflow_col_label: string | null;
+  @ApiProperty({ nullable: true, type: String }) inflow_col_label: string | null;
   @ApiProperty({ enum: Object.keys(COLUMN_SEPARATORS) }) col_sep: string;
   @ApiProperty({ enum: AMOUNT_TYPE_STRATEGIES }) amount_type_strategy: string;
   @ApiProperty({ nullable: true, type: String }) amount_type_inflow_value: string | null;

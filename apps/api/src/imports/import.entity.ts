@@ -31,6 +31,8 @@ export class Import {
   @Column({ type: 'varchar', length: 255, nullable: true }) tickerColLabel: string | null;
   @Column({ type: 'varchar', length: 255, nullable: true }) priceColLabel: string | null;
   @Column({ type: 'varchar', length: 255, nullable: true }) entityTypeColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) outflowColLabel: string | null;
+  @Column({ type: 'varchar', length: 255, nullable: true }) inflowColLabel: string | null;
   @Column({ type: 'varchar', length: 255, nullable: true }) currencyColLabel: string | null;
   @Column({ type: 'varchar', length: 255, nullable: true }) exchangeOperatingMicColLabel: string | null;
   @Column({ type: 'varchar', length: 50, nullable: true }) dateFormat: string | null;

@@ -73,6 +73,9 @@ function validateConfiguration(imp: Import): void {
   if (imp.hasHeader === false && imp.headerRow) {
     throw ApiError.validation(['header_row cannot be given when has_header is false (the file has no header line)']);
   }
+  if (imp.amountColLabel && (imp.outflowColLabel || imp.inflowColLabel)) {
+    throw ApiError.validation(['amount_col_label cannot be given with outflow_col_label or inflow_col_label: name one signed amount column, or the money-out and money-in columns']);
+  }
 }
 
 /** Use cases of the import API: create, reconfigure, publish, revert. The job processor does the publishing. */

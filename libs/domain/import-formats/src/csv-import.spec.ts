@@ -160,6 +160,21 @@ describe('parseImportContent: transactions', () => {
     expect(parseImportContent(settings(), 'Date,Description,Balance\n2024-01-02,Rent,800.00', options).fileErrors).toEqual(['The CSV is missing required columns: amount']);
   });
 
+  it('reads money-out and money-in columns by the names outflow_col_label and inflow_col_label give', () => {
+    // Schwab's checking export: Withdrawal (-) and Deposit (+), names no common-name rule knows.
+    const schwab = 'Date,Type,Description,Withdrawal (-),Deposit (+),RunningBalance\n01/02/2024,ATM,CASH,$60.00,,$940.00\n01/03/2024,DEPOSIT,PAYROLL,,"$2,000.00","$2,940.00"';
+    const imp = settings({ dateFormat: '%m/%d/%Y', outflowColLabel: 'Withdrawal (-)', inflowColLabel: 'Deposit (+)', nameColLabel: 'Description' });
+    const read = parseImportContent(imp, schwab, options);
+    expect(read.fileErrors).toEqual([]);
+    expect(read.rows.map((r) => [r.values.name, r.values.amount, r.errors])).toEqual([
+      ['CASH', '60.00', []],
+      ['PAYROLL', '-2000.00', []],
+    ]);
+    // One side alone is enough (a card export of charges); each side named must be in the file.
+    expect(parseImportContent(settings({ dateFormat: '%m/%d/%Y', outflowColLabel: 'Withdrawal (-)' }), schwab, options).rows[0].values.amount).toBe('60.00');
+    expect(parseImportContent({ ...imp, inflowColLabel: 'Paid in' }, schwab, options).fileErrors).toEqual(['The CSV is missing required columns: Paid in']);
+  });
+
   it("leaves out Excel's separator line (sep=;) above the header, naming col_sep when it is not the file's", () => {
     const eu = settings({ colSep: ';', dateFormat: '%d.%m.%Y', numberFormat: '1.234,56' });
     for (const csv of ['sep=;\r\nDate;Amount;Name\r\n01.03.2024;-1,50;Bakery', '"sep=;"\nDate;Amount;Name\n01.03.2024;-1,50;Bakery', 'SEP=;\n\nDate;Amount;Name\n01.03.2024;-1,50;Bakery']) {

@@ -26,6 +26,9 @@ export interface CsvImportSettings {
   tickerColLabel: string | null;
   priceColLabel: string | null;
   entityTypeColLabel: string | null;
+  /** A money-out and a money-in column of magnitudes, named by the user (absent: found by common names). */
+  outflowColLabel?: string | null;
+  inflowColLabel?: string | null;
   currencyColLabel: string | null;
   exchangeOperatingMicColLabel: string | null;
   dateFormat: string | null;
@@ -317,6 +320,10 @@ const OUTFLOW_INFLOW: MoneySides = { out: 'Outflow', into: 'Inflow' };
 function bankMoneySides(imp: CsvImportSettings, headers: string[], dialect: CsvDialect): MoneySides | null {
   if (dialect.moneyColumns !== 'detected_debit_credit' || imp.amountColLabel) return null;
   const named = (names: string[]) => headers.find((h) => names.includes(normalizeHeader(h)))?.trim() ?? null;
+  if (imp.outflowColLabel || imp.inflowColLabel) {
+    const configured = (label: string | null | undefined) => (label ? named([normalizeHeader(label)]) : null);
+    return { out: configured(imp.outflowColLabel), into: configured(imp.inflowColLabel) };
+  }
   if (named(['amount'])) return null;
   const sides = { out: named(DEBIT_NAMES), into: named(CREDIT_NAMES) };
   return sides.out || sides.into ? sides : null;

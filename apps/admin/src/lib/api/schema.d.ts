@@ -1112,6 +1112,10 @@ export interface components {
             entity_type_col_label?: string;
             currency_col_label?: string;
             exchange_operating_mic_col_label?: string;
+            /** @description A money-out column, read as a magnitude (Withdrawal (-), Paid out); with inflow_col_label instead of amount_col_label */
+            outflow_col_label?: string;
+            /** @description A money-in column, read as a magnitude (Deposit (+), Paid in); with outflow_col_label instead of amount_col_label */
+            inflow_col_label?: string;
             /**
              * @description strftime-style date pattern
              * @example %Y-%m-%d
@@ -1174,6 +1178,8 @@ export interface components {
             ticker_col_label: string | null;
             price_col_label: string | null;
             exchange_operating_mic_col_label: string | null;
+            outflow_col_label: string | null;
+            inflow_col_label: string | null;
             /** @enum {string} */
             col_sep: "comma" | "semicolon";
             /** @enum {string} */
@@ -1323,6 +1329,10 @@ export interface components {
             entity_type_col_label?: string;
             currency_col_label?: string;
             exchange_operating_mic_col_label?: string;
+            /** @description A money-out column, read as a magnitude (Withdrawal (-), Paid out); with inflow_col_label instead of amount_col_label */
+            outflow_col_label?: string;
+            /** @description A money-in column, read as a magnitude (Deposit (+), Paid in); with outflow_col_label instead of amount_col_label */
+            inflow_col_label?: string;
             /**
              * @description strftime-style date pattern
              * @example %Y-%m-%d

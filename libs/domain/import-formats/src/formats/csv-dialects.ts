@@ -41,11 +41,19 @@ export const CREDIT_NAMES = ['credit', 'credits', 'deposit', 'deposits', 'money_
 
 const named = (...aliases: string[]): RequiredColumn => [null, aliases];
 
+/** A bank export's amount: the configured column, each money-out and money-in column named, or any of the common names. */
+function amountColumns(imp: CsvImportSettings): RequiredColumn[] {
+  const sides = [imp.outflowColLabel, imp.inflowColLabel].filter((label): label is string => Boolean(label));
+  if (sides.length && !imp.amountColLabel) return sides.map((label) => [label, []]);
+  return [[imp.amountColLabel, imp.amountColLabel ? ['amount'] : ['amount', ...DEBIT_NAMES, ...CREDIT_NAMES], 'amount']];
+}
+
 const CSV_DIALECTS: Partial<Record<ImportType, CsvDialect>> = {
   TransactionImport: {
     rows: 'transaction',
-    // Without a configured amount column, a bank export's Debit and Credit columns (either one) stand for it.
-    requiredColumns: (imp) => [[imp.dateColLabel, ['date']], [imp.amountColLabel, imp.amountColLabel ? ['amount'] : ['amount', ...DEBIT_NAMES, ...CREDIT_NAMES], 'amount']],
+    // Without a configured amount column, a bank export's Debit and Credit columns (either one) stand for it, by the
+    // names outflow_col_label and inflow_col_label give or by common names.
+    requiredColumns: (imp) => [[imp.dateColLabel, ['date']], ...amountColumns(imp)],
     signedByMarker: true,
     moneyColumns: 'detected_debit_credit',
   },

@@ -11,6 +11,8 @@ type ColumnKey = Extract<Key, `${string}_col_label`>;
 const COLUMNS: { key: ColumnKey; label: string }[] = [
   { key: 'date_col_label', label: 'Date column' },
   { key: 'amount_col_label', label: 'Amount column' },
+  { key: 'outflow_col_label', label: 'Money out column' },
+  { key: 'inflow_col_label', label: 'Money in column' },
   { key: 'name_col_label', label: 'Name column' },
   { key: 'category_col_label', label: 'Category column' },
   { key: 'tags_col_label', label: 'Tags column' },
