@@ -153,7 +153,7 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     const visited: string[] = [];
     page.on('framenavigated', (frame) => void (frame === page.mainFrame() && visited.push(new URL(frame.url()).pathname)));
     await submitSignIn(page, second.email);
-    await page.waitForURL(/\/imports$/);
+    await page.waitForURL(/\/dashboard$/);
     await expectVisible(page.getByText(second.email));
     // Not even on the way: the second user never passes through the first one's page.
     expect(visited).not.toContain('/budgets');
@@ -163,7 +163,7 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     const admin = await app.newUser({ role: 'admin' });
     await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
     await submitSignIn(page, admin.email);
-    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/imports$/);
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/dashboard$/);
   });
 
   it('lands a user who signed out with the button on sign-in, and at home once signed in again', async () => {
@@ -173,7 +173,7 @@ describe('browser: sign-in, navigation by role, sign-out', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
     await submitSignIn(page, admin.email);
-    await page.waitForURL(/\/imports$/);
+    await page.waitForURL(/\/dashboard$/);
   });
 
   it('tries an idle session\'s sign-out once: a failed one is not retried, the user still lands on sign-in', async () => {

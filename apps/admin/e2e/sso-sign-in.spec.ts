@@ -212,7 +212,7 @@ describe('browser: sign-in through the in-process OIDC identity provider', () =>
     await page.getByRole('link', { name: 'Sign in with Leave SSO' }).click();
     await page.getByRole('heading', { name: 'Test IdP sign-in' }).waitFor();
     await page.getByRole('button', { name: 'erin' }).click();
-    await page.waitForURL(`${base}/imports`);
+    await page.waitForURL(`${base}/dashboard`);
     await page.context().close();
   });
 });

@@ -1,8 +1,10 @@
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { accountRoutes } from '../features/accounts/routes';
 import { apiKeyRoutes } from '../features/api-keys/routes';
 import { auditRoutes } from '../features/audit/routes';
 import { authRoutes } from '../features/auth/routes';
 import { budgetRoutes } from '../features/budgets/routes';
+import { dashboardRoutes } from '../features/dashboard/routes';
 import { importRoutes } from '../features/imports/routes';
 import { securityRoutes } from '../features/security/routes';
 import { providerRoutes } from '../features/sso-providers/routes';
@@ -13,10 +15,10 @@ import { returnPlaceFor } from './auth/return-place';
 import { useSession } from './auth/useSession';
 import { AppShell } from './layout/AppShell';
 
-/** Where a signed-in user lands (the provider sign-in returns here): back where an idle sign-out left them, else imports. */
+/** Where a signed-in user lands (the provider sign-in returns here): back where an idle sign-out left them, else the dashboard. */
 function Home() {
   const { data: me } = useSession();
-  return <Navigate to={(me && returnPlaceFor(me.id)) ?? '/imports'} replace />;
+  return <Navigate to={(me && returnPlaceFor(me.id)) ?? '/dashboard'} replace />;
 }
 
 function NotFound() {
@@ -40,6 +42,8 @@ export const router = createBrowserRouter([
     ),
     children: [
       { index: true, element: <Home /> },
+      ...dashboardRoutes,
+      ...accountRoutes,
       ...importRoutes,
       ...budgetRoutes,
       ...apiKeyRoutes,

@@ -1,17 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  ALWAYS_EXPENSE_KINDS,
-  BUDGET_COUNTED_KINDS,
-  BUDGET_EXCLUDED_KINDS,
-  COUNTED_ENTRYABLE_TYPES,
-  EXCLUDED_INVESTMENT_ACTIVITY_LABELS,
-  INCLUDED_ACCOUNT_STATUSES,
-  TAX_ADVANTAGED_DEPOSITORY_SUBTYPES,
-  TAX_ADVANTAGED_INVESTMENT_SUBTYPES,
-} from '@hearth/domain/budget-math';
+import { ALWAYS_EXPENSE_KINDS, BUDGET_COUNTED_KINDS } from '@hearth/domain/budget-math';
 import type { BudgetPeriod, IsoDate } from '@hearth/domain/budget-math';
 import type { PageWindow } from '../common/paging';
+import { countedEntriesSql } from '../ledger/counted-entries';
 
 /** Who asks: budgets are visible when they are the household's (user_id NULL) or the caller's own. */
 export interface BudgetViewer {
@@ -243,9 +235,10 @@ export class BudgetsRepository {
    * `ownerId` narrows a personal budget to its owner's accounts; the household budget counts every family account.
    */
   async activity(familyId: string, period: BudgetPeriod, currency: string, ownerId: string | null): Promise<ActivityGroup[]> {
+    const params: unknown[] = [familyId, period.startDate, period.endDate, currency, ownerId];
+    const counted = countedEntriesSql(params);
     return this.dataSource.query(
-      `SELECT t.category_id AS "categoryId", e.currency,
-              (t.kind = ANY($5::text[]) OR e.amount_minor >= 0) AS "isExpense",
+      `SELECT t.category_id AS "categoryId", e.currency, ${counted.isExpense} AS "isExpense",
               coalesce(sum(abs(e.amount_minor) * CASE WHEN e.currency = $4 THEN 1 ELSE r.rate END), 0)::text AS product,
               (count(*) FILTER (WHERE e.currency <> $4 AND r.rate IS NULL))::int AS "missingRates"
          FROM entries e
@@ -253,30 +246,11 @@ export class BudgetsRepository {
          JOIN accounts a ON a.id = e.account_id
          LEFT JOIN exchange_rates r
            ON e.currency <> $4 AND r.from_currency = e.currency AND r.to_currency = $4 AND r.date = e.date
-        WHERE e.family_id = $1 AND e.date BETWEEN $2::date AND $3::date
-          AND e.entryable_type = ANY($6::text[]) AND NOT e.excluded
-          AND a.family_id = $1 AND a.status = ANY($7::text[]) AND NOT a.exclude_from_reports
-          AND NOT (a.accountable_type = 'Investment' AND coalesce(a.subtype, '') = ANY($8::text[]))
-          AND NOT (a.accountable_type = 'Depository' AND coalesce(a.subtype, '') = ANY($9::text[]))
-          AND ($10::uuid IS NULL OR a.owner_id = $10::uuid)
-          AND NOT t.pending
-          AND t.kind <> ALL($11::text[])
-          AND (t.investment_activity_label IS NULL OR t.investment_activity_label <> ALL($12::text[]))
+        WHERE e.family_id = $1 AND e.date BETWEEN $2::date AND $3::date AND a.family_id = $1
+          AND ($5::uuid IS NULL OR a.owner_id = $5::uuid)
+          AND ${counted.where}
         GROUP BY 1, 2, 3`,
-      [
-        familyId,
-        period.startDate,
-        period.endDate,
-        currency,
-        ALWAYS_EXPENSE_KINDS,
-        COUNTED_ENTRYABLE_TYPES,
-        INCLUDED_ACCOUNT_STATUSES,
-        TAX_ADVANTAGED_INVESTMENT_SUBTYPES,
-        TAX_ADVANTAGED_DEPOSITORY_SUBTYPES,
-        ownerId,
-        BUDGET_EXCLUDED_KINDS,
-        EXCLUDED_INVESTMENT_ACTIVITY_LABELS,
-      ],
+      params,
     );
   }
 

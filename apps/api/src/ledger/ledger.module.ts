@@ -6,6 +6,7 @@ import { ImportedBudgetsRepository } from './imported-budgets.repository';
 import { ImportedTransactionsRepository } from './imported-transactions.repository';
 import { Ledger } from './ledger';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
+import { ReportsRepository } from './reports.repository';
 import { TaxonomyRepository } from './taxonomy.repository';
 import { TradesRepository } from './trades.repository';
 import { TransactionEditsRepository } from './transaction-edits.repository';
@@ -17,6 +18,7 @@ const REPOSITORIES = [
   ImportedBudgetsRepository,
   ImportedTransactionsRepository,
   LedgerAccountsRepository,
+  ReportsRepository,
   TaxonomyRepository,
   TradesRepository,
   TransactionEditsRepository,

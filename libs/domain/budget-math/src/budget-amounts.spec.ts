@@ -1,7 +1,7 @@
 import type { TransactionKind } from '@hearth/contracts';
 import { formatMoney, toCents } from '@hearth/domain/money';
 import type { CategoryActivity } from './budget-amounts';
-import { summarizeBudget } from './budget-amounts';
+import { summarizeBudget, topLevelSpending } from './budget-amounts';
 import { budgetContribution } from './inclusion-rules';
 
 const dollars = (value: number): bigint => BigInt(Math.round(value * 100));
@@ -355,5 +355,19 @@ describe('summarizeBudget: bad input', () => {
         activity: [],
       });
     expect(run).toThrow('category tree has a cycle');
+  });
+});
+
+describe('topLevelSpending', () => {
+  it('rolls subcategories up, nets refunds within each top-level category, never below zero, uncategorized apart', () => {
+    const categories = [{ id: 'food', parentId: null }, { id: 'super', parentId: 'food' }, { id: 'pay', parentId: null }];
+    const { byCategory, uncategorized } = topLevelSpending(categories, [
+      { categoryId: 'super', expense: 10000n, income: 0n },
+      { categoryId: 'food', expense: 1200n, income: 1000n },
+      { categoryId: 'pay', expense: 0n, income: 150000n },
+      { categoryId: null, expense: 450n, income: 0n },
+    ]);
+    expect(Object.fromEntries(byCategory)).toEqual({ food: 10200n, pay: 0n });
+    expect(uncategorized).toBe(450n);
   });
 });

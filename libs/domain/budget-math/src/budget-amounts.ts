@@ -182,3 +182,22 @@ export function summarizeBudget(input: BudgetMathInput): BudgetSummary {
     categories: categoryAmounts(input.budgetCategories, tree, byCategory),
   };
 }
+
+/** What each top-level category (its subcategories rolled up) cost in a period, net of refunds and never below zero, as budgets count it. */
+export interface TopLevelSpending {
+  /** Top-level category id -> spending, for every top-level category with activity. */
+  byCategory: Map<string, MinorUnits>;
+  uncategorized: MinorUnits;
+}
+
+export function topLevelSpending(categories: readonly CategoryNode[], activity: readonly CategoryActivity[]): TopLevelSpending {
+  assertMagnitudes(activity);
+  const { byTopLevel } = aggregate(new CategoryTree(categories), activity);
+  const byCategory = new Map<string, MinorUnits>();
+  let uncategorized = 0n;
+  for (const [key, flow] of byTopLevel) {
+    if (key === UNCATEGORIZED) uncategorized = netSpending(flow);
+    else byCategory.set(key, netSpending(flow));
+  }
+  return { byCategory, uncategorized };
+}

@@ -31,7 +31,7 @@ export type { BudgetWindow } from './budget-window';
 export { parentBudgetAfterSubcategoryChange } from './subcategory-limit';
 export type { SubcategoryLimitChange } from './subcategory-limit';
 export type { CategoryNode } from './category-tree';
-export { summarizeBudget } from './budget-amounts';
+export { summarizeBudget, topLevelSpending } from './budget-amounts';
 export type {
   BudgetAmounts,
   BudgetCategoryAmounts,
@@ -39,4 +39,5 @@ export type {
   BudgetMathInput,
   BudgetSummary,
   CategoryActivity,
+  TopLevelSpending,
 } from './budget-amounts';

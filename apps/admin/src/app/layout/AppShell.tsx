@@ -11,6 +11,8 @@ interface NavItem {
 }
 
 const NAV: NavItem[] = [
+  { to: '/dashboard', label: 'Dashboard', minRole: 'member' },
+  { to: '/accounts', label: 'Accounts', minRole: 'member' },
   { to: '/imports', label: 'Imports', minRole: 'member' },
   { to: '/budgets', label: 'Budgets', minRole: 'member' },
   { to: '/settings/api_keys', label: 'API keys', minRole: 'member' },

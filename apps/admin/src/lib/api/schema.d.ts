@@ -784,6 +784,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/net_worth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ReportsController_netWorth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/account_balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ReportsController_accountBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/cash_flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ReportsController_cashFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/spending_by_category": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ReportsController_spendingByCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2231,6 +2295,152 @@ export interface components {
         FamilyExportListDto: {
             /** @description The 25 most recent exports, newest first */
             data: components["schemas"]["FamilyExportDto"][];
+        };
+        MoneyDto: {
+            /**
+             * @description Decimal string in the currency, exactly its digits, no grouping
+             * @example -1234.50
+             */
+            amount: string;
+            /**
+             * @description Minor units of the currency
+             * @example -123450
+             */
+            cents: number;
+            /**
+             * @description Formatted in the currency and the request locale
+             * @example -$1,234.50
+             */
+            formatted: string;
+        };
+        NetWorthPointDto: {
+            /** Format: date */
+            date: string;
+            assets: components["schemas"]["MoneyDto"];
+            /** @description What is owed, positive */
+            liabilities: components["schemas"]["MoneyDto"];
+            /** @description assets - liabilities */
+            net_worth: components["schemas"]["MoneyDto"];
+        };
+        NetWorthDto: {
+            /**
+             * @description The family's currency: every amount is in it
+             * @example USD
+             */
+            currency: string;
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description start_date, then one point per interval after it, and end_date: the balances at the end of each day, in the family currency at that day's rate */
+            points: components["schemas"]["NetWorthPointDto"][];
+        };
+        BalancePointDto: {
+            /** Format: date */
+            date: string;
+            balance: components["schemas"]["MoneyDto"];
+        };
+        AccountBalanceSeriesDto: {
+            /** Format: uuid */
+            account_id: string;
+            /**
+             * @description The account's own currency: its balances are in it
+             * @example USD
+             */
+            currency: string;
+            /** @enum {string} */
+            classification: "asset" | "liability";
+            points: components["schemas"]["BalancePointDto"][];
+        };
+        AccountBalancesDto: {
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description Draft and active accounts, by name */
+            accounts: components["schemas"]["AccountBalanceSeriesDto"][];
+        };
+        CashFlowMonthDto: {
+            /**
+             * Format: date
+             * @description First day of the budget month (the family's month_start_day), or start_date when later
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description Last day of the budget month, or end_date when earlier
+             */
+            end_date: string;
+            /**
+             * @description The budget month's name
+             * @example January 2025
+             */
+            name: string;
+            /** @description Money in, refunds included */
+            income: components["schemas"]["MoneyDto"];
+            /** @description Money out */
+            spending: components["schemas"]["MoneyDto"];
+            /** @description income - spending */
+            net: components["schemas"]["MoneyDto"];
+        };
+        CashFlowDto: {
+            /**
+             * @description The family's currency: every amount is in it
+             * @example USD
+             */
+            currency: string;
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            /** @description Every budget month the range touches, oldest first, empty ones included */
+            months: components["schemas"]["CashFlowMonthDto"][];
+            income: components["schemas"]["MoneyDto"];
+            spending: components["schemas"]["MoneyDto"];
+            net: components["schemas"]["MoneyDto"];
+        };
+        ReportCategoryDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example #6172F3 */
+            color: string;
+            /**
+             * @description Lucide icon name
+             * @example shapes
+             */
+            icon: string;
+        };
+        CategorySpendingDto: {
+            category: components["schemas"]["ReportCategoryDto"];
+            /** @description Spending of the category and its subcategories, net of refunds */
+            spending: components["schemas"]["MoneyDto"];
+            /**
+             * @description Share of total spending, 0..1
+             * @example 0.25
+             */
+            share: number;
+        };
+        SpendingByCategoryDto: {
+            /**
+             * @description The family's currency: every amount is in it
+             * @example USD
+             */
+            currency: string;
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            /** @description Top-level categories that had spending, the largest first */
+            categories: components["schemas"]["CategorySpendingDto"][];
+            /** @description Spending of transactions without a category, net of refunds */
+            uncategorized: components["schemas"]["MoneyDto"];
+            /** @description The categories and uncategorized together */
+            total: components["schemas"]["MoneyDto"];
         };
     };
     responses: never;
@@ -5823,6 +6033,268 @@ export interface operations {
             };
             /** @description Export not completed yet (export_not_ready) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ReportsController_netWorth: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+                /** @description First day of the report (YYYY-MM-DD); defaults per report */
+                start_date?: string;
+                /** @description Last day of the report (YYYY-MM-DD); defaults to the family's today */
+                end_date?: string;
+                /** @description Distance between points; defaults to day up to 92 days, week up to 3 years, month beyond. At most 10 years of days, 50 of weeks, 100 of months */
+                interval?: "day" | "week" | "month";
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Assets, liabilities and net worth at each point; default range: the year up to today */
+            200: {
+                headers: {
+                    /** @description Present when amounts in another currency had no exchange rate on their day and were left out */
+                    "X-Report-Unconverted-Entries"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetWorthDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the parameter: a date not YYYY-MM-DD or outside 1900-01-01..2999-12-31, start_date after end_date, a bad locale, or a parameter the report does not take; an interval other than day, week or month, or a range longer than it allows (10 years of days, 50 of weeks, 100 of months) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ReportsController_accountBalances: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+                /** @description First day of the report (YYYY-MM-DD); defaults per report */
+                start_date?: string;
+                /** @description Last day of the report (YYYY-MM-DD); defaults to the family's today */
+                end_date?: string;
+                /** @description Distance between points; defaults to day up to 92 days, week up to 3 years, month beyond. At most 10 years of days, 50 of weeks, 100 of months */
+                interval?: "day" | "week" | "month";
+                /** @description Only this account (404 when the family has no such draft or active account) */
+                account_id?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each account's balance at each point, in its own currency; default range: the 90 days up to today */
+            200: {
+                headers: {
+                    /** @description Present when amounts in another currency had no exchange rate on their day and were left out */
+                    "X-Report-Unconverted-Entries"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountBalancesDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description account_id names no draft or active account of the family */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the parameter: a date not YYYY-MM-DD or outside 1900-01-01..2999-12-31, start_date after end_date, a bad locale, or a parameter the report does not take; an interval other than day, week or month, or a range longer than it allows (10 years of days, 50 of weeks, 100 of months); an account_id that is no UUID */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ReportsController_cashFlow: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+                /** @description First day of the report (YYYY-MM-DD); defaults per report */
+                start_date?: string;
+                /** @description Last day of the report (YYYY-MM-DD); defaults to the family's today */
+                end_date?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Income, spending and net by budget month, counted as budgets count; default range: the last 12 budget months */
+            200: {
+                headers: {
+                    /** @description Present when amounts in another currency had no exchange rate on their day and were left out */
+                    "X-Report-Unconverted-Entries"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashFlowDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the parameter: a date not YYYY-MM-DD or outside 1900-01-01..2999-12-31, start_date after end_date, a bad locale, or a parameter the report does not take; a range of more than 100 years */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ReportsController_spendingByCategory: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+                /** @description First day of the report (YYYY-MM-DD); defaults per report */
+                start_date?: string;
+                /** @description Last day of the report (YYYY-MM-DD); defaults to the family's today */
+                end_date?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spending per top-level category, subcategories rolled up; default range: this budget month */
+            200: {
+                headers: {
+                    /** @description Present when amounts in another currency had no exchange rate on their day and were left out */
+                    "X-Report-Unconverted-Entries"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingByCategoryDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the parameter: a date not YYYY-MM-DD or outside 1900-01-01..2999-12-31, start_date after end_date, a bad locale, or a parameter the report does not take */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -48,7 +48,7 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
 
   // Signed in: to the page asked for, else back where an idle sign-out left this user, else home.
-  if (session.data) return <Navigate to={next ?? returnPlaceFor(session.data.id) ?? '/imports'} replace />;
+  if (session.data) return <Navigate to={next ?? returnPlaceFor(session.data.id) ?? '/dashboard'} replace />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,4 +1,5 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { budgetPeriodFor, familyToday } from '@hearth/domain/budget-math';
 import { api, unwrap } from '../../../lib/api/client';
 import type { components } from '../../../lib/api/schema';
 
@@ -22,6 +23,18 @@ export const budgetKeys = {
 /** The household's settings: its time zone and the day its budget month starts on decide which month is running. */
 export const useFamilySettings = () => useQuery({ queryKey: ['family_settings'], queryFn: () => unwrap(api.GET('/api/v1/family_settings')) });
 
+/**
+ * The YYYY-MM the month picker means by the budget month running today: the one it started in (with month_start_day
+ * 15, on 10 January that is December's). Today is the family's, in its time zone; without one, where the user is
+ * (toISOString would give UTC's date, a day off around midnight).
+ */
+export const runningMonth = ({ timezone, month_start_day }: { timezone: string | null; month_start_day: number }) => {
+  const now = new Date();
+  const today = timezone
+    ? familyToday(timezone, now)
+    : `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  return budgetPeriodFor(today, month_start_day).startDate.slice(0, 7);
+};
 /** First and last day of a YYYY-MM month. */
 export function monthRange(month: string): { start: string; end: string } {
   const [y, m] = month.split('-').map(Number);

@@ -1,28 +1,15 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { budgetPeriodFor, familyToday } from '@hearth/domain/budget-math';
 import { formatDecimal } from '@hearth/domain/money';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { Loading } from '../../../components/Loading';
 import { problemsOf } from '../../../lib/api/field-errors';
-import { useFamilySettings, useMonthBudget, useStartBudget, useUpdateBudget, type Budget } from '../api/useBudgets';
+import { runningMonth, useFamilySettings, useMonthBudget, useStartBudget, useUpdateBudget, type Budget } from '../api/useBudgets';
 import { AmountEditor } from '../components/AmountEditor';
 import { BudgetBar } from '../components/BudgetBar';
 import { CategoryRows } from '../components/CategoryRows';
 
-/**
- * The YYYY-MM the month picker means by the budget month running today: the one it started in (with month_start_day
- * 15, on 10 January that is December's). Today is the family's, in its time zone; without one, where the user is
- * (toISOString would give UTC's date, a day off around midnight).
- */
-const runningMonth = ({ timezone, month_start_day }: { timezone: string | null; month_start_day: number }) => {
-  const now = new Date();
-  const today = timezone
-    ? familyToday(timezone, now)
-    : `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-  return budgetPeriodFor(today, month_start_day).startDate.slice(0, 7);
-};
 /** The totals as the API names them, and the words its messages about them start with here. */
 const AMOUNT_FIELDS = {
   spending: { property: 'budgeted_spending', label: 'Planned spending' },
