@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountLocksRepository } from './account-locks.repository';
+import { CategoriesRepository } from './categories.repository';
 import { EntriesRepository } from './entries.repository';
 import { ImportRevertRepository } from './import-revert.repository';
 import { ImportedBudgetsRepository } from './imported-budgets.repository';
@@ -11,6 +12,7 @@ import { TradesRepository } from './trades.repository';
 
 const REPOSITORIES = [
   AccountLocksRepository,
+  CategoriesRepository,
   EntriesRepository,
   ImportRevertRepository,
   ImportedBudgetsRepository,
