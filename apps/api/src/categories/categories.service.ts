@@ -82,7 +82,7 @@ export class CategoriesService {
       if (parentId !== null && body.color !== undefined) throw ApiError.validation([SUBCATEGORY_COLOR]);
       const fields: CategoryFields = { name: body.name, color: body.color, icon: body.icon, classification: body.classification };
       if (moves) fields.parentId = parentId;
-      await this.categories.update(scope, id, fields, tx);
+      if (Object.values(fields).some((value) => value !== undefined)) await this.categories.update(scope, id, fields, tx);
     });
     return this.show(principal, id);
   }
