@@ -3,6 +3,8 @@ import { apiKeyRoutes } from '../features/api-keys/routes';
 import { auditRoutes } from '../features/audit/routes';
 import { authRoutes } from '../features/auth/routes';
 import { budgetRoutes } from '../features/budgets/routes';
+import { categoryRoutes } from '../features/categories/routes';
+import { householdRoutes } from '../features/household/routes';
 import { importRoutes } from '../features/imports/routes';
 import { securityRoutes } from '../features/security/routes';
 import { providerRoutes } from '../features/sso-providers/routes';
@@ -42,6 +44,7 @@ export const router = createBrowserRouter([
       { index: true, element: <Home /> },
       ...importRoutes,
       ...budgetRoutes,
+      ...categoryRoutes,
       ...apiKeyRoutes,
       ...securityRoutes,
       {
@@ -50,7 +53,7 @@ export const router = createBrowserRouter([
             <Outlet />
           </RequireSession>
         ),
-        children: userRoutes,
+        children: [...householdRoutes, ...userRoutes],
       },
       {
         element: (
