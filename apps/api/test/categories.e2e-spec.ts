@@ -51,10 +51,12 @@ describe('Categories API', () => {
     });
 
     it('creates a category in the Category shape, name trimmed, defaults filled', async () => {
-      expect(Object.keys(food)).toEqual(['id', 'name', 'color', 'icon', 'classification', 'parent', 'subcategories_count', 'transactions_count', 'created_at', 'updated_at']);
+      expect(Object.keys(food)).toEqual([
+        'id', 'name', 'color', 'icon', 'classification', 'parent', 'subcategories_count', 'transactions_count', 'transactions_count_capped', 'created_at', 'updated_at',
+      ]);
       expect(food).toEqual({
         id: expect.any(String), name: 'Food', color: '#f97316', icon: 'utensils', classification: 'expense', parent: null,
-        subcategories_count: 0, transactions_count: 0, created_at: ISO, updated_at: ISO,
+        subcategories_count: 0, transactions_count: 0, transactions_count_capped: false, created_at: ISO, updated_at: ISO,
       });
       expect((await get(`/categories/${food.id}`).expect(200)).body).toEqual(food);
       const salary = await create({ name: 'Salary', classification: 'income' });
@@ -111,6 +113,24 @@ describe('Categories API', () => {
         ['Food', 0, [['Groceries', 2]]],
         ['Salary', 0, []],
       ]);
+    });
+
+    it('counts transactions up to 1,000 and says when there are more', async () => {
+      const bulk = await create({ name: 'Bulk' });
+      const account = await fx.account(home.familyId, { name: 'Bulk account', currency: 'USD' });
+      const addEntries = (n: number) =>
+        t.dataSource.query(
+          `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency)
+                      SELECT $1, $2, 'Transaction', DATE '2025-02-01', 'bulk', 100, 'USD' FROM generate_series(1, $4::int) RETURNING id)
+           INSERT INTO transactions (entry_id, category_id) SELECT id, $3 FROM e`,
+          [home.familyId, account, bulk.id, n],
+        );
+      await addEntries(1000);
+      expect((await get(`/categories/${bulk.id}`)).body).toMatchObject({ transactions_count: 1000, transactions_count_capped: false });
+      await addEntries(1);
+      expect((await get(`/categories/${bulk.id}`)).body).toMatchObject({ transactions_count: 1000, transactions_count_capped: true });
+      const res = await del(bulk.id).expect(200);
+      expect(res.body.transactions_moved).toBe(1001);
     });
 
     it('renames, recolours (the subcategories follow), changes the icon and the classification', async () => {

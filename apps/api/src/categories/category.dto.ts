@@ -118,8 +118,14 @@ export class CategoryDto {
   @ApiProperty({ enum: CLASSIFICATIONS }) classification: (typeof CLASSIFICATIONS)[number];
   @ApiProperty({ type: CategoryParentDto, nullable: true }) parent: CategoryParentDto | null;
   @ApiProperty({ type: 'integer' }) subcategories_count: number;
-  @ApiProperty({ type: 'integer', description: 'Transactions (split parts included) in this category itself, not its subcategories' })
+  @ApiProperty({
+    type: 'integer',
+    maximum: 1000,
+    description: 'Transactions (split parts included) in this category itself, not its subcategories, counted up to 1,000 so that a list costs the same at any ledger size',
+  })
   transactions_count: number;
+  @ApiProperty({ description: 'True when the category has more than 1,000 transactions (transactions_count then says 1000)' })
+  transactions_count_capped: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }

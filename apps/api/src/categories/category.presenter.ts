@@ -1,7 +1,7 @@
-import type { CategoryRecord } from '../ledger/categories.repository';
+import { TRANSACTIONS_COUNT_CAP, type CategoryRecord } from '../ledger/categories.repository';
 import type { CategoryDto, CategoryTreeDto } from './category.dto';
 
-/** The Category object: Sure's fields, then the classification label and the transaction count. */
+/** The Category object: Sure's fields, then the classification label and the transaction count (capped). */
 export const presentCategory = (category: CategoryRecord): CategoryDto => ({
   id: category.id,
   name: category.name,
@@ -10,7 +10,8 @@ export const presentCategory = (category: CategoryRecord): CategoryDto => ({
   classification: category.classification,
   parent: category.parent && { id: category.parent.id, name: category.parent.name },
   subcategories_count: category.subcategoriesCount,
-  transactions_count: category.transactionsCount,
+  transactions_count: Math.min(category.transactionsCount, TRANSACTIONS_COUNT_CAP),
+  transactions_count_capped: category.transactionsCount > TRANSACTIONS_COUNT_CAP,
   created_at: new Date(category.createdAt).toISOString(),
   updated_at: new Date(category.updatedAt).toISOString(),
 });

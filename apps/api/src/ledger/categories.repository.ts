@@ -17,6 +17,7 @@ export interface CategoryRecord {
   classification: CategoryClassification;
   parent: { id: string; name: string; color: string } | null;
   subcategoriesCount: number;
+  /** Up to TRANSACTIONS_COUNT_CAP + 1: more than the cap means "more than the cap". */
   transactionsCount: number;
   createdAt: Date;
   updatedAt: Date;
@@ -43,19 +44,24 @@ const where = (filter: CategoryFilter, params: unknown[]) =>
     .join(' AND ');
 
 /**
- * The family's ($1) categories selected by `condition` with their parent, subcategory and transaction counts. The
- * transactions are counted for the selected categories only, along the (category_id, kind) index.
+ * Transactions are counted up to this many per category. Counting them all reads every categorised transaction of the
+ * family (a second and more at 1,000,000 entries); up to the cap, each category reads at most this many entries of
+ * the (category_id, kind) index, so the list costs the same however large the ledger grows.
  */
+export const TRANSACTIONS_COUNT_CAP = 1000;
+
+/** The family's ($1) categories selected by `condition` with their parent, subcategory and (capped) transaction counts. */
 const DETAILS = (condition: string, tail = '') => `
-  WITH chosen AS (SELECT c.* FROM categories c WHERE ${condition} ${tail}),
-       used AS (SELECT t.category_id, count(*)::int AS n FROM transactions t WHERE t.category_id IN (SELECT id FROM chosen) GROUP BY 1)
+  WITH chosen AS (SELECT c.* FROM categories c WHERE ${condition} ${tail})
   SELECT c.id, c.name, c.color, c.lucide_icon AS icon, c.classification,
          CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'color', p.color) END AS parent,
          (SELECT count(*)::int FROM categories s WHERE s.parent_id = c.id AND s.family_id = $1) AS "subcategoriesCount",
-         coalesce(used.n, 0) AS "transactionsCount", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
+         used.n AS "transactionsCount", c.created_at AS "createdAt", c.updated_at AS "updatedAt"
     FROM chosen c
     LEFT JOIN categories p ON p.id = c.parent_id AND p.family_id = $1
-    LEFT JOIN used ON used.category_id = c.id
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM transactions t WHERE t.category_id = c.id LIMIT ${TRANSACTIONS_COUNT_CAP + 1}) x
+    ) used
    ORDER BY c.name, c.id`;
 
 /** The statements of the ledger on a family's categories as the household edits them (imports write them through TaxonomyRepository). */

@@ -2016,8 +2016,10 @@ export interface components {
             classification: "expense" | "income";
             parent: components["schemas"]["CategoryParentDto"] | null;
             subcategories_count: number;
-            /** @description Transactions (split parts included) in this category itself, not its subcategories */
+            /** @description Transactions (split parts included) in this category itself, not its subcategories, counted up to 1,000 so that a list costs the same at any ledger size */
             transactions_count: number;
+            /** @description True when the category has more than 1,000 transactions (transactions_count then says 1000) */
+            transactions_count_capped: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2042,8 +2044,10 @@ export interface components {
             classification: "expense" | "income";
             parent: components["schemas"]["CategoryParentDto"] | null;
             subcategories_count: number;
-            /** @description Transactions (split parts included) in this category itself, not its subcategories */
+            /** @description Transactions (split parts included) in this category itself, not its subcategories, counted up to 1,000 so that a list costs the same at any ledger size */
             transactions_count: number;
+            /** @description True when the category has more than 1,000 transactions (transactions_count then says 1000) */
+            transactions_count_capped: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -8,6 +8,10 @@ export type CreateCategory = components['schemas']['CreateCategoryDto'];
 export type UpdateCategory = components['schemas']['UpdateCategoryDto'];
 export type CategoryDeletion = components['schemas']['CategoryDeletionDto'];
 
+/** A category's transaction count as shown: the API counts up to 1,000 and says when there are more. */
+export const transactionCount = (category: Category) =>
+  category.transactions_count_capped ? `${category.transactions_count.toLocaleString()}+` : category.transactions_count.toLocaleString();
+
 export const categoryKeys = { all: ['categories'] as const, tree: ['categories', 'tree'] as const };
 
 export const useCategoryTree = () =>

@@ -1,15 +1,18 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorState } from '../../../components/ErrorState';
-import { useDeleteCategory, type Category, type CategoryDeletion, type CategoryNode } from '../api/useCategories';
+import { transactionCount, useDeleteCategory, type Category, type CategoryDeletion, type CategoryNode } from '../api/useCategories';
 
+/** "1 transaction moves", "12 transactions move", "1,000+ transactions move" (the API counts up to 1,000). */
+const transactions = (category: Category, one: string, many: string) =>
+  `${transactionCount(category)} ${category.transactions_count === 1 && !category.transactions_count_capped ? one : many}`;
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What the delete will do, said before it is done. */
 function consequences(category: Category, replacement: Category | undefined): string[] {
   const said = [
     replacement
-      ? `Its ${plural(category.transactions_count, 'transaction moves', 'transactions move')} to “${replacement.name}”, and each budget's limit for it is added to the limit of “${replacement.name}”.`
-      : `Its ${plural(category.transactions_count, 'transaction becomes', 'transactions become')} uncategorised, and its budget limits are removed.`,
+      ? `Its ${transactions(category, 'transaction moves', 'transactions move')} to “${replacement.name}”, and each budget's limit for it is added to the limit of “${replacement.name}”.`
+      : `Its ${transactions(category, 'transaction becomes', 'transactions become')} uncategorised, and its budget limits are removed.`,
   ];
   if (category.subcategories_count > 0) {
     // As the API does: under a top-level replacement (or one of them, promoted), else top-level.

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DataTable } from '../../../components/DataTable';
 import { QueryState } from '../../../components/QueryState';
-import { useCategoryTree, type Category, type CategoryNode } from '../api/useCategories';
+import { transactionCount, useCategoryTree, type Category, type CategoryNode } from '../api/useCategories';
 import { ColorDot } from '../components/ColorPicker';
 import { DeleteCategoryDialog } from '../components/DeleteCategoryDialog';
 import { EditCategoryDialog } from '../components/EditCategoryDialog';
@@ -18,7 +18,7 @@ function Row({ category, onEdit, onDelete }: { category: Category; onEdit: () =>
         {category.parent && <span className="visually-hidden"> (in {category.parent.name})</span>}
       </th>
       <td>{category.classification === 'income' ? 'Income' : 'Expense'}</td>
-      <td>{category.transactions_count}</td>
+      <td>{transactionCount(category)}</td>
       <td className="row-actions">
         <button type="button" className="secondary" aria-label={`Edit ${category.name}`} onClick={onEdit}>
           Edit
