@@ -179,6 +179,16 @@ describe('browser: every screen at phone width (390 px) and desktop width (1280 
     expect(problems).toEqual([]);
   });
 
+  it('categories and household settings', async () => {
+    const food = await request(app.t.server).post('/api/v1/categories').set('X-Api-Key', root.apiKey).send({ name: 'Food and everything eaten out of the house', color: '#c2410c' }).expect(201);
+    await request(app.t.server).post('/api/v1/categories').set('X-Api-Key', root.apiKey).send({ name: 'Takeaway', parent_id: food.body.id }).expect(201);
+    const problems = await signedInProblems([
+      ['categories', '/categories', (page) => page.getByRole('table', { name: 'Categories and their subcategories' }).getByRole('row', { name: /Takeaway/ }).waitFor()],
+      ['household', '/settings/household', (page) => page.getByLabel('Household name').waitFor()],
+    ]);
+    expect(problems).toEqual([]);
+  });
+
   it('users, providers and the audit log', async () => {
     const second = await app.newUser({ role: 'member', familyId: root.familyId });
     const suspended = await app.newUser({ role: 'admin', familyId: root.familyId });

@@ -5,6 +5,8 @@ import { auditRoutes } from '../features/audit/routes';
 import { authRoutes } from '../features/auth/routes';
 import { budgetRoutes } from '../features/budgets/routes';
 import { dashboardRoutes } from '../features/dashboard/routes';
+import { categoryRoutes } from '../features/categories/routes';
+import { householdRoutes } from '../features/household/routes';
 import { importRoutes } from '../features/imports/routes';
 import { securityRoutes } from '../features/security/routes';
 import { providerRoutes } from '../features/sso-providers/routes';
@@ -46,6 +48,7 @@ export const router = createBrowserRouter([
       ...accountRoutes,
       ...importRoutes,
       ...budgetRoutes,
+      ...categoryRoutes,
       ...apiKeyRoutes,
       ...securityRoutes,
       {
@@ -54,7 +57,7 @@ export const router = createBrowserRouter([
             <Outlet />
           </RequireSession>
         ),
-        children: userRoutes,
+        children: [...householdRoutes, ...userRoutes],
       },
       {
         element: (

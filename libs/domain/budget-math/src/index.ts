@@ -41,3 +41,5 @@ export type {
   CategoryActivity,
   TopLevelSpending,
 } from './budget-amounts';
+export { kinshipOf, mergeBudgetLimits, newParentOfSubcategories, parentProblem } from './category-changes';
+export type { Kinship, MergedBudgetAmounts, MergedBudgetRows, PlacedCategory } from './category-changes';

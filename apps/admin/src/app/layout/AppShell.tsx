@@ -15,6 +15,9 @@ const NAV: NavItem[] = [
   { to: '/accounts', label: 'Accounts', minRole: 'member' },
   { to: '/imports', label: 'Imports', minRole: 'member' },
   { to: '/budgets', label: 'Budgets', minRole: 'member' },
+  { to: '/categories', label: 'Categories', minRole: 'member' },
+  // Changing the settings needs an admin (the API refuses members), so only admins are shown the page.
+  { to: '/settings/household', label: 'Household', minRole: 'admin' },
   { to: '/settings/api_keys', label: 'API keys', minRole: 'member' },
   { to: '/settings/security', label: 'Security', minRole: 'member' },
   { to: '/admin/users', label: 'Users', minRole: 'admin' },

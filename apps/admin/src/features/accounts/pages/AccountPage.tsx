@@ -61,7 +61,8 @@ function Register({ accountId }: { accountId: string }) {
                   </tr>
                 ))}
               </DataTable>
-              {data.pagination.total_pages > 1 && (
+              {/* Asked for by page, the list always says how many pages there are (pagination is null only for a cursor). */}
+              {data.pagination && data.pagination.total_pages > 1 && (
                 <nav className="pager" aria-label="Pages of transactions">
                   <button type="button" className="secondary" disabled={page <= 1} onClick={() => go(page - 1)}>
                     Newer

@@ -1,7 +1,7 @@
-import { useMemo, useState, type FormEvent } from 'react';
-import { currencyCodes } from '@hearth/domain/money';
+import { useState, type FormEvent } from 'react';
 import { Field } from '../../../components/Field';
 import { PASSWORD_HINT } from '../../../components/NewPasswordFields';
+import { useCurrencyOptions } from '../../../components/useCurrencyOptions';
 import { useFocusAfter } from '../../../components/useFocusAfter';
 import { problemsOf, type FormProblems } from '../../../lib/api/field-errors';
 import { useSetup } from '../api/useAuth';
@@ -15,14 +15,6 @@ const FIELDS: Record<Key, { property: string; label: string }> = {
   family_name: { property: 'family_name', label: 'The household name' },
   currency: { property: 'currency', label: 'The currency' },
 };
-
-/** The ISO 4217 codes the API accepts, each with its name in the reader's language ("EUR — Euro"). */
-function useCurrencyOptions(): Array<{ code: string; label: string }> {
-  return useMemo(() => {
-    const names = new Intl.DisplayNames(undefined, { type: 'currency' });
-    return currencyCodes().map((code) => ({ code, label: `${code} — ${names.of(code) ?? code}` }));
-  }, []);
-}
 
 /** What can be told before asking the API, in words; the API's own refusals are sorted onto the fields too. */
 function ownProblems(form: Record<Key, string>): Partial<Record<Key, string>> {
