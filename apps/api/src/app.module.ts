@@ -20,10 +20,11 @@ import { SsoModule } from './sso/sso.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { TransactionsModule } from './transactions/transactions.module';
+import { CategoriesModule } from './categories/categories.module';
 import { FamilyExportsModule } from './family-exports/family-exports.module';
 
 /** Feature modules; the runtime (database, queue) and process-wide services are wired in forRoot. */
-export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, AccountsModule, TransactionsModule, FamilyExportsModule];
+export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, AccountsModule, TransactionsModule, CategoriesModule, FamilyExportsModule];
 
 @Module({})
 export class AppModule {

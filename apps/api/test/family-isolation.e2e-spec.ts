@@ -35,6 +35,7 @@ const COLLECTIONS: Array<[RegExp, keyof FamilyA['ids']]> = [
   [/^\/api\/v1\/budget_categories\/\{id\}$/, 'budgetCategory'],
   [/^\/api\/v1\/accounts\/\{id\}$/, 'account'],
   [/^\/api\/v1\/transactions\/\{id\}/, 'transaction'],
+  [/^\/api\/v1\/categories\/\{id\}$/, 'category'],
   [/^\/api\/v1\/family_exports\/\{id\}/, 'familyExport'],
 ];
 
@@ -47,12 +48,13 @@ const BODIES: Record<string, object> = {
   'PATCH /api/v1/budget_categories/{id}': { budgeted_spending: 10 },
   'PATCH /api/v1/transactions/{id}': { transaction: { notes: 'changed' } },
   'POST /api/v1/transactions/{id}/split': { parts: [{ amount: '1.00', name: 'One' }, { amount: '2.00', name: 'Two' }] },
+  'PATCH /api/v1/categories/{id}': { name: 'Renamed', icon: 'tag' },
 };
 
 interface FamilyA {
   household: Household;
   browser: Browser;
-  ids: Record<'apiKey' | 'ssoIdentity' | 'member' | 'import' | 'budget' | 'budgetCategory' | 'account' | 'transaction' | 'familyExport', string>;
+  ids: Record<'apiKey' | 'ssoIdentity' | 'member' | 'import' | 'budget' | 'budgetCategory' | 'account' | 'transaction' | 'category' | 'familyExport', string>;
 }
 
 /**
@@ -98,6 +100,7 @@ describe('family isolation: nothing of one family can be read or changed by anot
         budgetCategory: (await api(`/budget_categories?budget_id=${budgetId}`)).body.budget_categories[0].id,
         account: (await api('/accounts')).body.accounts[0].id,
         transaction: (await api('/transactions')).body.transactions[0].id,
+        category: (await api('/categories')).body.categories[0].id,
         familyExport: familyExport.body.data.id,
       },
     };
@@ -108,7 +111,7 @@ describe('family isolation: nothing of one family can be read or changed by anot
 
   /** What family A sees of its own data, read with A's session (reads by A's key would change its last use). */
   async function viewOfA(): Promise<unknown[]> {
-    const paths = ['/imports', '/accounts', '/transactions', '/budgets', `/budget_categories?budget_id=${a.ids.budget}`, '/family_exports', '/settings/api_keys', '/settings/sso_identities', '/admin/users', '/family_settings'];
+    const paths = ['/imports', '/accounts', '/transactions', '/budgets', `/budget_categories?budget_id=${a.ids.budget}`, '/categories/tree', '/family_exports', '/settings/api_keys', '/settings/sso_identities', '/admin/users', '/family_settings'];
     const views = [];
     for (const path of paths) views.push((await as(t.server, a.browser, 'get', `/api/v1${path}`).expect(200)).body);
     return views;

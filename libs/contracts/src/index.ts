@@ -99,6 +99,8 @@ export const AUDIT_EVENTS = [
   'user_created',
   // An operator re-encrypted stored provider secrets and identity labels (security:backfill_encryption).
   'secrets_reencrypted',
+  // A household category deleted, or merged into another (DELETE /api/v1/categories/{id}): what moved with it.
+  'category_deleted',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountLocksRepository } from './account-locks.repository';
+import { CategoriesRepository } from './categories.repository';
 import { EntriesRepository } from './entries.repository';
 import { ImportRevertRepository } from './import-revert.repository';
 import { ImportedBudgetsRepository } from './imported-budgets.repository';
@@ -12,6 +13,7 @@ import { TransactionEditsRepository } from './transaction-edits.repository';
 
 const REPOSITORIES = [
   AccountLocksRepository,
+  CategoriesRepository,
   EntriesRepository,
   ImportRevertRepository,
   ImportedBudgetsRepository,

@@ -40,3 +40,5 @@ export type {
   BudgetSummary,
   CategoryActivity,
 } from './budget-amounts';
+export { kinshipOf, mergeBudgetLimits, newParentOfSubcategories, parentProblem } from './category-changes';
+export type { Kinship, MergedBudgetAmounts, MergedBudgetRows, PlacedCategory } from './category-changes';

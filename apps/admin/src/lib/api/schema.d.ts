@@ -736,6 +736,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["CategoriesController_list"];
+        put?: never;
+        post: operations["CategoriesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/categories/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["CategoriesController_tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["CategoriesController_show"];
+        put?: never;
+        post?: never;
+        delete: operations["CategoriesController_remove"];
+        options?: never;
+        head?: never;
+        patch: operations["CategoriesController_update"];
+        trace?: never;
+    };
     "/api/v1/family_exports": {
         parameters: {
             query?: never;
@@ -814,7 +862,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted";
             /**
              * @description Who acted: user (through the API or the admin app), cli (an operator command on the server), system (a background job)
              * @enum {string}
@@ -1030,7 +1078,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted";
             provider: string | null;
             ip_address: string | null;
             user_agent: string | null;
@@ -2195,6 +2243,129 @@ export interface components {
             /** @description The side that reaches the to account (negative amount) */
             inflow: components["schemas"]["TransactionDto"];
         };
+        CategoryParentDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        CategoryDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example #6172F3 */
+            color: string;
+            /**
+             * @description Lucide icon name
+             * @example shapes
+             */
+            icon: string;
+            /** @enum {string} */
+            classification: "expense" | "income";
+            parent: components["schemas"]["CategoryParentDto"] | null;
+            subcategories_count: number;
+            /** @description Transactions (split parts included) in this category itself, not its subcategories */
+            transactions_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CategoryListDto: {
+            categories: components["schemas"]["CategoryDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        CategoryTreeNodeDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example #6172F3 */
+            color: string;
+            /**
+             * @description Lucide icon name
+             * @example shapes
+             */
+            icon: string;
+            /** @enum {string} */
+            classification: "expense" | "income";
+            parent: components["schemas"]["CategoryParentDto"] | null;
+            subcategories_count: number;
+            /** @description Transactions (split parts included) in this category itself, not its subcategories */
+            transactions_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description By name */
+            subcategories: components["schemas"]["CategoryDto"][];
+        };
+        CategoryTreeDto: {
+            /** @description Top-level categories by name, each with its subcategories */
+            categories: components["schemas"]["CategoryTreeNodeDto"][];
+        };
+        CreateCategoryDto: {
+            /**
+             * @description Unique in the household
+             * @example Groceries
+             */
+            name: string;
+            /**
+             * @description #RRGGBB; a subcategory takes its parent's colour and may not be given one
+             * @example #4da568
+             */
+            color?: string;
+            /**
+             * @description Lucide icon name
+             * @default shapes
+             * @example shopping-cart
+             */
+            icon: string;
+            /**
+             * @description Kept as the household's label; budgets tell income from spending by each amount's sign
+             * @default expense
+             * @enum {string}
+             */
+            classification: "expense" | "income";
+            /**
+             * Format: uuid
+             * @description A top-level category of the household to nest under (one level deep)
+             */
+            parent_id?: string | null;
+        };
+        UpdateCategoryDto: {
+            /** @example Food & Drink */
+            name?: string;
+            /**
+             * @description #RRGGBB; given to a top-level category, its subcategories take it too
+             * @example #4da568
+             */
+            color?: string;
+            /**
+             * @description Lucide icon name
+             * @example shopping-cart
+             */
+            icon?: string;
+            /** @enum {string} */
+            classification?: "expense" | "income";
+            /**
+             * Format: uuid
+             * @description Move under this top-level category; null: make top-level
+             */
+            parent_id?: string | null;
+        };
+        CategoryDeletionDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            replacement_id: string | null;
+            /** @description Transactions moved to the replacement (or left uncategorised) */
+            transactions_moved: number;
+            /** @description Budgets whose limit for this category was merged into the replacement's */
+            budget_limits_merged: number;
+            /** @description Budget rows of this category removed */
+            budget_rows_removed: number;
+            /** @description Subcategories moved under the replacement, or made top-level */
+            subcategories_moved: number;
+        };
         FamilyExportDto: {
             /** Format: uuid */
             id: string;
@@ -2260,7 +2431,7 @@ export interface operations {
     AuditLogsController_list: {
         parameters: {
             query?: {
-                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted";
+                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted";
                 /** @description Events at or after this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
                 from?: string;
                 /** @description Events before this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
@@ -5638,6 +5809,324 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    CategoriesController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number; below 1 or absent: 1; past the last: the last */
+                page?: string;
+                /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
+                per_page?: string;
+                /** @description Only top-level categories */
+                roots_only?: "true" | "false" | "1" | "0";
+                /** @description Only the subcategories of this category */
+                parent_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description By name, as Sure lists them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryListDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: roots_only is not true/false/1/0, parent_id is no UUID, or a parameter the list does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    CategoriesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCategoryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed naming the field: a name that is empty, too long or already used in the household; a colour or icon that is malformed, or a colour given to a subcategory; a parent_id that is not a top-level category of the household, is the category itself, or given to a category with subcategories (one level of nesting); nothing is changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    CategoriesController_tree: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every category of the household, unpaged: top-level ones by name, each with its subcategories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryTreeDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a query parameter (the list takes none) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    CategoriesController_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    CategoriesController_remove: {
+        parameters: {
+            query?: {
+                /** @description Another category of the household that takes this one's transactions, budget limits and subcategories (a merge); left out, the transactions become uncategorised */
+                replacement_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted in one transaction (audit event category_deleted). With replacement_id (a merge): its transactions and subcategories go to the replacement and each budget's limit for it is added to the replacement's (between a parent and its subcategory the larger is kept, the smaller having been ring-fenced inside it); subcategories go under the replacement when it is top-level, else become top-level. Without: its transactions become uncategorised, its budget rows go and its subcategories become top-level. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryDeletionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: replacement_id is no UUID, the category itself, not a category of the household, or a parameter DELETE does not take; nothing is changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    CategoriesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCategoryDto"];
+            };
+        };
+        responses: {
+            /** @description Renamed, recoloured (a top-level category's subcategories take its colour), given another icon or classification, or moved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the field: a name that is empty, too long or already used in the household; a colour or icon that is malformed, or a colour given to a subcategory; a parent_id that is not a top-level category of the household, is the category itself, or given to a category with subcategories (one level of nesting); nothing is changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
         };
     };

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
 import { CreatedAt, PrimaryUuid, UpdatedAt } from '../../database/columns';
 import { Family } from './family.entity';
 
@@ -6,6 +6,7 @@ import { Family } from './family.entity';
 
 @Entity('categories')
 @Index(['familyId', 'name'], { unique: true })
+@Check('categories_classification_valid', `"classification" IN ('income', 'expense')`)
 export class Category {
   @PrimaryUuid() id: string;
   @Column({ type: 'uuid' }) familyId: string;
@@ -13,6 +14,8 @@ export class Category {
   @Column({ type: 'varchar', length: 200 }) name: string;
   @Column({ type: 'varchar', length: 7, default: '#6172F3' }) color: string;
   @Column({ type: 'varchar', length: 50, default: 'shapes' }) lucideIcon: string;
+  /** What the household calls the category; budgets still tell income from spending by each amount's sign, as Sure does. */
+  @Column({ type: 'varchar', length: 10, default: 'expense' }) classification: 'income' | 'expense';
   @Index() @Column({ type: 'uuid', nullable: true }) parentId: string | null;
   @ManyToOne(() => Category, { onDelete: 'SET NULL' }) @JoinColumn() parent?: Category;
   @Index() @Column({ type: 'uuid', nullable: true }) importId: string | null;
