@@ -6,6 +6,7 @@ import { budgetRoutes } from '../features/budgets/routes';
 import { importRoutes } from '../features/imports/routes';
 import { securityRoutes } from '../features/security/routes';
 import { providerRoutes } from '../features/sso-providers/routes';
+import { transactionRoutes } from '../features/transactions/routes';
 import { userRoutes } from '../features/users/routes';
 import { Loading } from '../components/Loading';
 import { RequireSession } from './auth/RequireSession';
@@ -42,6 +43,7 @@ export const router = createBrowserRouter([
       { index: true, element: <Home /> },
       ...importRoutes,
       ...budgetRoutes,
+      ...transactionRoutes,
       ...apiKeyRoutes,
       ...securityRoutes,
       {

@@ -11,6 +11,7 @@ interface NavItem {
 }
 
 const NAV: NavItem[] = [
+  { to: '/transactions', label: 'Transactions', minRole: 'member' },
   { to: '/imports', label: 'Imports', minRole: 'member' },
   { to: '/budgets', label: 'Budgets', minRole: 'member' },
   { to: '/settings/api_keys', label: 'API keys', minRole: 'member' },
