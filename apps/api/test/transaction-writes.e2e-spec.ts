@@ -397,6 +397,15 @@ describe('Transactions written by hand: create, change, split, transfer, bulk, d
       expect(byCursor).toHaveLength(250);
     });
 
+    it('starts at the first page without a count when the cursor is empty', async () => {
+      const byNumber = (await list('per_page=30&page=1')).body;
+      const fromStart = (await list('per_page=30&cursor=')).body;
+      expect(fromStart.pagination).toBeNull();
+      expect(fromStart.transactions.map((x: Txn) => x.id)).toEqual(byNumber.transactions.map((x: Txn) => x.id));
+      expect(fromStart.next_cursor).toBe(byNumber.next_cursor);
+      expect((await api('get', '/transactions?per_page=30&cursor=&page=1', walker.apiKey).expect(422)).body.message).toBe('cursor and page cannot be given together: a cursor says where its page starts');
+    });
+
     it('walks all 250 without a gap or a repeat while transactions are added', async () => {
       const seen: string[] = [];
       let body = (await list('per_page=25')).body;

@@ -10,6 +10,7 @@ import { householdRoutes } from '../features/household/routes';
 import { importRoutes } from '../features/imports/routes';
 import { securityRoutes } from '../features/security/routes';
 import { providerRoutes } from '../features/sso-providers/routes';
+import { transactionRoutes } from '../features/transactions/routes';
 import { userRoutes } from '../features/users/routes';
 import { Loading } from '../components/Loading';
 import { RequireSession } from './auth/RequireSession';
@@ -49,6 +50,7 @@ export const router = createBrowserRouter([
       ...importRoutes,
       ...budgetRoutes,
       ...categoryRoutes,
+      ...transactionRoutes,
       ...apiKeyRoutes,
       ...securityRoutes,
       {

@@ -30,7 +30,7 @@ export class ListTransactionsQuery extends LocaleQuery {
   search?: unknown;
   @ApiPropertyOptional({
     type: String,
-    description: "A page's next_cursor: the page after it, in the same order, with the same filters to be given again. Pages by position, not by count, so rows added meanwhile cause no gap or repeat and a deep page costs what the first does; not with page",
+    description: "A page's next_cursor: the page after it, in the same order, with the same filters to be given again. Pages by position, not by count, so rows added meanwhile cause no gap or repeat and a deep page costs what the first does; empty: the first page so, without a count; not with page",
   })
   @IsOptional()
   cursor?: unknown;

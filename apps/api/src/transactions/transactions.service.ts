@@ -38,10 +38,15 @@ const EXACT_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?$/;
 /** A next_cursor: the last row's position in the list's order, opaque to clients (base64url of JSON). */
 const cursorOf = (row: TransactionRecord): string => Buffer.from(JSON.stringify([row.date, row.createdAtExact, row.id])).toString('base64url');
 
-/** The position a cursor gives; anything this list did not give is refused by name. */
-function cursorParam(value: unknown): ListPosition | undefined {
+/**
+ * The position a cursor gives, or 'first' for an empty cursor: the first page by position, without a count, for a
+ * client that pages by cursor from the start (a count reads every matching row). Anything this list did not give is
+ * refused by name.
+ */
+function cursorParam(value: unknown): ListPosition | 'first' | undefined {
   const text = singleParam('cursor', value);
   if (text === undefined) return undefined;
+  if (text === '') return 'first';
   let position: unknown;
   try {
     position = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -81,7 +86,8 @@ export class TransactionsService {
   constructor(private readonly transactions: TransactionsRepository) {}
 
   /**
-   * A page by number (with its count, as Sure pages) or, given a cursor, the page after it (keyset, no count). Either
+   * A page by number (with its count, as Sure pages) or, given a cursor, the page after it (keyset, no count; an empty
+   * cursor is the first page so). Either
    * way one row more than the page is read, to tell whether a next_cursor follows.
    */
   async list(principal: Principal, query: ListTransactionsQuery, acceptLanguage: string | undefined): Promise<TransactionListDto> {
@@ -92,7 +98,7 @@ export class TransactionsService {
     const { window, pagination } = after
       ? { window: { limit: requestedPage(query).perPage, offset: 0 }, pagination: null }
       : pageWindow(query, await this.transactions.count(filter));
-    const rows = await this.transactions.list(filter, { ...window, limit: window.limit + 1 }, after);
+    const rows = await this.transactions.list(filter, { ...window, limit: window.limit + 1 }, after === 'first' ? undefined : after);
     const page = rows.slice(0, window.limit);
     return {
       transactions: page.map((row) => presentTransaction(row, locale)),

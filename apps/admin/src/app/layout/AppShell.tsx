@@ -13,6 +13,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', minRole: 'member' },
   { to: '/accounts', label: 'Accounts', minRole: 'member' },
+  { to: '/transactions', label: 'Transactions', minRole: 'member' },
   { to: '/imports', label: 'Imports', minRole: 'member' },
   { to: '/budgets', label: 'Budgets', minRole: 'member' },
   { to: '/categories', label: 'Categories', minRole: 'member' },

@@ -5532,7 +5532,7 @@ export interface operations {
                 type?: "income" | "expense";
                 /** @description Case-insensitive substring of the name, notes or merchant name; % and _ are literal */
                 search?: string;
-                /** @description A page's next_cursor: the page after it, in the same order, with the same filters to be given again. Pages by position, not by count, so rows added meanwhile cause no gap or repeat and a deep page costs what the first does; not with page */
+                /** @description A page's next_cursor: the page after it, in the same order, with the same filters to be given again. Pages by position, not by count, so rows added meanwhile cause no gap or repeat and a deep page costs what the first does; empty: the first page so, without a count; not with page */
                 cursor?: string;
             };
             header?: {

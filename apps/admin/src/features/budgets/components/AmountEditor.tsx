@@ -1,15 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { localeDecimal, readLocaleAmount, type LocaleAmount } from '@hearth/domain/money';
+import { localeDecimal, readLocaleAmount } from '@hearth/domain/money';
 import { useFocusAfter } from '../../../components/useFocusAfter';
-
-/** Why typed text is not an amount of `currency`, in words. */
-function amountProblem(refused: Extract<LocaleAmount, { ok: false }>, currency: string): string {
-  if (refused.problem === 'negative') return 'The amount cannot be negative.';
-  if (refused.problem === 'too_many_decimals') {
-    return refused.digits === 0 ? `${currency} amounts have no decimals: enter a whole number.` : `${currency} amounts have at most ${refused.digits} decimals.`;
-  }
-  return `Enter the amount as a number, such as ${refused.example}.`;
-}
+import { amountProblem } from '../../../lib/amount-input';
 
 /**
  * A small inline form: an amount input with a labelled save button. The amount is read as the user's locale writes it

@@ -1,0 +1,5 @@
+import type { RouteObject } from 'react-router';
+
+export const transactionRoutes: RouteObject[] = [
+  { path: 'transactions', lazy: () => import('./pages/TransactionsPage').then((m) => ({ Component: m.TransactionsPage })) },
+];
