@@ -94,6 +94,31 @@ describe('imports: bank statement files (OFX/QFX, CAMT.053, MT940)', () => {
     });
   }
 
+  it('links the overlap of two statements by FITID, adds the rest, and reverts exactly what each import added', async () => {
+    const accountId = await newAccount(t, h, 'Overlapping statements');
+    const whole = readFileSync(join(FIXTURES, 'ofx/us-bank-checking-102.ofx'), 'utf8');
+    const blocks = whole.match(/<STMTTRN>[\s\S]*?<\/STMTTRN>\s*/g)!;
+    expect(blocks).toHaveLength(6);
+    // The first statement has transactions 1-4, the second 3-6: two rows overlap.
+    const statement = (keep: string[]) => blocks.reduce((text, block) => (keep.includes(block) ? text : text.replace(block, '')), whole);
+    const first = await upload('OfxImport', accountId, Buffer.from(statement(blocks.slice(0, 4))), 'october-a.ofx', 'application/x-ofx', true).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, first.body.data.id)).status).toBe('complete');
+    const second = await upload('OfxImport', accountId, Buffer.from(statement(blocks.slice(2))), 'october-b.ofx', 'application/x-ofx', true).expect(201);
+    expect((await waitForImport(t.server, h.apiKey, second.body.data.id)).status).toBe('complete');
+    const [links] = await t.dataSource.query(
+      `SELECT count(*) FILTER (WHERE r.duplicate_of IS NOT NULL)::int AS linked,
+              (SELECT count(*) FROM entries WHERE import_id = $1)::int AS added
+         FROM import_rows r WHERE r.import_id = $1`,
+      [second.body.data.id],
+    );
+    expect(links).toEqual({ linked: 2, added: 2 });
+    expect(await transactions(accountId)).toEqual({ count: 6, sum: -222415, first: '2024-10-02', last: '2024-10-31' });
+    expect((await revertAndWait(t, h, second.body.data.id)).status).toBe('pending');
+    expect((await counts(accountId)).entries).toBe(4);
+    expect((await revertAndWait(t, h, first.body.data.id)).status).toBe('pending');
+    expect(await counts(accountId)).toEqual({ entries: 0, trades: 0, identified: 0 });
+  });
+
   /** What the household has stored: imports, their rows and entries. */
   const stored = async () => {
     const [row] = await t.dataSource.query(
