@@ -53,7 +53,50 @@ const ACCOUNT_TYPES: Record<string, { accountable: string; classification: strin
 const milli = (minor: bigint, digits: number): number => Number(digits <= 3 ? minor * 10n ** BigInt(3 - digits) : minor / 10n ** BigInt(digits - 3));
 const digitsOf = (currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 
-const corpus: Expected[] = CORPUS ? JSON.parse(readFileSync(join(CORPUS, 'expected.json'), 'utf8')).files : [];
+/**
+ * Files `expected.json` lists as unsupported (no import type read them when it was written) that now have theirs:
+ * the request a reader would send, and the figures worked out from the files by hand. The MT940 file states them:
+ * :60F: 1500.00, six :61: entries (1200.00 in; 42.50, 89.99, 15.00, 24.80 and 31.00 out), :62F: 2496.71. The OFX
+ * file has three STMTTRN: 0.01 interest in, 34.51 and 25.00 out.
+ */
+const NOW_SUPPORTED: Record<string, Pick<Expected, 'request' | 'expect'>> = {
+  'unsupported/beancount-import-checking.ofx': {
+    request: { type: 'OfxImport' },
+    expect: {
+      outcome: 'published',
+      rows: 3,
+      valid_rows: 3,
+      transactions: {
+        count: 3,
+        sum_milli: -59_500,
+        by_account: { 'RW OFX probe': { count: 3, sum_milli: -59_500 } },
+        min_date: '2011-03-31',
+        max_date: '2011-04-07',
+        names: ['AUTOMATIC WITHDRAWAL, ELECTRIC BILL', 'DIVIDEND EARNED FOR PERIOD OF 03', 'RETURNED CHECK FEE, CHECK # 319'],
+      },
+    },
+  },
+  'unsupported/actual-data.sta': {
+    request: { type: 'Mt940Import' },
+    expect: {
+      outcome: 'published',
+      rows: 6,
+      valid_rows: 6,
+      transactions: {
+        count: 6,
+        sum_milli: 996_710,
+        by_account: { 'RW MT940 probe': { count: 6, sum_milli: 996_710 } },
+        min_date: '2025-08-01',
+        max_date: '2025-08-06',
+        names: ['A44?Librairie Gibert Joseph', 'B32?TREMBLAY, MARIE Paiement mobile', "Boulangerie L'Étoile", 'Employeur Acme SARL', 'MÜLLER GMBH', 'RETRAIT GUICHET AUTOMATIQUE'],
+      },
+    },
+  },
+};
+
+const corpus: Expected[] = CORPUS
+  ? (JSON.parse(readFileSync(join(CORPUS, 'expected.json'), 'utf8')).files as Expected[]).map((entry) => ({ ...entry, ...NOW_SUPPORTED[entry.file] }))
+  : [];
 
 describe('real-world export files import as their own apps say', () => {
   let t: TestApp;

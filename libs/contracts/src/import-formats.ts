@@ -2,8 +2,8 @@
 // its rows need an account, and what can be configured. One entry per type; the API's registry
 // (apps/api/src/imports/formats/) adds the parser and the publisher. No other file names an import type.
 
-/** What an import's content is: CSV, QIF or NDJSON text, or a PDF statement. */
-export type ImportContentKind = 'csv' | 'qif' | 'ndjson' | 'pdf';
+/** What an import's content is: CSV, QIF or NDJSON text, a bank statement (OFX/QFX, CAMT, MT940) or a PDF statement. */
+export type ImportContentKind = 'csv' | 'qif' | 'ndjson' | 'pdf' | 'ofx' | 'camt' | 'mt940';
 
 /** The configuration an import takes (create and PATCH) and shows, in the order shown; a type reads its entry's `fields`. */
 export const IMPORT_CONFIGURATION_FIELDS = [
@@ -67,6 +67,8 @@ export interface ImportFormatFacts {
   layoutDateFormat?: string;
   /** Whether rows' amounts are money in or out (stored positive for money out), shown signed as the file had them. */
   signedAmounts: boolean;
+  /** What the admin app calls the type, when its name without "Import" would not say it ("OFX / QFX"). */
+  label?: string;
 }
 
 export const MAX_PDF_BYTES = 25 * 1024 * 1024;
@@ -122,6 +124,45 @@ const PDF: ImportContentFacts = {
   pasteable: false,
 };
 
+// Bank statement files: text whose fields the standard fixes. Banks and browsers label them loosely (an OFX as
+// text/plain, a CAMT as text/xml, anything as application/octet-stream): the bytes are sniffed (wrongFileKind).
+const OFX: ImportContentFacts = {
+  kind: 'ofx',
+  mimeTypes: ['application/x-ofx', 'application/ofx', 'application/vnd.intu.qfx', 'application/x-qfx', 'application/qfx', 'text/plain', 'application/xml', 'text/xml', 'application/octet-stream'],
+  extensions: ['.ofx', '.qfx'],
+  maxBytes: null,
+  decoder: 'text',
+  describe: 'an OFX or QFX file',
+  noun: 'an OFX or QFX file',
+  accept: '.ofx,.qfx',
+  preview: 'lines',
+  pasteable: true,
+};
+const CAMT: ImportContentFacts = {
+  kind: 'camt',
+  mimeTypes: ['application/xml', 'text/xml', 'text/plain', 'application/octet-stream'],
+  extensions: ['.xml', '.camt', '.053'],
+  maxBytes: null,
+  decoder: 'text',
+  describe: 'a CAMT.053 XML file',
+  noun: 'a CAMT.053 XML statement',
+  accept: '.xml,application/xml,text/xml',
+  preview: 'lines',
+  pasteable: true,
+};
+const MT940: ImportContentFacts = {
+  kind: 'mt940',
+  mimeTypes: ['text/plain', 'application/x-mt940', 'application/octet-stream'],
+  extensions: ['.sta', '.mt940', '.940', '.txt', '.mta'],
+  maxBytes: null,
+  decoder: 'text',
+  describe: 'an MT940 file',
+  noun: 'an MT940 statement',
+  accept: '.sta,.mt940,.940,.txt',
+  preview: 'lines',
+  pasteable: true,
+};
+
 const CSV_COLUMNS = ['date_col_label', 'amount_col_label', 'name_col_label', 'category_col_label', 'tags_col_label', 'notes_col_label', 'account_col_label'] as const;
 const CSV_OPTIONS = ['date_format', 'number_format', 'signage_convention', 'col_sep', 'header_row', 'has_header'] as const;
 
@@ -153,6 +194,9 @@ export const IMPORT_FORMAT_FACTS = {
   PdfImport: { accepts: [PDF], account: 'required', fields: [], signedAmounts: true },
   QifImport: { accepts: [QIF], account: 'required', fields: [], signedAmounts: true },
   ServiceImport: { accepts: [NDJSON], account: 'none', fields: [], signedAmounts: false },
+  OfxImport: { accepts: [OFX], account: 'required', fields: [], signedAmounts: true, label: 'OFX / QFX' },
+  CamtImport: { accepts: [CAMT], account: 'required', fields: [], signedAmounts: true, label: 'CAMT.053 (ISO 20022)' },
+  Mt940Import: { accepts: [MT940], account: 'required', fields: [], signedAmounts: true, label: 'MT940' },
 } as const satisfies Record<string, ImportFormatFacts>;
 
 export type ImportType = keyof typeof IMPORT_FORMAT_FACTS;

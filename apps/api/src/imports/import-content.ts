@@ -1,7 +1,7 @@
 import { constants, inflateRawSync } from 'node:zlib';
 import type { ImportContentFacts } from '@hearth/contracts';
 import { ApiError } from '../common/api-error';
-import { checkedText, decodeBytes, DecodeResult, FILE_HEAD_BYTES, RawInflate, readSpreadsheet, tableText, wrongFileKind } from '@hearth/domain/import-formats';
+import { checkedText, decodeBytes, DecodeResult, FILE_HEAD_BYTES, RawInflate, readSpreadsheet, statementFormatOf, tableText, wrongFileKind } from '@hearth/domain/import-formats';
 import type { ImportFormat } from './formats/import-format';
 
 export interface UploadedFile {
@@ -83,6 +83,10 @@ export function readUpload(format: ImportFormat, raw: string | undefined, file: 
   if (Buffer.byteLength(raw, 'utf8') > maxBytes) {
     throw new ApiError(422, 'content_too_large', `Content is too large. Maximum size is ${sizeText(maxBytes)}.`);
   }
+  // Pasted text of a bank statement standard another type reads is refused naming that type, as an upload is.
+  const head = Buffer.from(raw.slice(0, FILE_HEAD_BYTES));
+  const statement = statementFormatOf(head);
+  if (statement && statement !== rules.kind) throw new ApiError(422, 'invalid_file_type', wrongFileKind('', head, rules.kind)!);
   return { text: textOf(checkedText(raw)), fileName: null };
 }
 

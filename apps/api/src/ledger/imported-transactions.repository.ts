@@ -21,6 +21,7 @@ const CHUNK_TRANSACTIONS = `
          round((r."values"->>'amount')::numeric * ($9::jsonb ->> cur.code)::numeric)::bigint AS amount_minor,
          cur.code AS currency,
          ${text('notes')} AS notes,
+         ${text('external_id')} AS external_id,
          ($7::jsonb ->> ${text('category')})::uuid AS category_id,
          CASE WHEN jsonb_typeof(r."values"->'tags') = 'array' THEN r."values"->'tags' ELSE '[]'::jsonb END AS tags,
          -- A transfer to another account (QIF [Account]) moves money; budgets leave it out.
@@ -47,6 +48,11 @@ export interface TransactionChunk {
   currencies: string;
   /** Scales by currency. */
   scales: string;
+  /**
+   * Under the duplicate policy external_id: the source the rows' external ids are stored with (the import type), and
+   * the rows that carry one are left to externalIdCandidates; null: external ids are neither stored nor probed.
+   */
+  source: string | null;
 }
 
 /** $1-$9 of CHUNK_TRANSACTIONS. */
@@ -130,8 +136,48 @@ export class ImportedTransactionsRepository {
             AND (e.parent_entry_id IS NULL) = (i.split_of IS NULL)
          OFFSET 0) x
       WHERE i.date BETWEEN ($11::jsonb -> i.account_id::text ->> 'first')::date AND ($11::jsonb -> i.account_id::text ->> 'last')::date
+        AND ($12::text IS NULL OR i.external_id IS NULL)
       ORDER BY i.rn, x.age`,
-      [...chunkParams(chunk), familyId, probed],
+      [...chunkParams(chunk), familyId, probed, chunk.source],
+    ));
+  }
+
+  /**
+   * The accounts (of `accountIds`) holding an entry with an external id from `source` that import `importId` did not
+   * create: only rows of those are probed by their id. Asked once per account and publish, before this import's own
+   * entries are in the index.
+   */
+  async accountsWithExternalIds(familyId: string, importId: string, accountIds: string[], source: string, tx?: Transaction): Promise<string[]> {
+    const rows: Array<{ id: string }> = await managerOf(tx, this.dataSource).query(
+      `SELECT a.id FROM accounts a
+        WHERE a.id = ANY($2::uuid[]) AND a.family_id = $1
+          AND EXISTS (SELECT 1 FROM entries e WHERE e.account_id = a.id AND e.source = $3 AND e.external_id IS NOT NULL AND e.import_id IS DISTINCT FROM $4)`,
+      [familyId, accountIds, source, importId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Each of the chunk's rows that carries an external id with the transaction of its account holding that id from
+   * the same source (an earlier import of the same type): at most one, by the unique index on (account, source,
+   * external id), which each row probes on its own (`OFFSET 0`, byIndexOnly, as duplicateCandidates). Only rows of
+   * `accounts` (accountsWithExternalIds) are probed.
+   */
+  externalIdCandidates(chunk: TransactionChunk, familyId: string, accounts: string[], tx?: Transaction): Promise<DuplicateCandidate[]> {
+    return this.byIndexOnly(tx, () => managerOf(tx, this.dataSource).query(
+      `SELECT i.rn AS "rowNumber", i.category_id AS "categoryId", i.notes, i.tags, i.split_of AS "splitOf",
+            x.id AS "entryId", x.notes AS "existingNotes", x.category_id AS "existingCategoryId", x.parent_entry_id AS "parentEntryId"
+       FROM (${CHUNK_TRANSACTIONS}) i
+       JOIN accounts a ON a.id = i.account_id AND a.family_id = $10
+       CROSS JOIN LATERAL (
+         SELECT e.id, e.notes, tr.category_id, e.parent_entry_id
+           FROM entries e JOIN transactions tr ON tr.entry_id = e.id
+          WHERE e.account_id = i.account_id AND e.source = $12 AND e.external_id = i.external_id
+            AND e.source IS NOT NULL AND e.external_id IS NOT NULL AND e.import_id IS DISTINCT FROM $1
+         OFFSET 0) x
+      WHERE i.external_id IS NOT NULL AND i.account_id = ANY($11::uuid[])
+      ORDER BY i.rn`,
+      [...chunkParams(chunk), familyId, accounts, chunk.source],
     ));
   }
 
@@ -178,9 +224,10 @@ export class ImportedTransactionsRepository {
           -- loop over every pair of the chunk's rows.
           new_ids AS (SELECT jsonb_object_agg(rn::text, id) AS by_row FROM fresh),
           entries_in AS (
-            INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id)
+            INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, notes, excluded, parent_entry_id, import_id, source, external_id)
             SELECT f.id, $10, f.account_id, 'Transaction', f.date, f.name, f.amount_minor, f.currency, f.notes, f.split_parent,
-                   COALESCE(((SELECT by_row FROM new_ids) ->> f.split_of::text)::uuid, f.claimed_parent), $1
+                   COALESCE(((SELECT by_row FROM new_ids) ->> f.split_of::text)::uuid, f.claimed_parent), $1,
+                   CASE WHEN f.external_id IS NOT NULL THEN $15::varchar END, CASE WHEN $15::varchar IS NOT NULL THEN f.external_id END
               FROM fresh f),
           transactions_in AS (INSERT INTO transactions (entry_id, category_id, kind) SELECT id, category_id, kind FROM fresh)
      INSERT INTO taggings (tag_id, entry_id)
@@ -190,7 +237,7 @@ export class ImportedTransactionsRepository {
        CROSS JOIN LATERAL (SELECT ($13::jsonb ->> btrim(t.name))::uuid AS id) tag
       WHERE tag.id IS NOT NULL
      ON CONFLICT DO NOTHING`,
-      [...chunkParams(chunk), familyId, ids, duplicateRows, tagIds, claims],
+      [...chunkParams(chunk), familyId, ids, duplicateRows, tagIds, claims, chunk.source],
     );
   }
 

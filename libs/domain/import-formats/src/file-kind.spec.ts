@@ -1,4 +1,6 @@
-import { wrongFileKind } from './file-kind';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FILE_HEAD_BYTES, statementFormatOf, wrongFileKind } from './file-kind';
 
 const bytes = (...parts: Array<number[] | string>) => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? Array.from(p, (c) => c.charCodeAt(0)) : p)));
 const PNG = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d], 'IHDR');
@@ -7,6 +9,23 @@ const zip = (entry: string) => bytes([0x50, 0x4b, 0x03, 0x04], new Array(26).fil
 const XLS = bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], [0, 0, 0, 0]);
 
 describe('wrongFileKind', () => {
+  const head = (fixture: string) => Uint8Array.from(readFileSync(join(__dirname, '../fixtures', fixture)).subarray(0, FILE_HEAD_BYTES));
+
+  it('tells every bank statement fixture by its first bytes, and a CSV or QIF as none', () => {
+    const found = ['ofx/us-bank-checking-102.ofx', 'ofx/us-card-webconnect.qfx', 'ofx/eu-bank-two-accounts-211.ofx', 'camt/postfinance-053-001-08.xml', 'camt/sparkasse-053-001-02.xml', 'mt940/abn-amro.sta', 'mt940/ing-nl.sta', 'mt940/sparkasse.sta']
+      .map((file) => statementFormatOf(head(file)));
+    expect(found).toEqual(['ofx', 'ofx', 'ofx', 'camt', 'camt', 'mt940', 'mt940', 'mt940']);
+    expect(statementFormatOf(head('checking.qif'))).toBeNull();
+    expect(statementFormatOf(bytes('Date,Amount,Notes\n2024-01-01,1,:20: and :25: in a note\n'))).toBeNull();
+  });
+
+  it('points a bank statement sent as another type to the type that reads it', () => {
+    expect(wrongFileKind('checking.ofx', head('ofx/us-bank-checking-102.ofx'), 'csv')).toBe('"checking.ofx" is an OFX or QFX file, not a CSV file: import it with the import type OfxImport.');
+    expect(wrongFileKind('day.xml', head('camt/sparkasse-053-001-02.xml'), 'ofx')).toBe('"day.xml" is a CAMT.053 XML statement, not an OFX or QFX file: import it with the import type CamtImport.');
+    expect(wrongFileKind('ing.sta', head('mt940/ing-nl.sta'), 'qif')).toBe('"ing.sta" is an MT940 statement, not a QIF file: import it with the import type Mt940Import.');
+    expect(wrongFileKind('ing.sta', head('mt940/ing-nl.sta'), 'mt940')).toBeNull();
+  });
+
   it('lets text through for the text formats, UTF-16 with its byte-order mark included', () => {
     expect(wrongFileKind('bank.csv', bytes('Date,Amount\n2024-01-01,1'), 'csv')).toBeNull();
     expect(wrongFileKind('bank.txt', bytes([0xff, 0xfe], 'D\0a\0'), 'csv')).toBeNull();

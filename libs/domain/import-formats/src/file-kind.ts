@@ -2,15 +2,46 @@
 // refused with what it is (and, for a spreadsheet, what to do) before any of it is read as text. The admin app asks
 // this when a file is chosen, the API when one is uploaded, so both say the same.
 
-import type { ImportContentKind } from '@hearth/contracts';
+import { IMPORT_FORMAT_FACTS, IMPORT_TYPES, type ImportContentKind } from '@hearth/contracts';
 
 /** What an import type reads: CSV, QIF or NDJSON text, or a PDF statement. */
 export type ContentFormat = ImportContentKind;
 
-/** How many of a file's first bytes `wrongFileKind` looks at (an ODS names its kind within them). */
-export const FILE_HEAD_BYTES = 128;
+/**
+ * How many of a file's first bytes `wrongFileKind` looks at: an ODS names its kind within them, and a bank statement
+ * its standard (a CAMT's namespace follows the XML declaration and, in some banks' files, a comment).
+ */
+export const FILE_HEAD_BYTES = 1024;
 
-const WANTED: Record<ContentFormat, string> = { csv: 'a CSV file', qif: 'a QIF file', ndjson: 'an NDJSON file', pdf: 'a PDF statement' };
+const WANTED: Record<ContentFormat, string> = {
+  csv: 'a CSV file',
+  qif: 'a QIF file',
+  ndjson: 'an NDJSON file',
+  pdf: 'a PDF statement',
+  ofx: 'an OFX or QFX file',
+  camt: 'a CAMT.053 XML statement',
+  mt940: 'an MT940 statement',
+};
+
+/**
+ * Bank statement standards told by their first lines: OFX 1.x's header (OFXHEADER:) or 2.x's processing instruction
+ * (<?OFX), or an <OFX> element; an ISO 20022 cash-management namespace (camt.052/053/054); an MT940's SWIFT block
+ * header ({1:F01) or its :20: line followed by the account's :25:.
+ */
+const STATEMENT_KINDS: Array<{ format: ContentFormat; test: RegExp }> = [
+  { format: 'ofx', test: /^\s*OFXHEADER\s*:|<\?OFX[\s?]|^\s*(?:<\?xml[^>]*>\s*)?<OFX>/i },
+  { format: 'camt', test: /urn:iso:std:iso:20022:tech:xsd:camt\.05[234]\./ },
+  { format: 'mt940', test: /^\s*\{1:F01|^:20:[^\r\n]*\r?\n(?:[^\r\n]*\r?\n)?:25:/m },
+];
+
+/** Which bank statement standard a file's head is written in, or null when none. */
+export function statementFormatOf(head: Uint8Array): ContentFormat | null {
+  const text = String.fromCharCode(...head.subarray(0, FILE_HEAD_BYTES));
+  return STATEMENT_KINDS.find((kind) => kind.test.test(text))?.format ?? null;
+}
+
+/** The import type that reads `format` first: the one a file of that kind should be sent as. */
+const typeReading = (format: ContentFormat) => IMPORT_TYPES.find((type) => IMPORT_FORMAT_FACTS[type].accepts[0].kind === format);
 
 interface Signature {
   magic: number[];
@@ -64,5 +95,7 @@ export function wrongFileKind(name: string, head: Uint8Array, format: ContentFor
   if (known) return `${shown} is ${known.kind}, not ${wanted}.${known.magic === PDF ? ' For a PDF bank statement, choose the import type Pdf.' : ''}`;
   const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
   if (!utf16 && head.includes(0)) return `${shown} is not text (it has NUL bytes): choose ${wanted}.`;
+  const statement = statementFormatOf(head);
+  if (statement && statement !== format) return `${shown} is ${WANTED[statement]}, not ${wanted}: import it with the import type ${typeReading(statement)}.`;
   return null;
 }

@@ -1259,7 +1259,7 @@ export interface components {
              * @default TransactionImport
              * @enum {string}
              */
-            type: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport";
+            type: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport" | "OfxImport" | "CamtImport" | "Mt940Import";
             /** Format: uuid */
             account_id?: string;
             /** @description The string "true" (or the JSON boolean true) queues publishing when the import is valid; "false" or false does not */
@@ -1352,7 +1352,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport";
+            type: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport" | "OfxImport" | "CamtImport" | "Mt940Import";
             /** @enum {string} */
             status: "pending" | "complete" | "importing" | "reverting" | "revert_failed" | "failed";
             /** Format: date-time */
@@ -3680,7 +3680,7 @@ export interface operations {
                 /** @description Empty: every status */
                 status?: "pending" | "complete" | "importing" | "reverting" | "revert_failed" | "failed";
                 /** @description Empty: every type. SureImport, which create takes for ServiceImport, filters as ServiceImport */
-                type?: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport";
+                type?: "TransactionImport" | "TradeImport" | "AccountImport" | "MintImport" | "ActualImport" | "YnabImport" | "CategoryImport" | "RuleImport" | "MerchantImport" | "PdfImport" | "QifImport" | "ServiceImport" | "OfxImport" | "CamtImport" | "Mt940Import";
             };
             header?: never;
             path?: never;

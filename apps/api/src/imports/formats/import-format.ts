@@ -13,10 +13,11 @@ export type MappingKind = ImportMapping['type'];
 /**
  * How a row that repeats what the ledger holds is published. content: a transaction or trade with the same account,
  * date, amount, currency and name (no external id) is claimed instead of added, so re-imported bank and app exports
- * do not double the history; none: every row is added. A policy by the bank's own transaction id (external_id) is
- * added here, with the ledger's probe for it.
+ * do not double the history; external_id: rows carry the bank's own transaction id (external_id), stored on the entry
+ * with the import type as its source, and a row whose id the account has from an import of the same type claims that
+ * entry; rows without one (and trades) fall back to content; none: every row is added.
  */
-export type DuplicatePolicy = 'content' | 'none';
+export type DuplicatePolicy = 'content' | 'external_id' | 'none';
 
 /** What a format does beyond parsing and publishing rows; each is optional and runs only for its format. */
 export interface ImportFormatHooks {

@@ -4,6 +4,7 @@ import type { ImportFormat } from './import-format';
 import { pdfImport } from './pdf/pdf-format';
 import { qifImport } from './qif/qif-format';
 import { serviceImport } from './service/service-format';
+import { camtImport, mt940Import, ofxImport } from './statements/statement-formats';
 
 /** Every import type's format, one line each. Only this folder names a type; everything else asks importFormat. */
 const FORMATS: Record<ImportType, ImportFormat> = {
@@ -19,6 +20,9 @@ const FORMATS: Record<ImportType, ImportFormat> = {
   PdfImport: pdfImport,
   QifImport: qifImport,
   ServiceImport: serviceImport,
+  OfxImport: ofxImport,
+  CamtImport: camtImport,
+  Mt940Import: mt940Import,
 };
 
 /** The format of an import type. */

@@ -42,7 +42,8 @@ export const publishTrades: RowsPublisher = async (tx, records, ctx) => {
       rowNumber: row.sourceRowNumber,
     };
   });
-  const duplicates = ctx.format.duplicates === 'content' ? await claimDuplicateTrades(tx, ctx, rows) : new Set<number>();
+  // Trades carry no external id: a statement whose rows have one finds its trades again by their content.
+  const duplicates = ctx.format.duplicates !== 'none' ? await claimDuplicateTrades(tx, ctx, rows) : new Set<number>();
   if (duplicates.size === rows.length) return;
   rows = rows.filter((r) => !duplicates.has(r.rowNumber));
   await ctx.ledger.trades.insertMany(ctx.imp.familyId, ctx.imp.id, rows, tx);

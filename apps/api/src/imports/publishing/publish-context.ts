@@ -27,6 +27,8 @@ export interface PublishContext {
   accountTypes: Map<string, AccountableType>;
   /** Per account, the span of its transactions from before this import, loaded when a chunk first names it. */
   priorSpans: Map<string, PriorSpan | null>;
+  /** Per account, whether it held external ids of the import's type before this import (duplicate policy external_id). */
+  identifiedAccounts?: Map<string, boolean>;
   /** Entries this import's rows have claimed as duplicates so far, loaded when a chunk first probes for them. */
   claimed?: Set<string>;
   /** Where the publishers write: the ledger's repositories, called with the chunk's transaction. */

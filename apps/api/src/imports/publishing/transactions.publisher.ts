@@ -30,6 +30,7 @@ function chunkParams(ctx: PublishContext, chunk: ImportChunk, rowKind: string | 
     categories: json(ctx.categories),
     currencies,
     scales: minorUnitScales(),
+    source: ctx.format.duplicates === 'external_id' ? ctx.format.type : null,
   };
 }
 
@@ -69,7 +70,10 @@ async function chunkAccounts(tx: Transaction, ctx: PublishContext, params: Trans
  * are in its chunk).
  */
 async function findDuplicates(tx: Transaction, ctx: PublishContext, chunk: ImportChunk, params: TransactionChunk, accounts: string[]): Promise<DuplicateRow[]> {
-  const candidates = await duplicateCandidates(tx, ctx, params, accounts);
+  const byId = params.source === null ? [] : await externalIdCandidates(tx, ctx, params, accounts);
+  const byContent = await duplicateCandidates(tx, ctx, params, accounts);
+  // Each row is in one list or the other (a row with an external id is probed by it alone): merged in file order.
+  const candidates = byId.length ? [...byId, ...byContent].sort((a, b) => a.rowNumber - b.rowNumber) : byContent;
   return chunk.inOrder(async () => {
     const wholes = await claimDuplicates(tx, ctx, candidates.filter((c) => c.splitOf === null));
     const claimedBy = new Map(wholes.map((c) => [c.rowNumber, c.entryId]));
@@ -92,6 +96,22 @@ async function duplicateCandidates(tx: Transaction, ctx: PublishContext, params:
   const probed = Object.fromEntries(accounts.flatMap((id) => (spans.get(id) ? [[id, spans.get(id)]] : [])));
   if (!Object.keys(probed).length) return [];
   return ctx.ledger.importedTransactions.duplicateCandidates(params, ctx.imp.familyId, JSON.stringify(probed), tx);
+}
+
+/**
+ * Each of the chunk's rows carrying an external id with the transaction its account holds under that id from an
+ * earlier import of the same type (ImportedTransactionsRepository.externalIdCandidates). Only accounts holding such
+ * ids are probed, asked once per account and publish: a first import into an account probes nothing.
+ */
+async function externalIdCandidates(tx: Transaction, ctx: PublishContext, params: TransactionChunk, accounts: string[]): Promise<DuplicateCandidate[]> {
+  const known = (ctx.identifiedAccounts ??= new Map());
+  const unseen = accounts.filter((id) => !known.has(id));
+  if (unseen.length) {
+    const holding = new Set(await ctx.ledger.importedTransactions.accountsWithExternalIds(ctx.imp.familyId, ctx.imp.id, unseen, params.source!, tx));
+    for (const id of unseen) known.set(id, holding.has(id));
+  }
+  const probed = accounts.filter((id) => known.get(id));
+  return probed.length ? ctx.ledger.importedTransactions.externalIdCandidates(params, ctx.imp.familyId, probed, tx) : [];
 }
 
 /** The ids of the tags a row names (mapped when the import was published), each once. */
@@ -156,12 +176,13 @@ async function updateDuplicates(tx: Transaction, ctx: PublishContext, rows: Dupl
 
 /**
  * The chunk's rows (of `rowKind` in a statement) become transactions; under the format's duplicate policy `content`
- * (bank and app exports, re-imported with overlapping dates) rows skip duplicates of existing ones and add to them instead.
+ * (bank and app exports, re-imported with overlapping dates) rows skip duplicates of existing ones and add to them
+ * instead; under `external_id`, a row whose bank id its account holds from the same type does so too.
  */
 export async function publishTransactionRows(tx: Transaction, chunk: ImportChunk, ctx: PublishContext, rowKind: string | null): Promise<void> {
   const params = chunkParams(ctx, chunk, rowKind);
   const accounts = await chunkAccounts(tx, ctx, params);
-  const duplicates = ctx.format.duplicates === 'content' ? await findDuplicates(tx, ctx, chunk, params, accounts) : [];
+  const duplicates = ctx.format.duplicates === 'none' ? [] : await findDuplicates(tx, ctx, chunk, params, accounts);
   // The entry each duplicate row claimed, by row number, for SQL to look up.
   const claims = json(new Map(duplicates.map((d) => [String(d.rowNumber), d.entryId])));
   await markPartsOfSplitTransactions(tx, ctx, chunk, rowKind, duplicates, claims);

@@ -10,6 +10,7 @@ import { AccountField, takesAccount } from '../components/AccountField';
 import { ConfigurationFields } from '../components/ConfigurationFields';
 import { DropZone } from '../components/DropZone';
 import { fileKindOf } from '../components/fileKinds';
+import { formatFacts } from '../components/importFormats';
 import { FilePreview } from '../components/FilePreview';
 
 const PREVIEW_ROWS = 5;
@@ -102,7 +103,7 @@ export function NewImportPage() {
           <select value={type} onChange={(e) => setType(e.target.value as ImportType)}>
             {IMPORT_TYPES.map((t) => (
               <option key={t} value={t}>
-                {t.replace(/Import$/, '')}
+                {formatFacts(t).label ?? t.replace(/Import$/, '')}
               </option>
             ))}
           </select>
