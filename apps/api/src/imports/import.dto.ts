@@ -45,7 +45,7 @@ export class ImportConfigurationInput {
   @IsString()
   @MaxLength(255)
   inflow_col_label?: string;
-  @ApiPropertyOptional({ example: '%Y-%m-%d', description: 'strftime-style date pattern' })
+  @ApiPropertyOptional({ example: '%Y-%m-%d', description: 'strftime-style date pattern, or one as people write it (dd/mm/yyyy, DD.MM.YYYY, M/D/YY)' })
   @IsOptional()
   @IsString()
   @MaxLength(50)

@@ -1,4 +1,4 @@
-import { checkedText, dateFormatError, yearsBefore, decodeBytes, exceedsProduct, minorUnitError, productOf, normalizeHeader, parseDate, parseNumber, parseStatementAmount, sameNumber, splitTags, sumOf } from './cells';
+import { checkedText, dateFormatError, strftimeFormat, yearsBefore, decodeBytes, exceedsProduct, minorUnitError, productOf, normalizeHeader, parseDate, parseNumber, parseStatementAmount, sameNumber, splitTags, sumOf } from './cells';
 
 describe('decodeBytes', () => {
   it('reads UTF-8 and drops a byte-order mark', () => {
@@ -186,6 +186,19 @@ describe('parseStatementAmount', () => {
 });
 
 describe('parseDate', () => {
+  it('takes a date format as people write it (dd/mm/yyyy, DD.MM.YYYY, M/D/YY) beside strftime', () => {
+    expect(parseDate('31/12/2024', 'dd/mm/yyyy')).toBe('2024-12-31');
+    expect(parseDate('05.03.2024', 'DD.MM.YYYY')).toBe('2024-03-05');
+    expect(parseDate('3/5/24', 'M/D/YY')).toBe('2024-03-05');
+    expect(parseDate('2024-03-05', 'yyyy-mm-dd')).toBe('2024-03-05');
+    expect(parseDate('5 Mar 2024', 'd mmm yyyy')).toBe('2024-03-05');
+    expect(strftimeFormat('dd/mm/yyyy')).toBe('%d/%m/%Y');
+    expect(strftimeFormat('%d.%m.%Y')).toBe('%d.%m.%Y');
+    // A run of letters that is no part is refused, named as given.
+    expect(dateFormatError('ddd/mm/yyyy')).toBe("date_format 'ddd/mm/yyyy' has no day");
+    expect(dateFormatError('dd/mm')).toBe("date_format 'dd/mm' has no year");
+  });
+
   it.each(['2024-02-29', '2023-02-29', '0000-01-01', '0001-01-01', '2024-13-01', '2024-00-10', '2024-04-31', '2024-12-31', '2024-1-05'])(
     'reads %p with the default format as the same format with another separator reads it',
     (iso) => {

@@ -306,18 +306,32 @@ const DIRECTIVES: Record<string, { pattern: string; gives: string | string[] }> 
 type DateFormat = { pattern: RegExp } | { error: string };
 const DATE_FORMATS = new Map<string, DateFormat>();
 
+/** A date format as people write it, only day, month and year letters between separators: `dd/mm/yyyy`, `M/D/YY`. */
+const HUMAN_DATE_FORMAT = /^(?:[dmy]+|[\s./,-])+$/i;
+const HUMAN_PARTS: Record<string, string> = { yyyy: '%Y', yy: '%y', mmmm: '%B', mmm: '%b', mm: '%m', m: '%m', dd: '%d', d: '%d' };
+
+/**
+ * The strftime form of a date format: a human one (`DD.MM.YYYY`, `m/d/yy`; case does not matter, and one or two
+ * letters read a day or month with or without its leading zero) translated, any other kept as given. A run of
+ * letters that is no part (`ddd`, `yyy`) is kept as it is and so refused by the compiler as having no day or year.
+ */
+export function strftimeFormat(format: string): string {
+  if (format.includes('%') || !HUMAN_DATE_FORMAT.test(format)) return format;
+  return format.replace(/[dmy]+/gi, (run) => HUMAN_PARTS[run.toLowerCase()] ?? run);
+}
+
 /** The format compiled once per distinct format string (files repeat one format on every row). */
 function compiledDateFormat(format: string): DateFormat {
   let compiled = DATE_FORMATS.get(format);
   if (!compiled) {
-    compiled = compileDateFormat(format);
+    compiled = compileDateFormat(strftimeFormat(format), format);
     if (DATE_FORMATS.size < 100) DATE_FORMATS.set(format, compiled);
   }
   return compiled;
 }
 
-/** A pattern matching exactly the format, or why no date can be read with it (each part once, all three parts). */
-function compileDateFormat(format: string): DateFormat {
+/** A pattern matching exactly the format, or why no date can be read with it (each part once, all three parts), named as `shown`. */
+function compileDateFormat(format: string, shown: string): DateFormat {
   const given = new Map<string, string>();
   let error: string | undefined;
   const source = format.replace(/%(.?)|[.*+?^${}()|[\]\\]/gs, (token, letter?: string) => {
@@ -325,18 +339,18 @@ function compileDateFormat(format: string): DateFormat {
     if (letter === '%') return '%';
     const directive = DIRECTIVES[letter];
     if (!directive) {
-      error ??= `date_format '${format}' uses %${letter}, which is not supported`;
+      error ??= `date_format '${shown}' uses %${letter}, which is not supported`;
       return '';
     }
     for (const part of [directive.gives].flat()) {
       const earlier = given.get(part);
-      if (earlier) error ??= `date_format '${format}' uses ${earlier === token ? `${token} twice` : `${earlier} and ${token} for the ${part}`}`;
+      if (earlier) error ??= `date_format '${shown}' uses ${earlier === token ? `${token} twice` : `${earlier} and ${token} for the ${part}`}`;
       given.set(part, token);
     }
     return directive.pattern;
   });
   const missing = ['year', 'month', 'day'].filter((part) => !given.has(part));
-  if (!error && missing.length) error = `date_format '${format}' has no ${missing.join(' and ')}`;
+  if (!error && missing.length) error = `date_format '${shown}' has no ${missing.join(' and ')}`;
   // Month and weekday names in any case, as exports write MAR, Mar and mar.
   return error ? { error } : { pattern: new RegExp(`^${source}$`, 'i') };
 }

@@ -1229,7 +1229,7 @@ export interface components {
             /** @description A money-in column, read as a magnitude (Deposit (+), Paid in); with outflow_col_label instead of amount_col_label */
             inflow_col_label?: string;
             /**
-             * @description strftime-style date pattern
+             * @description strftime-style date pattern, or one as people write it (dd/mm/yyyy, DD.MM.YYYY, M/D/YY)
              * @example %Y-%m-%d
              */
             date_format?: string;
@@ -1446,7 +1446,7 @@ export interface components {
             /** @description A money-in column, read as a magnitude (Deposit (+), Paid in); with outflow_col_label instead of amount_col_label */
             inflow_col_label?: string;
             /**
-             * @description strftime-style date pattern
+             * @description strftime-style date pattern, or one as people write it (dd/mm/yyyy, DD.MM.YYYY, M/D/YY)
              * @example %Y-%m-%d
              */
             date_format?: string;
