@@ -43,7 +43,7 @@ describe('browser: /imports', () => {
   it('uploads a dropped CSV with a column preview, shows row errors, fixes the date format, publishes to completion and reverts', async () => {
     const user = await app.newUser({ role: 'member' });
     const page = await app.newPage();
-    await signInAs(page, user.email);
+    await signInAs(page, user.email, '/imports');
     await page.getByText('No imports yet.').waitFor();
     await screenshot(page, 'imports-empty');
     await page.getByRole('link', { name: 'New import' }).click();
