@@ -166,7 +166,7 @@ function SpendingList({ data, month }: { data: SpendingByCategory; month: string
       <ul className="spending">
         {rows.map((row) => (
           <li key={row.key}>
-            <span className="swatch" style={{ background: row.color }} aria-hidden="true" />
+            <span className="legend-swatch" style={{ background: row.color }} aria-hidden="true" />
             <Link to={`/budgets?month=${month}`}>{row.name}</Link>
             <span className="spending-figure">
               {row.spending.formatted} <span className="muted">({Math.round(row.share * 100)}%)</span>
