@@ -1,17 +1,14 @@
 import { isCurrencyCode } from '@hearth/domain/money';
 import { lengthError, MAX_CHARS, minorUnitError, negateDecimal, parseNumber, parseStatementAmount, shownValue } from '../cells';
+import type { BankStatementOptions } from '../bank-statement';
 import { outsideDateRange, type ParsedRow } from '../csv-import';
 import { childNamed, type OfxNode } from './ofx-tree';
 
 // What every OFX row is built from: dates, amounts, currencies and FITIDs read the one way, and a bank statement's
 // transaction (STMTTRN) as a row.
 
-export interface OfxOptions {
-  maxRows: number;
-  /** The currency of rows when the statement names none (CURDEF): the account's, else the family's. */
-  defaultCurrency: string;
-  today: Date;
-}
+/** As the other bank statements' (CAMT, MT940): defaultCurrency stands in when the statement names no CURDEF. */
+export type OfxOptions = BankStatementOptions;
 
 /** What a row builder needs of its statement and file. */
 export interface RowContext {
