@@ -38,7 +38,7 @@ describe('browser: /budgets', () => {
     const page = await app.newPage();
     await signInAs(page, h.email);
     await page.getByRole('link', { name: 'Budgets' }).click();
-    await page.getByLabel('Month').fill(MONTH);
+    await page.getByLabel('Month', { exact: true }).fill(MONTH);
     await page.waitForURL(new RegExp(`month=${MONTH}`));
     await page.getByText('There is no budget for this month yet.').waitFor();
     await page.getByRole('button', { name: 'Start this month’s budget' }).click();
@@ -251,7 +251,7 @@ describe('browser: /budgets', () => {
     const page = await context.newPage();
     await page.clock.setFixedTime(new Date('2026-11-30T11:30:00Z'));
     await signInAs(page, h.email, '/budgets');
-    expect(await page.getByLabel('Month').inputValue()).toBe('2026-12');
+    expect(await page.getByLabel('Month', { exact: true }).inputValue()).toBe('2026-12');
     await context.close();
   });
 
@@ -263,7 +263,7 @@ describe('browser: /budgets', () => {
     // 10 January: the budget month running is the one that started on 15 December.
     await page.clock.setFixedTime(new Date('2026-01-10T12:00:00Z'));
     await signInAs(page, h.email, '/budgets');
-    expect(await page.getByLabel('Month').inputValue()).toBe('2025-12');
+    expect(await page.getByLabel('Month', { exact: true }).inputValue()).toBe('2025-12');
     await page.getByText('There is no budget for this month yet.').waitFor();
     await page.getByRole('button', { name: 'Start this month’s budget' }).click();
     await page.getByRole('heading', { name: 'Dec 15 - January 14, 2026' }).waitFor();
@@ -273,7 +273,7 @@ describe('browser: /budgets', () => {
     await page.clock.setFixedTime(new Date('2026-01-14T23:30:00Z'));
     await page.goto('/budgets');
     await page.getByText('There is no budget for this month yet.').waitFor();
-    expect(await page.getByLabel('Month').inputValue()).toBe('2026-01');
+    expect(await page.getByLabel('Month', { exact: true }).inputValue()).toBe('2026-01');
     await context.close();
   });
 });
