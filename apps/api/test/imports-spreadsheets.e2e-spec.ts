@@ -119,18 +119,15 @@ describe('imports: spreadsheets', () => {
     const whole = fixture(name.replace(/:cut$/, ''));
     const bytes = name.endsWith(':cut') ? whole.subarray(0, Math.floor(whole.length * 0.6)) : whole;
     const rssBefore = process.memoryUsage().rss;
-    const started = Date.now();
     const cpuBefore = process.cpuUsage();
     const res = await upload(h, bytes, filename, { date_col_label: 'Date' }).expect(422);
-    const took = Date.now() - started;
     // The app runs in this process: its CPU time is what the request cost, however busy the machine is.
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     expect(res.body.error).toBe(code);
     expect(res.body.message).toMatch(message);
-    if (process.env.SPREADSHEET_FIGURES) console.log(filename, { took, cpuMs, rssGrowth: process.memoryUsage().rss - rssBefore });
+    if (process.env.SPREADSHEET_FIGURES) console.log(filename, { cpuMs, rssGrowth: process.memoryUsage().rss - rssBefore });
     expect(cpuMs).toBeLessThan(1000);
-    expect(took).toBeLessThan(5000);
     // What reading it may cost: the bomb is found out on its first 64 KB, inflated to no more than 6.4 MB.
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024);
     expect(await storedImports(h)).toBe(0);

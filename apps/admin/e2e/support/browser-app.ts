@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Role } from '@hearth/contracts';
 import { startFreshTestApp } from '../../../api/test/support/fresh-database';
-import type { TestApp } from '../../../api/test/support/test-app';
+import { givePassword, type TestApp } from '../../../api/test/support/test-app';
 import { UsersService } from '../../../api/src/users/users.service';
+import { PASSWORD } from '../../../api/test/support/sessions';
 
-export const PASSWORD = 'correct horse battery';
+export { PASSWORD };
+
 const root = join(__dirname, '../../../..');
 const screenshots = join(root, 'artifacts/screenshots');
 
@@ -63,13 +65,8 @@ export async function startBrowserApp(env: Record<string, string> = {}, port = 0
     },
     async newUser({ role = 'admin', familyId } = {}) {
       const email = `user-${randomUUID().slice(0, 8)}@example.com`;
-      const { user, family } = await t.app.get(UsersService).create({
-        email,
-        password: PASSWORD,
-        role,
-        familyId,
-        familyName: familyId ? undefined : `Family ${randomUUID()}`,
-      });
+      const { user, family } = await t.app.get(UsersService).create({ email, role, familyId, familyName: familyId ? undefined : `Family ${randomUUID()}` });
+      await givePassword(t.dataSource, user.id);
       return { id: user.id, email, familyId: family.id };
     },
     async close() {
