@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { hash } from 'argon2';
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
@@ -57,8 +58,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const logger = createLogger(config.logLevel);
-  const inMemory = config.databaseUrl === null && config.dataDir.startsWith('memory://');
-  const runtime = await startRuntime(config, logger, { embeddedSnapshot: inMemory ? await migratedSnapshot() : undefined });
+  // An embedded database not made yet, in memory or in a new directory, starts from the run's migrated one.
+  const newEmbedded = config.databaseUrl === null && (config.dataDir.startsWith('memory://') || !existsSync(config.dataDir));
+  const runtime = await startRuntime(config, logger, { embeddedSnapshot: newEmbedded ? await migratedSnapshot() : undefined });
   const app = await createApp(config, runtime, logger);
   await app.init();
   const dataSource = app.get(DataSource);
