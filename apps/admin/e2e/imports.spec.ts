@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newAccount } from '../../api/test/support/imports';
+import { createImport, newAccount, waitForImport } from '../../api/test/support/imports';
 import { statementPdf } from '../../api/test/support/statement-pdfs';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
 
@@ -603,6 +605,32 @@ describe('browser: /imports', () => {
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
     await page.getByRole('heading', { name: /Qif import/ }).waitFor();
     await page.getByRole('row', { name: /Cafe/ }).waitFor();
+    await page.context().close();
+  });
+
+  it("shows a statement's closing balance the account disagrees with as a warning on the published import", async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    const accountId = await newAccount(app.t, h, 'Girokonto', 'EUR');
+    // Opened at 1,000.00 where the statement says 1,234.56: the closing balance comes out 234.56 apart.
+    await app.t.dataSource.query(
+      `WITH e AS (INSERT INTO entries (family_id, account_id, entryable_type, date, name, amount_minor, currency) VALUES ($1, $2, 'Valuation', '2024-01-01', 'Opening balance', 100000, 'EUR') RETURNING id)
+       INSERT INTO valuations (entry_id, kind) SELECT id, 'opening_anchor' FROM e`,
+      [h.familyId, accountId],
+    );
+    const statement = readFileSync(join(__dirname, '../../../libs/domain/import-formats/fixtures/mt940/sparkasse.sta'), 'utf8');
+    const created = await createImport(app.t.server, h.apiKey, { type: 'Mt940Import', raw_file_content: statement, account_id: accountId, publish: 'true' }).expect(201);
+    expect((await waitForImport(app.t.server, h.apiKey, created.body.data.id)).status).toBe('complete');
+
+    const page = await app.newPage();
+    await signInAs(page, h.email, `/imports/${created.body.data.id}`);
+    const warnings = page.getByTestId('import-warnings');
+    await warnings.waitFor();
+    expect(await warnings.getByRole('listitem').allTextContents()).toEqual([
+      "The bank states a balance of 3,111.11 EUR on 2024-03-08; the account's balance that day is 2,876.55 EUR (234.56 EUR apart)",
+    ]);
+    // Said with the outcome, in the status region.
+    expect(await warnings.evaluate((el) => el.closest('[role="status"]') !== null)).toBe(true);
+    await screenshotsAtBothWidths(page, 'imports-balance-warning');
     await page.context().close();
   });
 });

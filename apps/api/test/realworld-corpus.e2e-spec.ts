@@ -57,7 +57,8 @@ const digitsOf = (currency: string) => new Intl.NumberFormat('en', { style: 'cur
  * Files `expected.json` lists as unsupported (no import type read them when it was written) that now have theirs:
  * the request a reader would send, and the figures worked out from the files by hand. The MT940 file states them:
  * :60F: 1500.00, six :61: entries (1200.00 in; 42.50, 89.99, 15.00, 24.80 and 31.00 out), :62F: 2496.71. The OFX
- * file has three STMTTRN: 0.01 interest in, 34.51 and 25.00 out.
+ * file has three STMTTRN: 0.01 interest in, 34.51 and 25.00 out, and a LEDGERBAL of 100.99 (2013-05-25). Each goes
+ * into a new account, whose balance becomes the closing balance the file states (the OFX one opened at 160.49).
  */
 const NOW_SUPPORTED: Record<string, Pick<Expected, 'request' | 'expect'>> = {
   'unsupported/beancount-import-checking.ofx': {
@@ -74,6 +75,7 @@ const NOW_SUPPORTED: Record<string, Pick<Expected, 'request' | 'expect'>> = {
         max_date: '2011-04-07',
         names: ['AUTOMATIC WITHDRAWAL, ELECTRIC BILL', 'DIVIDEND EARNED FOR PERIOD OF 03', 'RETURNED CHECK FEE, CHECK # 319'],
       },
+      accounts: { 'RW OFX probe': { balance_milli: 100_990, currency: 'USD', account_type: 'depository' } },
     },
   },
   'unsupported/actual-data.sta': {
@@ -90,6 +92,7 @@ const NOW_SUPPORTED: Record<string, Pick<Expected, 'request' | 'expect'>> = {
         max_date: '2025-08-06',
         names: ['A44?Librairie Gibert Joseph', 'B32?TREMBLAY, MARIE Paiement mobile', "Boulangerie L'Étoile", 'Employeur Acme SARL', 'MÜLLER GMBH', 'RETRAIT GUICHET AUTOMATIQUE'],
       },
+      accounts: { 'RW MT940 probe': { balance_milli: 2_496_710, currency: 'EUR', account_type: 'depository' } },
     },
   },
 };

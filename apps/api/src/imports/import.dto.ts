@@ -319,6 +319,12 @@ export class ImportDetailDto {
     description: 'Row numbers left out of the import (PATCH skip_rows), ascending; [] when none is',
   })
   skip_rows: number[];
+  @ApiProperty({
+    type: [String],
+    description:
+      "What the last publish found that did not stop it, each a sentence: a bank statement's closing balance the account's balance disagrees with (both figures, the day, the difference), or balances stated in a currency other than the account's. [] when nothing; cleared by revert",
+  })
+  warnings: string[];
   @ApiPropertyOptional({ type: VerificationDto }) verification?: VerificationDto;
   @ApiPropertyOptional({ nullable: true, type: String, description: 'The uploaded file\'s name (no directory part); null for text sent as raw_file_content' })
   file_name?: string | null;

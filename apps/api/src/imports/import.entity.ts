@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import type { ImportStatus, ImportType } from '@hearth/contracts';
+import type { StatedBalances } from '@hearth/domain/import-formats';
 import { CreatedAt, PrimaryUuid, UpdatedAt } from '../database/columns';
 import { Family } from '../finance/entities/family.entity';
 
@@ -61,6 +62,14 @@ export class Import {
   @Column({ type: 'jsonb', default: () => `'{}'` }) columnMappings: Record<string, unknown>;
   @Column({ type: 'jsonb', default: () => `'{}'` }) expectedRecordCounts: Record<string, number>;
   @Column({ type: 'jsonb', default: () => `'{}'` }) readbackVerification: Record<string, unknown>;
+  /**
+   * The balances a bank statement file (OFX, CAMT, MT940) states, kept when its rows are generated: publishing sets a
+   * new account's opening balance from them, or checks the account's balance against the closing one. Null for
+   * other types and for a file stating no dated closing balance.
+   */
+  @Column({ type: 'jsonb', nullable: true }) statementBalances: StatedBalances | null;
+  /** What the last publish found worth telling the user that did not stop it (a statement's balance the account disagrees with); [] when nothing. */
+  @Column({ type: 'jsonb', default: () => `'[]'` }) warnings: string[];
   /** Resume point of a chunked publish: rows up to this number are committed. */
   @Column({ type: 'integer', default: 0 }) publishedThroughRow: number;
   /** The job delivery that publishes: each delivery takes it over, and only its holder commits chunks or finishes. */

@@ -89,6 +89,7 @@ export function presentImport(imp: Import, stats: RowStats, maxRows: number, acc
       unassigned_mappings_count: stats.unassignedMappingsCount,
     },
     skip_rows: imp.skipRows ?? [],
+    warnings: imp.warnings ?? [],
     file_name: imp.fileName,
     account_name: accountName,
     first_row_date: imp.firstRowDate,

@@ -5,7 +5,7 @@ import { managerOf, Transaction } from '../database/transactions';
 import { Account } from '../finance/entities/account.entity';
 import { Family } from '../finance/entities/family.entity';
 import { Import, ImportMapping } from './import.entity';
-import type { ParsedRow } from '@hearth/domain/import-formats';
+import type { ParsedRow, StatedBalances } from '@hearth/domain/import-formats';
 
 export interface RowStats {
   rowsCount: number;
@@ -218,6 +218,11 @@ export class ImportsRepository {
       [importId, stored.length, invalid, first, last, familyId],
     );
     return stored;
+  }
+
+  /** Keeps the balances the import's statement file states (null: none), read when its rows are generated. */
+  async setStatementBalances(familyId: string, importId: string, balances: StatedBalances | null, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`UPDATE imports SET statement_balances = $2 WHERE id = $1 AND family_id = $3`, [importId, balances, familyId]);
   }
 
   /** Appends one error to each row named (row number -> error), and counts the import's invalid rows again. */

@@ -20,7 +20,7 @@ import { configurationChanges } from './import-configuration';
 import { maxRowCount } from './import-limits';
 import { ImportContent, readUpload, UploadedFile } from './import-content';
 import { ImportMappings, MappingDraft, withMappingErrors } from './import-mappings';
-import { shownValue } from '@hearth/domain/import-formats';
+import { shownValue, statedBalances } from '@hearth/domain/import-formats';
 import { familyToday } from '@hearth/domain/budget-math';
 import { isRevertable, pageMeta, presentImport, StatusConflict, statusConflict, statusDetail } from './import.presenter';
 import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
@@ -299,6 +299,8 @@ export class ImportsService {
     const sourceRows = parsed.sourceRows ?? 0;
     assertSkippable(imp.skipRows ?? [], sourceRows);
     const rows = await this.imports.replaceRows(imp.familyId, imp.id, withMappingErrors(imp, format.mappings, parsed.rows), tx);
+    // A statement's balances, which publishing sets or checks the account's by.
+    if (parsed.statements || imp.statementBalances) await this.imports.setStatementBalances(imp.familyId, imp.id, statedBalances(parsed.statements), tx);
     const stored = await this.imports.mappings(imp.familyId, imp.id, tx);
     const { mappings, rowErrors } = await this.mappings.build(tx, imp, format.mappings, rows, stored, mappingOverrides);
     await this.imports.replaceMappings(imp.familyId, imp.id, mappings, tx);

@@ -90,6 +90,31 @@ export class EntriesRepository {
   }
 
   /**
+   * Records an account's opening balance of `amountMinor` as import `importId`'s, dated the day before the import's
+   * earliest row (imports.first_row_date), or `latest` when that is earlier (a statement's balance dated before its
+   * rows) or the import has no dated row: the balance at the start of that day, before every row of the import.
+   */
+  async insertOpeningBalanceBeforeRows(familyId: string, importId: string, id: string, accountId: string, amountMinor: bigint, currency: string, latest: string, tx?: Transaction): Promise<void> {
+    const manager = managerOf(tx, this.dataSource);
+    await manager.query(
+      `INSERT INTO entries (id, family_id, account_id, entryable_type, date, name, amount_minor, currency, import_id)
+       SELECT $1, $2, $3, 'Valuation', LEAST(i.first_row_date - 1, $4::date), 'Opening balance', $5::bigint, $6, i.id
+         FROM imports i WHERE i.id = $7 AND i.family_id = $2`,
+      [id, familyId, accountId, latest, amountMinor.toString(), currency, importId],
+    );
+    await manager.query(`INSERT INTO valuations (entry_id, kind) VALUES ($1, 'opening_anchor')`, [id]);
+  }
+
+  /** Whether the account holds no entry but import `importId`'s: no opening balance, no transaction from elsewhere. */
+  async holdsOnlyImport(accountId: string, importId: string, tx?: Transaction): Promise<boolean> {
+    const [row]: Array<{ other: boolean }> = await managerOf(tx, this.dataSource).query(
+      `SELECT EXISTS (SELECT 1 FROM entries WHERE account_id = $1 AND import_id IS DISTINCT FROM $2) AS other`,
+      [accountId, importId],
+    );
+    return !row.other;
+  }
+
+  /**
    * Moves the account's opening balance to the day before the earliest row of import `importId` when it is dated
    * after that row, and records the old date on the earliest row the import added (not one that claimed a
    * duplicate), for revert. Nothing when the file has an opening balance row, or every row claimed a duplicate.

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { managerOf, Transaction } from '../database/transactions';
 import { NAMED } from './named';
+import { balanceInputs, rolledForward, type RolledForwardRow } from './rolled-forward';
+import type { BalanceStart, CurrencyFlows } from '@hearth/domain/account-balance';
 
 /** An account an account file creates, with the balance it states (a decimal) scaled to minor units by `scale`. */
 export interface NewAccountWithBalance {
@@ -48,6 +50,18 @@ export class LedgerAccountsRepository {
        SELECT id, $1, n, $6, 'asset', $2, $3 FROM unnest($4::uuid[], $5::text[]) AS t(id, n)`,
       [familyId, currency, importId, accounts.map((a) => a.id), accounts.map((a) => a.name), type],
     );
+  }
+
+  /**
+   * The roll forward's inputs (rollForward) for the family's account `accountId` as of the end of `date`: its balance
+   * that day, as the accounts API gives it for today. Undefined when the family has no such account.
+   */
+  async balanceInputsOn(familyId: string, accountId: string, date: string, tx?: Transaction): Promise<{ start: BalanceStart; flows: CurrencyFlows[] } | undefined> {
+    const [row]: RolledForwardRow[] = await managerOf(tx, this.dataSource).query(
+      rolledForward(`SELECT * FROM accounts a WHERE a.id = $1 AND a.family_id = $2`, '$2', '$3::date'),
+      [accountId, familyId, date],
+    );
+    return row ? balanceInputs(row) : undefined;
   }
 
   /** The currency of each of the family's accounts among `ids`. */

@@ -74,8 +74,8 @@ const MONTHS_AFTER_START = `(extract(year FROM d.date)::int - extract(year FROM 
  * money moved per day (kind 0) and its valuations (an opening anchor, kind -1, before that day's entries; any other
  * valuation, kind 1, after them), so that one running sum gives the value moved up to each row.
  *
- * As the accounts endpoint rolls a balance forward (accounts.repository.ts): the latest valuation on or before the point
- * is its anchor, and what moved after it changes it (money out lowers an asset, raises a liability); without one, the
+ * As the accounts endpoint rolls a balance forward (rolled-forward.ts): the latest valuation on or before the point is
+ * its anchor, and what moved after it changes it (money out lowers an asset, raises a liability); without one, the
  * balance the account was created with stands before every entry. What moves the value is transactions (split parts
  * left out: their parent carries the whole) and trade fees. An entry in another currency is converted to the account's
  * at the rate of its own day (scaled by the two currencies' digits); without a rate it is left out and counted.

@@ -656,6 +656,8 @@ export interface ReadImport {
   errorCode?: string;
   /** How many rows the content has, skipped ones included (they are numbered 1 to this); absent: rows is every row. */
   sourceRows?: number;
+  /** As in ParsedImport: what a bank statement file states besides its rows. */
+  statements?: StatementFacts[];
 }
 
 /**

@@ -25,3 +25,5 @@ export { readSpreadsheet, SpreadsheetError, tableText } from './xlsx';
 export type { RawInflate, SpreadsheetOptions, SpreadsheetResult, SpreadsheetTable } from './xlsx';
 export { csvDialectOf } from './formats/csv-dialects';
 export type { CsvDialect, CsvRowKind } from './formats/csv-dialects';
+export { statedBalances } from './stated-balances';
+export type { StatedBalances } from './stated-balances';

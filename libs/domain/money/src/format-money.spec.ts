@@ -1,4 +1,4 @@
-import { formatMoney } from './format-money';
+import { formatMoney, formatMoneyWithCode } from './format-money';
 
 const NBSP = '\u00a0';
 
@@ -32,5 +32,22 @@ describe('formatMoney', () => {
 
   it('rejects an unsupported currency', () => {
     expect(() => formatMoney(1n, 'XYZ', 'en')).toThrow(expect.objectContaining({ code: 'invalid_currency' }));
+  });
+});
+
+describe('formatMoneyWithCode', () => {
+  it.each([
+    [150000n, 'EUR', 'en', '1,500.00 EUR'],
+    [-2000n, 'USD', 'en', '-20.00 USD'],
+    [1235n, 'JPY', 'en', '1,235 JPY'],
+    [1235n, 'KWD', 'en', '1.235 KWD'],
+    [123456n, 'EUR', 'de', '1.234,56 EUR'],
+  ])('%p %s %s -> %s', (amount, currency, locale, expected) => {
+    expect(formatMoneyWithCode(amount, currency, locale)).toBe(expected);
+  });
+
+  it('formats amounts beyond 2^53 without float error, and refuses an unsupported currency', () => {
+    expect(formatMoneyWithCode(9007199254740993n, 'USD')).toBe('90,071,992,547,409.93 USD');
+    expect(() => formatMoneyWithCode(1n, 'XYZ')).toThrow(expect.objectContaining({ code: 'invalid_currency' }));
   });
 });

@@ -1,6 +1,6 @@
 import { formatDecimal } from './amounts';
 import type { MinorUnits } from './amounts';
-import { assertCurrencyCode } from './currency';
+import { assertCurrencyCode, minorUnitDigits } from './currency';
 import { MoneyError } from './money-error';
 
 export const DEFAULT_MONEY_LOCALE = 'en';
@@ -29,4 +29,22 @@ function currencyFormatter(currency: string, locale: string): Intl.NumberFormat 
 export function formatMoney(amount: MinorUnits, currency: string, locale: string = DEFAULT_MONEY_LOCALE): string {
   const decimal = formatDecimal(amount, currency) as `${number}`;
   return currencyFormatter(currency, locale).format(decimal);
+}
+
+const codeFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount with its currency's code after it, e.g. "1,500.00 EUR", "-20.00 USD", "1,235 JPY": for messages that
+ * set two amounts side by side, where a code reads unambiguously and a symbol ("$") may not.
+ */
+export function formatMoneyWithCode(amount: MinorUnits, currency: string, locale: string = DEFAULT_MONEY_LOCALE): string {
+  currencyFormatter(currency, locale); // checks the code and the locale as formatMoney does
+  const digits = minorUnitDigits(currency);
+  const key = `${locale}|${digits}`;
+  let formatter = codeFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    codeFormatters.set(key, formatter);
+  }
+  return `${formatter.format(formatDecimal(amount, currency) as `${number}`)} ${currency}`;
 }

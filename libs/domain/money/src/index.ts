@@ -5,7 +5,7 @@ export { divideRoundingHalfAwayFromZero, parseDecimal } from './decimal';
 export { convertAmount, finerThanMinorUnit, formatDecimal, LARGEST_CENTS, parseAmount, significantDecimals, toCents } from './amounts';
 export { convertedSumToMinorUnits } from './converted-sum';
 export type { MinorUnits } from './amounts';
-export { DEFAULT_MONEY_LOCALE, formatMoney } from './format-money';
+export { DEFAULT_MONEY_LOCALE, formatMoney, formatMoneyWithCode } from './format-money';
 export { localeDecimal, readLocaleAmount } from './locale-amount';
 export type { LocaleAmount } from './locale-amount';
 export { amountWithNature } from './nature';

@@ -1367,6 +1367,8 @@ export interface components {
             stats: components["schemas"]["StatsDto"];
             /** @description Row numbers left out of the import (PATCH skip_rows), ascending; [] when none is */
             skip_rows: number[];
+            /** @description What the last publish found that did not stop it, each a sentence: a bank statement's closing balance the account's balance disagrees with (both figures, the day, the difference), or balances stated in a currency other than the account's. [] when nothing; cleared by revert */
+            warnings: string[];
             verification?: components["schemas"]["VerificationDto"];
             /** @description The uploaded file's name (no directory part); null for text sent as raw_file_content */
             file_name?: string | null;

@@ -21,7 +21,7 @@ export type EntryableType = 'Transaction' | 'Trade' | 'Valuation';
 // Import de-duplication probes one (account, date, amount) at a time; account/date ranges use the same index.
 @Index('entries_account_date_amount', ['accountId', 'date', 'amountMinor'])
 // An account's balance starts from its latest valuation, and its trades' fees and split parts change the sums of its
-// entries (accounts.repository.ts): each found by its own small index, which an ordinary transaction adds nothing to.
+// entries (ledger/rolled-forward.ts): each found by its own small index, which an ordinary transaction adds nothing to.
 @Index('entries_account_valuations', ['accountId', 'date'], { where: `"entryable_type" = 'Valuation'` })
 @Index('entries_account_trades', ['accountId'], { where: `"entryable_type" = 'Trade'` })
 @Index('entries_account_split_parts', ['accountId'], { where: '"parent_entry_id" IS NOT NULL' })

@@ -211,8 +211,8 @@ export class PublishingRepository {
   }
 
   /**
-   * Marks for creation again the import's mappings whose record is gone, and drops its rows' claims and its resume
-   * point: what a revert leaves of the import.
+   * Marks for creation again the import's mappings whose record is gone, and drops its rows' claims, its resume
+   * point and its warnings: what a revert leaves of the import.
    */
   async resetAfterRevert(importId: string, tx?: Transaction): Promise<void> {
     const manager = managerOf(tx, this.dataSource);
@@ -225,7 +225,12 @@ export class PublishingRepository {
       [importId],
     );
     await manager.query(`UPDATE import_rows SET duplicate_of = NULL, previous = NULL WHERE import_id = $1 AND duplicate_of IS NOT NULL`, [importId]);
-    await manager.query(`UPDATE imports SET published_through_row = 0 WHERE id = $1`, [importId]);
+    await manager.query(`UPDATE imports SET published_through_row = 0, warnings = '[]' WHERE id = $1`, [importId]);
+  }
+
+  /** Records what the publish found worth telling that did not stop it ([]: nothing), in its last chunk's transaction. */
+  async setWarnings(importId: string, warnings: string[], tx?: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).query(`UPDATE imports SET warnings = $2::jsonb WHERE id = $1`, [importId, JSON.stringify(warnings)]);
   }
 
   /** Moves the import on from status `from` to `to`; with a publish token, only while that delivery holds the publish. */

@@ -158,6 +158,19 @@ export function ImportDetailPage() {
             </div>
           )}
           {d.status === 'complete' && <p>Published: {stats.valid_rows_count} rows are in your accounts.</p>}
+          {/* What the publish found that did not stop it: a statement's balance the account disagrees with. */}
+          {d.warnings.length > 0 && (
+            <div className="notice" data-testid="import-warnings">
+              <p>
+                <strong>{d.warnings.length === 1 ? 'Warning' : 'Warnings'}</strong>
+              </p>
+              <ul>
+                {d.warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           {/* The API keeps no count of what a revert removed: say what the confirmation promised. */}
           {d.status === 'pending' && latest === revert && revert.isSuccess && (
             <p>Reverted: what this import created is removed, except what your other data uses or a later import holds too. You can change it and publish it again.</p>
