@@ -7,6 +7,7 @@ import type { StatementBalance, StatementFacts } from './statement';
 // in the QIF conventions (positive = money leaving the account), the checks every row gets, the balance check of a
 // statement and the file-level refusals.
 
+/** What every statement parser (QIF, PDF, OFX, CAMT, MT940) is told about the import it reads for. */
 export interface BankStatementOptions {
   /** More rows than this and the file is refused, no row kept. */
   maxRows: number;

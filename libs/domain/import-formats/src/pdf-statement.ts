@@ -1,4 +1,5 @@
 import { parseDecimal } from '@hearth/domain/money';
+import type { BankStatementOptions } from './bank-statement';
 import { detectDateLayout, lengthError, MAX_CHARS, minorUnitError, negateDecimal, parseDate, parseStatementAmount, shownValue } from './cells';
 import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-import';
 
@@ -17,11 +18,6 @@ export interface PositionedText {
   fontSize?: number;
 }
 
-export interface StatementOptions {
-  maxRows: number;
-  defaultCurrency: string;
-  today: Date;
-}
 
 type MoneyColumn = 'debit' | 'credit' | 'amount' | 'balance';
 type ColumnHint = MoneyColumn | 'date' | 'description';
@@ -591,7 +587,7 @@ function mismatchMessage(m: BalanceMismatch, polarity: Polarity): string {
  * Reads the transaction table of a text-based statement into transaction rows (positive = money leaving the
  * account). When the table prints a running balance, every row is checked against it.
  */
-export function parsePdfStatement(items: PositionedText[], opts: StatementOptions): ParsedImport {
+export function parsePdfStatement(items: PositionedText[], opts: BankStatementOptions): ParsedImport {
   const refuse = (message: string): ParsedImport => ({ rows: [], fileErrors: [message], errorCode: 'unsupported_pdf' });
   if (!items.some((i) => i.text.trim())) {
     return refuse('The PDF has no text layer (a scanned statement?). Only text-based statements can be read; export a CSV or QIF from your bank instead.');

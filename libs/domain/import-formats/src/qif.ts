@@ -1,3 +1,4 @@
+import type { BankStatementOptions } from './bank-statement';
 import {
   detectDateLayout,
   feeBeyondTrade,
@@ -20,11 +21,6 @@ import { outsideDateRange, type ParsedImport, type ParsedRow } from './csv-impor
 // Rows come out in the service's conventions, like the CSV types: ISO dates, decimal strings with positive = money
 // leaving the account. A row's `row_kind` says what it publishes as: transaction, trade or opening_balance.
 
-export interface QifOptions {
-  maxRows: number;
-  defaultCurrency: string;
-  today: Date;
-}
 
 /** Sections holding transactions; lists (Cat, Class, Tag, Memorized, Prices) are skipped and Security maps names to tickers. */
 const TRANSACTION_SECTIONS = new Map(['Bank', 'Cash', 'CCard', 'Oth A', 'Oth L', 'Invst'].map((name) => [name.toLowerCase(), name]));
@@ -176,7 +172,7 @@ function categoryAndTags(raw: string | undefined): { category: string | null; ta
 }
 
 /** Parses a QIF file into rows; records without a valid date or amount become rows with errors, not silent drops. */
-export function parseQif(text: string, opts: QifOptions): ParsedImport {
+export function parseQif(text: string, opts: BankStatementOptions): ParsedImport {
   const { records, securities, sawHeader } = readRecords(text);
   if (!sawHeader) return { rows: [], fileErrors: ['The file is not QIF: it has no !Type: header'], errorCode: 'invalid_qif' };
   if (!records.length) return { rows: [], fileErrors: ['The QIF file has no transactions'], errorCode: 'invalid_qif' };

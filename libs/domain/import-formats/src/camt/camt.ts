@@ -19,7 +19,6 @@ import { childOf, childrenOf, elementAt, lineCounter, readXml, textAt, type XmlE
 // transaction row; a batch entry whose transactions (TxDtls) each state their amount becomes a row per transaction.
 // A statement's opening balance plus its booked entries must give its closing balance, or the file is refused.
 
-export type CamtOptions = BankStatementOptions;
 
 /** The message kinds read, by the namespace's message name. */
 /** A message kind: the element holding its reports, each report's element, and what a report is called. */
@@ -253,7 +252,7 @@ interface OpenReport {
  * or per transaction of a batch, and the statements' facts. File errors: not XML, not CAMT or not a version read,
  * a DOCTYPE, cut short, statements of several accounts, balances that do not agree, no booked entry, too many rows.
  */
-export function parseCamt(text: string, opts: CamtOptions): ParsedImport {
+export function parseCamt(text: string, opts: BankStatementOptions): ParsedImport {
   let message = null as MessageKind | null;
   const rows: ParsedRow[] = [];
   const statements: StatementFacts[] = [];

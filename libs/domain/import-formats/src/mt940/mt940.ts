@@ -20,7 +20,6 @@ import { detailsOf } from './details';
 // above it (ABN AMRO) or separate statements by a `-` line (Sparkassen); all are read. Each :61: becomes a
 // transaction row; each statement's opening balance plus its entries must give its closing balance.
 
-export type Mt940Options = BankStatementOptions;
 
 const INVALID = 'invalid_mt940';
 
@@ -209,7 +208,7 @@ function entryOf(field: Field, details: Field | undefined, currency: string, tod
  * reference as external id, name and notes from :86:), and each statement's facts. File errors: not MT940, a
  * balance unreadable, statements of several accounts, balances that do not agree, no entry, too many rows.
  */
-export function parseMt940(text: string, opts: Mt940Options): ParsedImport {
+export function parseMt940(text: string, opts: BankStatementOptions): ParsedImport {
   const lineCount = statementLineCount(text);
   if (lineCount > opts.maxRows) return tooManyRows(lineCount, opts.maxRows);
   const rows: ParsedRow[] = [];

@@ -1,2 +1,1 @@
 export { parseOfx } from './parse-ofx';
-export type { OfxOptions } from './parse-ofx';

@@ -1,12 +1,11 @@
 import { isCurrencyCode } from '@hearth/domain/money';
+import type { BankStatementOptions } from '../bank-statement';
 import { shownValue } from '../cells';
 import type { ParsedImport, ParsedRow } from '../csv-import';
 import type { StatementAccount, StatementBalance, StatementFacts } from '../statement';
 import { investmentRowCount, investmentRows, securityTickers } from './investment';
 import { childNamed, lineFinder, type OfxNode, readOfxTree } from './ofx-tree';
-import { bankRow, ofxAmount, ofxDate, type OfxOptions, type RowContext } from './rows';
-
-export type { OfxOptions } from './rows';
+import { bankRow, ofxAmount, ofxDate, type RowContext } from './rows';
 
 // OFX (Open Financial Exchange) statements, 1.x SGML and 2.x XML, and Quicken's QFX (OFX with Intuit's INTU.*
 // elements): bank (STMTRS), credit card (CCSTMTRS) and investment (INVSTMTRS) statements, any number in one file.
@@ -126,7 +125,7 @@ function writesMagnitudes(transactions: OfxNode[]): boolean {
 }
 
 /** Parses an OFX or QFX file (text already decoded: decodeBytes) into rows and the facts of its statements. */
-export function parseOfx(text: string, opts: OfxOptions): ParsedImport {
+export function parseOfx(text: string, opts: BankStatementOptions): ParsedImport {
   const markup = markupStart(text);
   if ('refused' in markup) return markup.refused;
   const tree = readOfxTree(text, markup.start);

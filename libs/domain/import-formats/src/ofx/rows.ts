@@ -8,11 +8,10 @@ import { childNamed, type OfxNode } from './ofx-tree';
 // transaction (STMTTRN) as a row.
 
 /** As the other bank statements' (CAMT, MT940): defaultCurrency stands in when the statement names no CURDEF. */
-export type OfxOptions = BankStatementOptions;
 
 /** What a row builder needs of its statement and file. */
 export interface RowContext {
-  opts: OfxOptions;
+  opts: BankStatementOptions;
   currency: string;
   lineOf: (offset: number) => number;
   securities: Map<string, string>;
