@@ -103,6 +103,8 @@ describe('imports: messy real-world files', () => {
       const again = await patch({ date_format: null }).expect(200);
       expect(again.body.data).toMatchObject({ configuration: { date_format: '%d.%m.%Y' }, stats: { invalid_rows_count: 0 } });
       expect(await rowDates(h, id)).toEqual(['2026-10-31']);
+      // Keeping the format kept the stored file: its rows can be read again.
+      expect((await patch({ skip_rows: [1] }).expect(200)).body.data.stats).toMatchObject({ rows_count: 0 });
     });
 
     it('refuses a PATCH that leaves the format to ambiguous dates, keeping the import as it was', async () => {

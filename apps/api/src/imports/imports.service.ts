@@ -300,7 +300,7 @@ export class ImportsService {
     // The format told from the file's dates is kept: the configuration shows it, and a PATCH reads the rows with it.
     if (parsed.dateFormat && imp.dateFormat == null) {
       imp.dateFormat = parsed.dateFormat;
-      await this.imports.save(imp, tx);
+      await this.imports.setDateFormat(imp.familyId, imp.id, parsed.dateFormat, tx);
     }
     const sourceRows = parsed.sourceRows ?? 0;
     assertSkippable(imp.skipRows ?? [], sourceRows);
