@@ -516,7 +516,7 @@ describe('browser: /imports', () => {
     await page.context().close();
   });
 
-  it('asks which date format a file uses when its dates fit two, showing a date read each way, and creates the import with the answer', async () => {
+  it('asks which date format a file uses when its dates fit two, showing a date read each way, creates the import with the answer, and asks again when the format is emptied', async () => {
     const h = await app.t.newHousehold({ role: 'member' });
     await newAccount(app.t, h, 'Checking');
     const page = await app.newPage();
@@ -548,6 +548,17 @@ describe('browser: /imports', () => {
     expect(await page.getByRole('row', { name: /Bakery/ }).textContent()).toContain('2026-02-01');
     expect(await page.getByRole('row', { name: /Cafe/ }).textContent()).toContain('2026-04-03');
     expect(await page.getByLabel('Date format').inputValue()).toBe('%d/%m/%Y');
+
+    // Emptied, the format is told from the dates again: the same question, answered, reads the rows the other way.
+    await page.getByLabel('Date format').fill('');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    const again = page.getByRole('region', { name: 'Which date format does the file use?' });
+    await again.getByText('the import stays as it was until you do', { exact: false }).waitFor();
+    await again.getByRole('radio', { name: /mm\/dd\/yyyy/ }).check();
+    await again.getByRole('button', { name: 'Save with this date format' }).click();
+    await page.getByText('Configuration saved; rows re-checked.').waitFor();
+    await page.getByRole('row', { name: /Bakery/ }).filter({ hasText: '2026-01-02' }).waitFor();
+    expect(await page.getByLabel('Date format').inputValue()).toBe('%m/%d/%Y');
     await page.context().close();
   });
 

@@ -27,7 +27,21 @@ const readAs = (sample: string, format: string) => {
  * The question asked when a file's dates fit two formats (no day is above 12): each format with the file's date read
  * that way. Nothing is chosen for the user; `onChoose` sends the file again with the chosen one as its date_format.
  */
-export function DateFormatQuestion({ choices, pending, onChoose }: { choices: DateFormatChoices; pending: boolean; onChoose: (format: string) => void }) {
+export function DateFormatQuestion({
+  choices,
+  pending,
+  onChoose,
+  action = 'Upload',
+  kept = 'nothing is stored until you do',
+}: {
+  choices: DateFormatChoices;
+  pending: boolean;
+  onChoose: (format: string) => void;
+  /** What the answer does: Upload (a new import) or Save (an import's configuration). */
+  action?: 'Upload' | 'Save';
+  /** What stays as it is until the user answers. */
+  kept?: string;
+}) {
   const name = useId();
   const [chosen, setChosen] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -39,8 +53,7 @@ export function DateFormatQuestion({ choices, pending, onChoose }: { choices: Da
         Which date format does the file use?
       </h2>
       <p>
-        Its dates fit more than one format: no day is above 12, so day and month cannot be told apart. Choose how to read them; nothing is
-        stored until you do.
+        Its dates fit more than one format: no day is above 12, so day and month cannot be told apart. Choose how to read them; {kept}.
       </p>
       <fieldset>
         <legend className="visually-hidden">Date format</legend>
@@ -58,7 +71,7 @@ export function DateFormatQuestion({ choices, pending, onChoose }: { choices: Da
         ))}
       </fieldset>
       <button type="button" disabled={!chosen || pending} onClick={() => chosen && onChoose(chosen)}>
-        {pending ? 'Uploading…' : 'Upload with this date format'}
+        {pending ? (action === 'Upload' ? 'Uploading…' : 'Saving…') : `${action} with this date format`}
       </button>
     </section>
   );
