@@ -42,7 +42,7 @@ describe('browser: /imports', () => {
   /** The text of the status message holding keyboard focus; null when focus fell to the page body. */
   const focusedStatus = (page: Page) => page.evaluate(() => document.activeElement?.closest('[role="status"]')?.textContent ?? null);
 
-  it('uploads a dropped CSV with a column preview, shows row errors, fixes the date format, publishes to completion and reverts', async () => {
+  it('uploads a dropped CSV with a column preview, shows row errors of a wrong date format, fixes it, publishes to completion and reverts', async () => {
     const user = await app.newUser({ role: 'member' });
     const page = await app.newPage();
     await signInAs(page, user.email, '/imports');
@@ -60,10 +60,12 @@ describe('browser: /imports', () => {
     expect(await page.getByLabel('Amount column').inputValue()).toBe('Amount');
     expect(await page.getByLabel('Account column').inputValue()).toBe('Account');
     await page.getByLabel('Name column').selectOption('Description');
+    // Left empty, the date format would be told from the dates; the one given is wrong for them.
+    await page.getByLabel('Date format').fill('%Y-%m-%d');
     await screenshot(page, 'imports-new');
     await page.getByRole('button', { name: 'Upload' }).click();
 
-    // The dates are day-first, the default format is %Y-%m-%d: every row has an error and publishing is off.
+    // The dates are day-first, the format given %Y-%m-%d: every row has an error and publishing is off.
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
     const id = page.url().split('/').pop()!;
     await page.getByRole('heading', { name: /Transaction import/ }).waitFor();
@@ -513,6 +515,66 @@ describe('browser: /imports', () => {
     await page.getByText('This import is already publishing: wait for it to finish.').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByRole('progressbar', { name: 'Publishing' }).waitFor(); // read again: its progress shows
+    await page.context().close();
+  });
+
+  it('asks which date format a file uses when its dates fit two, showing a date read each way, creates the import with the answer, and asks again when the format is emptied', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+    const csv = ['Date,Amount,Description', '01/02/2026,-4.50,Bakery', '03/04/2026,-12.00,Cafe'].join('\n');
+    await dropFile(page, 'ambiguous.csv', csv);
+    await page.getByText('Selected: ambiguous.csv').waitFor();
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
+    expect(await page.getByLabel('Date format').inputValue()).toBe('');
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+
+    // Nothing is stored until the user says which: the question takes focus, no choice is made for them.
+    const question = page.getByRole('region', { name: 'Which date format does the file use?' });
+    await question.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Which date format does the file use?');
+    const dayFirst = question.getByRole('radio', { name: /dd\/mm\/yyyy/ });
+    const monthFirst = question.getByRole('radio', { name: /mm\/dd\/yyyy/ });
+    expect(await question.getByText('01/02/2026 → 1 February 2026').count()).toBe(1);
+    expect(await question.getByText('01/02/2026 → 2 January 2026').count()).toBe(1);
+    expect([await dayFirst.isChecked(), await monthFirst.isChecked()]).toEqual([false, false]);
+    expect(await question.getByRole('button', { name: 'Upload with this date format' }).isDisabled()).toBe(true);
+    expect(await app.t.dataSource.query(`SELECT id FROM imports WHERE family_id = $1`, [h.familyId])).toEqual([]);
+    await screenshotsAtBothWidths(page, 'imports-date-question');
+
+    await dayFirst.check();
+    await question.getByRole('button', { name: 'Upload with this date format' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('row', { name: /Cafe/ }).waitFor();
+    expect(await page.getByRole('row', { name: /Bakery/ }).textContent()).toContain('2026-02-01');
+    expect(await page.getByRole('row', { name: /Cafe/ }).textContent()).toContain('2026-04-03');
+    expect(await page.getByLabel('Date format').inputValue()).toBe('%d/%m/%Y');
+
+    // Emptied, the format is told from the dates again: the same question, answered, reads the rows the other way.
+    await page.getByLabel('Date format').fill('');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    const again = page.getByRole('region', { name: 'Which date format does the file use?' });
+    await again.getByText('the import stays as it was until you do', { exact: false }).waitFor();
+    await again.getByRole('radio', { name: /mm\/dd\/yyyy/ }).check();
+    await again.getByRole('button', { name: 'Save with this date format' }).click();
+    await page.getByText('Configuration saved; rows re-checked.').waitFor();
+    await page.getByRole('row', { name: /Bakery/ }).filter({ hasText: '2026-01-02' }).waitFor();
+    expect(await page.getByLabel('Date format').inputValue()).toBe('%m/%d/%Y');
+    await page.context().close();
+  });
+
+  it('preselects the date format told from the dates on the import page', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const page = await app.newPage();
+    await signInAs(page, h.email);
+    await uploadCsv(page, 'day-first.csv', ['Date,Amount,Description', '31/10/2026,-4.50,Bakery'].join('\n'), { account: 'Checking' });
+    await page.getByRole('row', { name: /Bakery/ }).waitFor();
+    expect(await page.getByRole('row', { name: /Bakery/ }).textContent()).toContain('2026-10-31');
+    expect(await page.getByLabel('Date format').inputValue()).toBe('%d/%m/%Y');
+    await page.getByText("%d/%m/%Y reads dates as dd/mm/yyyy; left empty, it is told from the file's dates").waitFor();
+    await screenshotsAtBothWidths(page, 'imports-date-detected');
     await page.context().close();
   });
 

@@ -51,8 +51,9 @@ describe('imports: HTTP contract', () => {
       const id = created.body.data.id;
       const patched = await api().patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ date_format: '' });
       expect({ status: patched.status, error: patched.body.error }).toEqual({ status: 422, error: 'validation_failed' });
+      // The refused PATCH keeps the format create told from the file's dates.
       const shown = await api().get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
-      expect({ date_format: shown.body.data.configuration.date_format, cleaned: shown.body.data.status_detail.cleaned }).toEqual({ date_format: null, cleaned: true });
+      expect({ date_format: shown.body.data.configuration.date_format, cleaned: shown.body.data.status_detail.cleaned }).toEqual({ date_format: '%Y-%m-%d', cleaned: true });
     });
   });
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
+import { createImport, newAccount, publishAndWait, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
 // Files as banks and apps really write them, uploaded through the HTTP API: what the rows, the published entries
@@ -52,6 +52,72 @@ describe('imports: messy real-world files', () => {
     expect(created.body.data.stats).toMatchObject({ rows_count: 1, invalid_rows_count: 0 });
     expect(await waitForImport(t.server, h.apiKey, created.body.data.id)).toMatchObject({ status: 'complete', error: null });
     expect(await entries(accountId)).toEqual([{ date: '2024-01-05', name: 'Bäckerei', amount: 1234 }]);
+  });
+
+  describe('a date format told from the dates when none is given', () => {
+    const importsOf = async (h: Household) =>
+      (await t.dataSource.query(`SELECT count(*)::int AS count FROM imports WHERE family_id = $1`, [h.familyId]))[0].count as number;
+    const rowDates = async (h: Household, id: string) =>
+      (await request(t.server).get(`/api/v1/imports/${id}/rows`).set('X-Api-Key', h.apiKey).expect(200)).body.data.map((r: { fields: { date: string | null } }) => r.fields.date);
+    const ambiguous = 'Date,Amount,Name\n01/02/2026,-1.00,Bakery\n03/04/2026,-2.00,Cafe\n';
+
+    it('reads day-first dates without date_format, keeps the format and publishes the right days', async () => {
+      const h = await t.newHousehold();
+      const accountId = await newAccount(t, h);
+      const csv = 'Date,Amount,Name\n31/10/2026,-12.50,Bakery\n01/11/2026,100.00,Refund\n';
+      const done = await publishAndWait(t, h, { raw_file_content: csv, account_id: accountId });
+      expect(done).toMatchObject({ status: 'complete', error: null, configuration: { date_format: '%d/%m/%Y' } });
+      expect(await entries(accountId)).toEqual([
+        { date: '2026-10-31', name: 'Bakery', amount: 1250 },
+        { date: '2026-11-01', name: 'Refund', amount: -10000 },
+      ]);
+    });
+
+    it('refuses dates that fit day first and month first with 422 ambiguous_date_format naming both, storing nothing', async () => {
+      const h = await t.newHousehold();
+      const accountId = await newAccount(t, h);
+      const res = await createImport(t.server, h.apiKey, { raw_file_content: ambiguous, account_id: accountId }).expect(422);
+      expect(res.body).toEqual({
+        error: 'ambiguous_date_format',
+        message: 'The dates fit both dd/mm/yyyy and mm/dd/yyyy (no day is above 12): send date_format to say which',
+        errors: ['The dates fit both dd/mm/yyyy and mm/dd/yyyy (no day is above 12): send date_format to say which'],
+        date_formats: ['%d/%m/%Y', '%m/%d/%Y'],
+        date_sample: '01/02/2026',
+      });
+      expect(await importsOf(h)).toBe(0);
+      // The answer to the question: the same file with the chosen format.
+      const chosen = await createImport(t.server, h.apiKey, { raw_file_content: ambiguous, account_id: accountId, date_format: '%m/%d/%Y' }).expect(201);
+      expect(chosen.body.data).toMatchObject({ configuration: { date_format: '%m/%d/%Y' }, stats: { rows_count: 2, invalid_rows_count: 0 } });
+      expect(await rowDates(h, chosen.body.data.id)).toEqual(['2026-01-02', '2026-03-04']);
+    });
+
+    it('reads the rows again with a PATCH date_format, and tells the format again from the dates with date_format null', async () => {
+      const h = await t.newHousehold();
+      const accountId = await newAccount(t, h);
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: 'Date,Amount,Name\n31.10.2026,-1.00,A\n', account_id: accountId }).expect(201);
+      const id = created.body.data.id;
+      expect(created.body.data.configuration.date_format).toBe('%d.%m.%Y');
+      const patch = (body: Record<string, unknown>) => request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send(body);
+      const wrong = await patch({ date_format: '%Y-%m-%d' }).expect(200);
+      expect(wrong.body.data).toMatchObject({ configuration: { date_format: '%Y-%m-%d' }, stats: { invalid_rows_count: 1 } });
+      const again = await patch({ date_format: null }).expect(200);
+      expect(again.body.data).toMatchObject({ configuration: { date_format: '%d.%m.%Y' }, stats: { invalid_rows_count: 0 } });
+      expect(await rowDates(h, id)).toEqual(['2026-10-31']);
+      // Keeping the format kept the stored file: its rows can be read again.
+      expect((await patch({ skip_rows: [1] }).expect(200)).body.data.stats).toMatchObject({ rows_count: 0 });
+    });
+
+    it('refuses a PATCH that leaves the format to ambiguous dates, keeping the import as it was', async () => {
+      const h = await t.newHousehold();
+      const accountId = await newAccount(t, h);
+      const created = await createImport(t.server, h.apiKey, { raw_file_content: ambiguous, account_id: accountId, date_format: '%d/%m/%Y' }).expect(201);
+      const id = created.body.data.id;
+      const res = await request(t.server).patch(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).send({ date_format: null }).expect(422);
+      expect(res.body).toMatchObject({ error: 'ambiguous_date_format', date_formats: ['%d/%m/%Y', '%m/%d/%Y'] });
+      const shown = await request(t.server).get(`/api/v1/imports/${id}`).set('X-Api-Key', h.apiKey).expect(200);
+      expect(shown.body.data.configuration.date_format).toBe('%d/%m/%Y');
+      expect(await rowDates(h, id)).toEqual(['2026-02-01', '2026-04-03']);
+    });
   });
 
   it('publishes a card export with Debit and Credit columns instead of an amount, and the account balance follows them', async () => {

@@ -133,4 +133,7 @@ export interface ErrorBody {
   details?: string[] | Record<string, unknown> | null;
   errors?: string[] | null;
   import_id?: string;
+  /** ambiguous_date_format: the date formats that fit every date of the file, to choose from, and a date they read differently. */
+  date_formats?: string[];
+  date_sample?: string;
 }

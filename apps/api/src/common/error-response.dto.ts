@@ -21,3 +21,14 @@ export class ErrorResponseWithImportIdDto {
   @ApiProperty({ format: 'uuid' }) import_id: string;
   @ApiPropertyOptional({ type: [String], description: 'Why the import cannot be published, when known' }) errors?: string[];
 }
+
+/** A CSV whose dates fit more than one format, reading some date differently: the user chooses one (date_format). */
+@ApiSchema({ name: 'ErrorResponseAmbiguousDateFormat' })
+export class ErrorResponseAmbiguousDateFormatDto {
+  @ApiProperty({ enum: ['ambiguous_date_format'] }) error: string;
+  @ApiProperty() message: string;
+  @ApiProperty({ type: [String] }) errors: string[];
+  @ApiProperty({ type: [String], description: 'The date formats (strftime) that read every date of the file, in the order to offer them', example: ['%d/%m/%Y', '%m/%d/%Y'] })
+  date_formats: string[];
+  @ApiProperty({ description: 'The first date of the file the formats read as different days', example: '03/04/2026' }) date_sample: string;
+}

@@ -5,7 +5,7 @@ import { CurrentPrincipal, RequireScope, RequireSession } from '../auth/auth.dec
 import type { Principal } from '../auth/principal';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/api-error';
-import { ErrorResponseDto, ErrorResponseWithImportIdDto } from '../common/error-response.dto';
+import { ErrorResponseAmbiguousDateFormatDto, ErrorResponseDto, ErrorResponseWithImportIdDto } from '../common/error-response.dto';
 import { ListQuery } from '../common/list-query';
 import { CreateImportDto, ImportListDto, ImportResponseDto, ImportRowListDto, ImportRowsQuery, ListImportsQuery, UpdateImportDto } from './import.dto';
 import type { UploadedFile as Upload } from './import-content';
@@ -33,7 +33,7 @@ const QueueDown = (code: string) =>
 
 @ApiTags('imports')
 @Controller('imports')
-@ApiExtraModels(ErrorResponseDto, ErrorResponseWithImportIdDto)
+@ApiExtraModels(ErrorResponseDto, ErrorResponseWithImportIdDto, ErrorResponseAmbiguousDateFormatDto)
 @RequireSession() // the admin app's session also works; X-Api-Key takes precedence when sent
 export class ImportsController {
   constructor(private readonly imports: ImportsService) {}
@@ -52,8 +52,14 @@ export class ImportsController {
   @ApiResponse({ status: 409, type: ErrorResponseDto, description: 'invalid_family_currency: the stored household currency is not ISO 4217; an admin sets a valid one in household settings' })
   @ApiResponse({
     status: 422,
-    description: 'Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId: the import is stored)',
-    content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseWithImportIdDto) }] } } },
+    description:
+      'Validation error (ErrorResponse), dates that fit two formats (ErrorResponseAmbiguousDateFormat: send date_format, one of date_formats), ' +
+      'or publish rejected (ErrorResponseWithImportId: the import is stored)',
+    content: {
+      'application/json': {
+        schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseAmbiguousDateFormatDto) }, { $ref: getSchemaPath(ErrorResponseWithImportIdDto) }] },
+      },
+    },
   })
   @QueueDown('publish_failed')
   @ApiHeader({
@@ -119,7 +125,11 @@ export class ImportsController {
     description:
       'import_not_editable: the import is importing, complete or reverting, or has rows published (revert it first); invalid_family_currency: the stored household currency is not ISO 4217',
   })
-  @ApiResponse({ status: 422, type: ErrorResponseDto, description: 'Validation error: configuration, content, mappings or skip_rows' })
+  @ApiResponse({
+    status: 422,
+    description: 'Validation error: configuration, content, mappings or skip_rows; or dates that fit two formats (ErrorResponseAmbiguousDateFormat: send date_format)',
+    content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(ErrorResponseDto) }, { $ref: getSchemaPath(ErrorResponseAmbiguousDateFormatDto) }] } } },
+  })
   async update(@CurrentPrincipal() principal: Principal, @Param('id', importId) id: string, @Body() body: UpdateImportDto): Promise<ImportResponseDto> {
     return { data: await this.imports.update(principal, id, body) };
   }

@@ -113,6 +113,14 @@ export class ImportsRepository {
     return managerOf(tx, this.dataSource).getRepository(Import).save(imp);
   }
 
+  /**
+   * Keeps the date format told from the import's content. An UPDATE of that column alone: a second save of the entity
+   * would write its raw_file_content, which is not read with it (select: false), as null.
+   */
+  async setDateFormat(familyId: string, id: string, dateFormat: string, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.dataSource).getRepository(Import).update({ id, familyId }, { dateFormat });
+  }
+
   /** With `forUpdate`, the import's row stays locked until the caller's transaction ends. */
   findOne(familyId: string, id: string, tx?: Transaction, { forUpdate = false } = {}): Promise<Import | null> {
     return managerOf(tx, this.dataSource).getRepository(Import).findOne({ where: { id, familyId }, ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}) });

@@ -294,7 +294,13 @@ export class ImportsService {
     };
     const parsed = format.rows.parse(imp, content, options);
     if (parsed.fileErrors.length) {
-      throw new ApiError(422, parsed.errorCode ?? 'invalid_csv', parsed.fileErrors[0], { errors: parsed.fileErrors });
+      const choices = parsed.ambiguousDates && { date_formats: parsed.ambiguousDates.formats, date_sample: parsed.ambiguousDates.sample };
+      throw new ApiError(422, parsed.errorCode ?? 'invalid_csv', parsed.fileErrors[0], { errors: parsed.fileErrors, ...choices });
+    }
+    // The format told from the file's dates is kept: the configuration shows it, and a PATCH reads the rows with it.
+    if (parsed.dateFormat && imp.dateFormat == null) {
+      imp.dateFormat = parsed.dateFormat;
+      await this.imports.setDateFormat(imp.familyId, imp.id, parsed.dateFormat, tx);
     }
     const sourceRows = parsed.sourceRows ?? 0;
     assertSkippable(imp.skipRows ?? [], sourceRows);

@@ -620,6 +620,70 @@ describe('parseImportContent: files without a header line (has_header false)', (
   });
 });
 
+describe('parseImportContent: a date format told from the dates, when the import has none', () => {
+  const undated = settings({ dateFormat: null });
+  const figures = (parsed: ReturnType<typeof parseImportContent>) => ({
+    dateFormat: parsed.dateFormat,
+    fileErrors: parsed.fileErrors,
+    rows: parsed.rows.map((r) => [r.sourceRowNumber, r.values.date, r.errors]),
+  });
+
+  it('reads the rows with the one format that fits every date, and reports it', () => {
+    const csv = 'Date,Amount,Name\n31/10/2026,-1.00,A\n01/11/2026,-2.00,B\n';
+    expect(figures(parseImportContent(undated, csv, options))).toEqual({
+      dateFormat: '%d/%m/%Y',
+      fileErrors: [],
+      rows: [[1, '2026-10-31', []], [2, '2026-11-01', []]],
+    });
+    // ISO dates are ISO, kept as the import's format too.
+    expect(parseImportContent(undated, 'Date,Amount\n2026-10-31,-1.00\n', options).dateFormat).toBe('%Y-%m-%d');
+  });
+
+  it('refuses a file whose dates fit day first and month first, naming both, with a date they read differently', () => {
+    const parsed = parseImportContent(undated, 'Date,Amount\n01/01/2026,-1.00\n03/04/2026,-2.00\n', options);
+    expect(parsed).toMatchObject({
+      rows: [],
+      errorCode: 'ambiguous_date_format',
+      fileErrors: ['The dates fit both dd/mm/yyyy and mm/dd/yyyy (no day is above 12): send date_format to say which'],
+      ambiguousDates: { formats: ['%d/%m/%Y', '%m/%d/%Y'], sample: '03/04/2026' },
+    });
+  });
+
+  it('keeps the default when no format fits every date: the rows that do not read say so, as before', () => {
+    const parsed = parseImportContent(undated, 'Date,Amount\n2026-10-31,-1.00\n31/10/2026,-2.00\n', options);
+    expect(figures(parsed)).toEqual({
+      dateFormat: undefined,
+      fileErrors: [],
+      rows: [[1, '2026-10-31', []], [2, null, ["Row 2: date '31/10/2026' does not match the date format %Y-%m-%d"]]],
+    });
+  });
+
+  it('never overrides a date_format given, and tells nothing from skipped rows or blank cells', () => {
+    const csv = 'Date,Amount\n31/10/2026,-1.00\n10/31/2026,-2.00\n,-3.00\n';
+    const given = parseImportContent(settings({ dateFormat: '%m/%d/%Y' }), csv, options);
+    expect(figures(given).rows.map(([row, date]) => [row, date])).toEqual([[1, null], [2, '2026-10-31'], [3, null]]);
+    expect(given.dateFormat).toBeUndefined();
+    // Without row 2 the dates are day first; row 3's blank date is its own error.
+    const skipping = parseImportContent(undated, csv, { ...options, skipRows: new Set([2]) });
+    expect(figures(skipping)).toEqual({ dateFormat: '%d/%m/%Y', fileErrors: [], rows: [[1, '2026-10-31', []], [3, null, ['Row 3: date is required']]] });
+  });
+
+  it("reads an account's balance_date column and a trade's date column the same way", () => {
+    const accounts = parseImportContent(settings({ type: 'AccountImport', dateFormat: null }), 'name,balance,balance_date\nCash,10.00,25.10.2026\n', options);
+    expect([accounts.dateFormat, accounts.rows[0].values.date]).toEqual(['%d.%m.%Y', '2026-10-25']);
+    const trades = parseImportContent(settings({ type: 'TradeImport', dateFormat: null }), 'date,ticker,qty,price\n10/25/26,AAPL,1,100\n', options);
+    expect([trades.dateFormat, trades.rows[0].values.date]).toEqual(['%m/%d/%y', '2026-10-25']);
+  });
+
+  it('finds the columns of a file without a header line, and then the format of its date column', () => {
+    const headerless = '18.09.2017;Shop;18.09.2017;-33,87;EUR\n19.09.2017;Pay;19.09.2017;1.200,00;EUR\n';
+    const parsed = parseImportContent(settings({ colSep: ';', numberFormat: '1.234,56', dateFormat: null }), headerless, options);
+    expect(figures(parsed)).toEqual({ dateFormat: '%d.%m.%Y', fileErrors: [], rows: [[1, '2017-09-18', []], [2, '2017-09-19', []]] });
+    const ambiguous = parseImportContent(settings({ dateFormat: null }), '01/02/2024,Shop,-3.00\n03/04/2024,Pay,5.00\n', options);
+    expect(ambiguous.errorCode).toBe('ambiguous_date_format');
+  });
+});
+
 // The genuine files of issue 32, read when the shared corpus is present.
 const realworld = realworldDir();
 (realworld ? describe : describe.skip)('genuine files: title lines and no header', () => {

@@ -4,7 +4,8 @@ import type { ImportType, NumberFormat } from '@hearth/contracts';
 import { dateFormatError, type Digits, lengthError, MAX_CHARS, minorUnitError, negateDecimal, negativeError, normalizeHeader, parseDate, parseNumber, PRICE_DIGITS, shownValue, splitTags, sumOf, tradeSizeError, yearsBefore } from './cells';
 import { MAX_NESTING, nestingDepth, ruleOperandTable } from './ndjson';
 import { actualSplitMarker, groupActualSplits, SPLIT_MARKER } from './actual-splits';
-import { inferColumns, looksLikeData, remarkLines } from './headerless';
+import { inferColumns, type InferredColumns, looksLikeData, remarkLines } from './headerless';
+import { ambiguousDateFormatMessage, DETECTED_DATE_FORMATS, detectDateFormat } from './date-detection';
 import type { StatementFacts } from './statement';
 import { CREDIT_NAMES, type CsvDialect, type CsvRowKind, csvDialectOf, DEBIT_NAMES, type RequiredColumn } from './formats/csv-dialects';
 
@@ -68,7 +69,17 @@ export interface ParsedImport {
   sourceRows?: number;
   /** What a bank statement file (OFX, CAMT.053, MT940) states besides its rows: one entry per statement, in file order. */
   statements?: StatementFacts[];
+  /** As in ReadImport. */
+  dateFormat?: string;
+  ambiguousDates?: AmbiguousDates;
 }
+
+/** Where each kind of row with a date finds it after date_col_label: the column its date_format is told from. */
+const DATE_ALIASES: Partial<Record<CsvRowKind, string[]>> & Record<'transaction' | 'trade' | 'account', string[]> = {
+  transaction: ['date'],
+  trade: ['date'],
+  account: ['date', 'balance_date'],
+};
 
 let lastRange: { today: Date; earliest: string; latest: string } | null = null;
 /** Rows may be dated from 30 years ago up to today; computed once per parse, not per row. */
@@ -259,7 +270,7 @@ function transactionRow(imp: CsvImportSettings, opts: ParseOptions, headers: str
   // Money out and money in are magnitudes whose columns say the direction, as a type column does under custom_column.
   const signage = sides && !outflowInflow ? { ...imp, signageConvention: 'inflows_positive', amountTypeStrategy: 'signed_amount' } : imp;
   return (cell, errors, row) => {
-    const rawDate = cell(imp.dateColLabel, ['date']);
+    const rawDate = cell(imp.dateColLabel, DATE_ALIASES.transaction);
     const date = checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date');
     const amount = fileAmount(imp, dialect, cell, errors, row, sides);
     const currency = rowCurrency(imp.currencyColLabel ? cell(imp.currencyColLabel, ['currency']) : '', opts, errors, row);
@@ -478,7 +489,7 @@ function tradeRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
     else if (!/^[A-Z0-9.\-^=:]{1,30}$/.test(ticker)) errors.push(`Row ${row}: ticker '${ticker}' is not a valid symbol`);
     const mic = cell(imp.exchangeOperatingMicColLabel, ['exchange_operating_mic', 'mic']).toUpperCase();
     if (mic && !/^[A-Z0-9]{4}$/.test(mic)) errors.push(`Row ${row}: exchange_operating_mic '${mic}' must be a 4-character MIC`);
-    const rawDate = cell(imp.dateColLabel, ['date']);
+    const rawDate = cell(imp.dateColLabel, DATE_ALIASES.trade);
     const values = {
       date: checkedDate(rawDate, imp.dateFormat ?? '%Y-%m-%d', opts.today, errors, row, imp.dateColLabel ?? 'date'),
       ticker,
@@ -506,7 +517,7 @@ function accountRow(imp: CsvImportSettings, opts: ParseOptions): RowBuilder {
     const name = cell(imp.nameColLabel, ['name', 'account_name']);
     if (!name) errors.push(`Row ${row}: name is required`);
     checkLength(name, MAX_CHARS.name, imp.nameColLabel ?? 'name', 'account names', errors, row);
-    const rawDate = cell(imp.dateColLabel, ['date', 'balance_date']);
+    const rawDate = cell(imp.dateColLabel, DATE_ALIASES.account);
     const balance = requiredNumber(cell(imp.amountColLabel, ['amount', 'balance']), imp.amountColLabel ?? 'balance', imp.numberFormat as NumberFormat, errors, row);
     const currency = checkedCurrency(cell(imp.currencyColLabel, ['currency']), opts.defaultCurrency, errors, row);
     checkMinorUnit(balance, currency, imp.amountColLabel ?? 'balance', errors, row);
@@ -649,6 +660,13 @@ function lastFilledColumn({ headers, records }: Table): number {
   return -1;
 }
 
+/** The date formats that fit every date of a file, reading some as different days (ambiguous_date_format). */
+export interface AmbiguousDates {
+  formats: string[];
+  /** The first date the formats read differently, to show each reading. */
+  sample: string;
+}
+
 /** Content read as a whole, whose rows are built one by one as they are taken (once). */
 export interface ReadImport {
   rows: Iterable<ParsedRow>;
@@ -658,6 +676,10 @@ export interface ReadImport {
   sourceRows?: number;
   /** As in ParsedImport: what a bank statement file states besides its rows. */
   statements?: StatementFacts[];
+  /** The date format told from the file's dates, when the import has none: the rows are read with it, and it is kept. */
+  dateFormat?: string;
+  /** With errorCode ambiguous_date_format: the formats to choose from. */
+  ambiguousDates?: AmbiguousDates;
 }
 
 /**
@@ -697,6 +719,14 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   const { records, headers } = table;
   const repeatedError = (name: string) => repeatedColumnError(table, name);
   const { read, ambiguous, touched } = cellReader(table);
+  const skipped = opts.skipRows ?? new Set<number>();
+  const detection = imp.dateFormat == null ? detectedDateFormat(imp, dialect.rows, records, skipped, read) : null;
+  if (detection && 'ambiguous' in detection) {
+    const ambiguousDates = { formats: detection.ambiguous, sample: detection.sample };
+    return { rows: [], fileErrors: [ambiguousDateFormatMessage(detection.ambiguous)], errorCode: 'ambiguous_date_format', ambiguousDates };
+  }
+  const dateFormat = detection && 'format' in detection ? detection.format : undefined;
+  if (dateFormat) imp = { ...imp, dateFormat };
   const build = BUILDERS[dialect.rows](imp, opts, headers, dialect);
   // A blank row reads every column a row can fall back on: a repeated name among them refuses the file up front.
   build((label, aliases = []) => read([], label, aliases), [], 0);
@@ -704,7 +734,6 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
   if (unreadable) return { rows: [], fileErrors: [repeatedError(unreadable)], errorCode: 'invalid_csv' };
   const filledUpTo = lastFilledColumn(table);
   const widthOf = imp.hasHeader === false ? 'the widest row' : 'the header';
-  const skipped = opts.skipRows ?? new Set<number>();
   function* fileRows(): Generator<ParsedRow> {
     for (const [i, record] of records.entries()) {
       const errors: string[] = [];
@@ -719,7 +748,22 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
     }
   }
   // Skipped rows are left out before splits are grouped: a split missing a part is a row error, not a smaller split.
-  return { rows: dialect.actualSplits ? groupActualSplits(fileRows(), skipped) : fileRows(), fileErrors: [], sourceRows: records.length };
+  const rows = dialect.actualSplits ? groupActualSplits(fileRows(), skipped) : fileRows();
+  return { rows, fileErrors: [], sourceRows: records.length, ...(dateFormat ? { dateFormat } : {}) };
+}
+
+/**
+ * The format of the date column's filled cells in the rows that are not skipped (detectDateFormat); null for rows
+ * without a date (categories, merchants, rules, whose effective_date is always ISO).
+ */
+function detectedDateFormat(imp: CsvImportSettings, kind: CsvRowKind, records: string[][], skipped: ReadonlySet<number>, read: (record: string[], label: string | null, aliases?: string[]) => string) {
+  const aliases = DATE_ALIASES[kind];
+  if (!aliases) return null;
+  const values = records.flatMap((record, i) => {
+    const value = skipped.has(i + 1) ? '' : read(record, imp.dateColLabel, aliases);
+    return value ? [value] : [];
+  });
+  return detectDateFormat(values);
 }
 
 /**
@@ -729,12 +773,19 @@ export function readImportContent(imp: CsvImportSettings, text: string, opts: Pa
 function headerlessReading(imp: CsvImportSettings, table: Table, required: RequiredColumn[]): { imp: CsvImportSettings; remarks: number[] } | null {
   const onlyDateAndAmount = required.every(([label, aliases]) => label === null && (aliases.includes('date') || aliases.includes('amount')));
   if (imp.hasHeader === false || imp.headerRow || !onlyDateAndAmount) return null;
-  const dateFormat = imp.dateFormat ?? '%Y-%m-%d';
   const numberFormat = imp.numberFormat as NumberFormat;
-  if (!looksLikeData(table.headers, dateFormat, numberFormat)) return null;
   const records = [table.headers, ...table.records];
-  const columns = inferColumns(records, dateFormat, numberFormat);
-  if (!columns) return null;
+  // Without a date_format, the first format that finds the columns finds them; the date column's own values then
+  // tell its format (readImportContent), and whether it is ambiguous.
+  for (const dateFormat of imp.dateFormat != null ? [imp.dateFormat] : DETECTED_DATE_FORMATS) {
+    const columns = looksLikeData(table.headers, dateFormat, numberFormat) ? inferColumns(records, dateFormat, numberFormat) : null;
+    if (columns) return headerlessSettings(imp, columns, remarkLines(records, dateFormat, numberFormat));
+  }
+  return null;
+}
+
+/** The settings that read a headerless file's inferred columns (by number), and its remark lines to leave out. */
+function headerlessSettings(imp: CsvImportSettings, columns: InferredColumns, remarks: number[]): { imp: CsvImportSettings; remarks: number[] } {
   const label = (column: number | null) => (column === null ? null : String(column + 1));
   const settings = {
     ...imp,
@@ -744,7 +795,7 @@ function headerlessReading(imp: CsvImportSettings, table: Table, required: Requi
     nameColLabel: imp.nameColLabel ?? label(columns.name),
     currencyColLabel: imp.currencyColLabel ?? label(columns.currency),
   };
-  return { imp: settings, remarks: remarkLines(records, dateFormat, numberFormat) };
+  return { imp: settings, remarks };
 }
 
 /** Parses stored import content into rows with their validation errors, or file-level errors. */

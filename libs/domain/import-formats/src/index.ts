@@ -1,7 +1,9 @@
 export { checkedText, decodeBytes, longerThan, normalizeHeader, parseDate, parseNumber, shownValue, splitTags, yearsBefore } from './cells';
 export type { DecodeResult } from './cells';
 export { amountPrecisionError, parseImportContent, readImportContent } from './csv-import';
-export type { CsvImportSettings, ParsedImport, ParsedRow, ParseOptions, ReadImport } from './csv-import';
+export type { AmbiguousDates, CsvImportSettings, ParsedImport, ParsedRow, ParseOptions, ReadImport } from './csv-import';
+export { ambiguousDateFormatMessage, DETECTED_DATE_FORMATS, detectDateFormat, humanDateFormat } from './date-detection';
+export type { DateDetection } from './date-detection';
 export { detectQifDateLayout, normalizeQifDate, parseQif } from './qif';
 export * from './ndjson';
 export { parsePdfStatement } from './pdf-statement';

@@ -42,6 +42,8 @@ export class ApiError extends Error {
     message: string,
     readonly details: string[] = [],
     readonly retryAfterSeconds: number | null = null,
+    /** The whole error body, for the fields some refusals add (ambiguous_date_format's date_formats). */
+    readonly body: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -60,7 +62,7 @@ function toApiError(status: number, body: unknown, response?: Response): ApiErro
   const details = Array.isArray(b.details) ? b.details.map(String) : (b.errors ?? []);
   const retry = Number(response?.headers.get('Retry-After'));
   const fallback = status === 0 ? 'The service could not be reached. Check your connection and try again.' : `The request failed (${status}).`;
-  return new ApiError(status, b.error ?? 'error', b.message ?? fallback, details, Number.isFinite(retry) && retry > 0 ? retry : null);
+  return new ApiError(status, b.error ?? 'error', b.message ?? fallback, details, Number.isFinite(retry) && retry > 0 ? retry : null, { ...b });
 }
 
 /** Awaits an openapi-fetch call: the data on success, a thrown ApiError otherwise (network failures included). */

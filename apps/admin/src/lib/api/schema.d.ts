@@ -1210,6 +1210,25 @@ export interface components {
             /** @description Why the import cannot be published, when known */
             errors?: string[];
         };
+        ErrorResponseAmbiguousDateFormat: {
+            /** @enum {string} */
+            error: "ambiguous_date_format";
+            message: string;
+            errors: string[];
+            /**
+             * @description The date formats (strftime) that read every date of the file, in the order to offer them
+             * @example [
+             *       "%d/%m/%Y",
+             *       "%m/%d/%Y"
+             *     ]
+             */
+            date_formats: string[];
+            /**
+             * @description The first date of the file the formats read as different days
+             * @example 03/04/2026
+             */
+            date_sample: string;
+        };
         CreateImportDto: {
             date_col_label?: string;
             amount_col_label?: string;
@@ -3799,13 +3818,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Validation error (ErrorResponse) or publish rejected (ErrorResponseWithImportId: the import is stored) */
+            /** @description Validation error (ErrorResponse), dates that fit two formats (ErrorResponseAmbiguousDateFormat: send date_format, one of date_formats), or publish rejected (ErrorResponseWithImportId: the import is stored) */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponseWithImportId"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponseAmbiguousDateFormat"] | components["schemas"]["ErrorResponseWithImportId"];
                 };
             };
             /** @description publish_failed: the import is kept as it was but could not be queued; try again */
@@ -4003,13 +4022,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Validation error: configuration, content, mappings or skip_rows */
+            /** @description Validation error: configuration, content, mappings or skip_rows; or dates that fit two formats (ErrorResponseAmbiguousDateFormat: send date_format) */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponseAmbiguousDateFormat"];
                 };
             };
         };

@@ -1,4 +1,5 @@
 import { AMOUNT_TYPE_STRATEGIES, NUMBER_FORMATS, SIGNAGE_CONVENTIONS } from '@hearth/contracts';
+import { DETECTED_DATE_FORMATS, humanDateFormat } from '@hearth/domain/import-formats';
 import { Field } from '../../../components/Field';
 import type { ImportConfiguration } from '../api/useImports';
 import { formatFacts, hasFixedFormat } from './importFormats';
@@ -24,6 +25,13 @@ const COLUMNS: { key: ColumnKey; label: string }[] = [
   { key: 'ticker_col_label', label: 'Ticker column' },
   { key: 'price_col_label', label: 'Price column' },
 ];
+
+/** What the date format field holds (a known format as people write it) and what an empty one means. */
+function dateFormatHint(format: string | null | undefined, layoutDateFormat: string | undefined): string {
+  const empty = layoutDateFormat ? `the app's ${layoutDateFormat}` : "it is told from the file's dates";
+  const known = format && (DETECTED_DATE_FORMATS as readonly string[]).includes(format);
+  return known ? `${format} reads dates as ${humanDateFormat(format)}; left empty, ${empty}` : `e.g. %Y-%m-%d, %d.%m.%Y or dd/mm/yyyy; left empty, ${empty}`;
+}
 
 /** Column pickers (a select when the file's headers are known) and the parsing options. */
 export function ConfigurationFields({
@@ -57,8 +65,8 @@ export function ConfigurationFields({
     </Field>
   );
   const dateFormat = (
-    <Field label="Date format" hint="strftime pattern, e.g. %Y-%m-%d or %d.%m.%Y">
-      <input value={value.date_format ?? ''} placeholder={facts.layoutDateFormat ?? '%Y-%m-%d'} onChange={set('date_format')} />
+    <Field label="Date format" hint={dateFormatHint(value.date_format, facts.layoutDateFormat)}>
+      <input value={value.date_format ?? ''} placeholder={facts.layoutDateFormat ?? 'told from the dates'} onChange={set('date_format')} />
     </Field>
   );
   // An app's export: its columns are fixed, its date format only a default.

@@ -20,6 +20,7 @@ import {
 import { AccountField, takesAccount } from '../components/AccountField';
 import { accountLabel, importSource, rowDates } from '../components/importLabels';
 import { ConfigurationFields } from '../components/ConfigurationFields';
+import { dateFormatChoices, DateFormatQuestion, type DateFormatChoices } from '../components/DateFormatQuestion';
 import { hasFixedFormat } from '../components/importFormats';
 import { ImportRowsTable, ONLY_ERRORS } from '../components/ImportRowsTable';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
@@ -32,12 +33,22 @@ function ConfigureForm({ detail }: { detail: ImportDetail }) {
   const [config, setConfig] = useState<ImportConfiguration>(() => configOf(detail));
   const [accountId, setAccountId] = useState(detail.account_id ?? '');
   const fixed = hasFixedFormat(detail.type);
+  // An emptied date format is told from the dates again: when they fit two formats, the user is asked which.
+  const [asked, setAsked] = useState<DateFormatChoices | null>(null);
+  const send = (settings: ImportConfiguration) => {
+    // A field the user emptied goes as null, which clears it: left out, the API would keep its old value.
+    const cleared = Object.keys(configOf(detail)).filter((key) => !settings[key as keyof ImportConfiguration]);
+    const account = takesAccount(detail.type) ? { account_id: accountId || null } : {};
+    const body = fixed ? account : { ...settings, ...Object.fromEntries(cleared.map((key) => [key, null])), ...account };
+    update.mutate(body, { onSuccess: () => setAsked(null), onError: (error) => setAsked(dateFormatChoices(error)) });
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // A field the user emptied goes as null, which clears it: left out, the API would keep its old value.
-    const cleared = Object.keys(configOf(detail)).filter((key) => !config[key as keyof ImportConfiguration]);
-    const account = takesAccount(detail.type) ? { account_id: accountId || null } : {};
-    update.mutate(fixed ? account : { ...config, ...Object.fromEntries(cleared.map((key) => [key, null])), ...account });
+    send(config);
+  };
+  const answer = (date_format: string) => {
+    setConfig({ ...config, date_format });
+    send({ ...config, date_format });
   };
   return (
     <section className="card" aria-labelledby="configure-title">
@@ -46,7 +57,18 @@ function ConfigureForm({ detail }: { detail: ImportDetail }) {
         {takesAccount(detail.type) && <AccountField type={detail.type} value={accountId} onChange={setAccountId} />}
         {!fixed && <ConfigurationFields type={detail.type} headers={null} value={config} onChange={setConfig} />}
         <div className="status-slot" aria-live="polite">
-          {update.isError && <ErrorState error={update.error} />}
+          {asked ? (
+            <DateFormatQuestion
+              key={[asked.sample, ...asked.formats].join()}
+              choices={asked}
+              pending={update.isPending}
+              onChoose={answer}
+              action="Save"
+              kept="the import stays as it was until you do"
+            />
+          ) : (
+            update.isError && <ErrorState error={update.error} />
+          )}
           {update.isSuccess && <p role="status">Configuration saved; rows re-checked.</p>}
         </div>
         <button type="submit" disabled={update.isPending}>

@@ -8,6 +8,7 @@ import { Field } from '../../../components/Field';
 import { useCreateImport, type ImportConfiguration } from '../api/useImports';
 import { AccountField, takesAccount } from '../components/AccountField';
 import { ConfigurationFields } from '../components/ConfigurationFields';
+import { dateFormatChoices, DateFormatQuestion, type DateFormatChoices } from '../components/DateFormatQuestion';
 import { DropZone } from '../components/DropZone';
 import { fileKindOf } from '../components/fileKinds';
 import { formatFacts } from '../components/importFormats';
@@ -59,6 +60,8 @@ export function NewImportPage() {
   const [config, setConfig] = useState<ImportConfiguration>({});
   const [guessedFrom, setGuessedFrom] = useState<string | null>(null);
   const [accountId, setAccountId] = useState('');
+  // The file's dates fit two formats: the question stays up, with the choices, until the file is sent with one.
+  const [asked, setAsked] = useState<DateFormatChoices | null>(null);
 
   const kind = fileKindOf(type);
   const byPaste = kind.pasteable && pasting;
@@ -78,18 +81,28 @@ export function NewImportPage() {
   const choose = async (chosen: File) => {
     const sample = await chosen.slice(0, SAMPLE_BYTES).arrayBuffer();
     setFile(chosen);
+    setAsked(null);
     setHead(new Uint8Array(sample.slice(0, FILE_HEAD_BYTES)));
     // Read whatever the type: the user may choose the type after the file.
     setFileText(new TextDecoder().decode(sample));
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const send = (columns: ImportConfiguration) => {
     const account_id = takesAccount(type) ? accountId || undefined : undefined;
     // Column settings mean something only to the CSV types.
-    const settings = { ...(kind.preview === 'columns' ? config : {}), type, account_id };
+    const settings = { ...(kind.preview === 'columns' ? columns : {}), type, account_id };
     const content = byPaste ? (pasted.trim() ? { raw_file_content: pasted } : null) : file && !problem ? { file } : null;
-    if (content) create.mutate({ ...settings, ...content }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`) });
+    if (!content) return;
+    create.mutate({ ...settings, ...content }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`), onError: (error) => setAsked(dateFormatChoices(error)) });
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    send(config);
+  };
+  // The answer is the import's date format, shown in its field too: the file is sent again with it.
+  const answer = (date_format: string) => {
+    setConfig({ ...config, date_format });
+    send({ ...config, date_format });
   };
 
   return (
@@ -142,7 +155,13 @@ export function NewImportPage() {
           </section>
         )}
         {kind.preview === 'none' && file && !problem && <p className="muted">The statement is read when it is uploaded: its rows show on the next page, to check before publishing.</p>}
-        <div className="status-slot">{create.isError && <ErrorState error={create.error} />}</div>
+        <div className="status-slot">
+          {asked ? (
+            <DateFormatQuestion key={[asked.sample, ...asked.formats].join()} choices={asked} pending={create.isPending} onChoose={answer} />
+          ) : (
+            create.isError && <ErrorState error={create.error} />
+          )}
+        </div>
         <button type="submit" disabled={!(byPaste ? pasted.trim() : file && !problem) || create.isPending}>
           {create.isPending ? 'Uploading…' : 'Upload'}
         </button>
