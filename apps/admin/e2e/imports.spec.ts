@@ -7,6 +7,8 @@ import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './suppor
 
 jest.setTimeout(180_000);
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const XLSX_FIXTURES = join(__dirname, '../../../libs/domain/import-formats/fixtures/xlsx');
 const CSV = ['Date,Amount,Description,Account', '15.01.2024,-45.99,Grocer,Checking', '16.01.2024,2500.00,Payroll,Checking', '17.01.2024,-12.50,Cafe,Savings'].join('\n');
 
 describe('browser: /imports', () => {
@@ -603,7 +605,7 @@ describe('browser: /imports', () => {
     await page.context().close();
   });
 
-  it('refuses a picture or a spreadsheet at once when chosen for a CSV type, saying why and what to do, with no preview', async () => {
+  it('refuses a picture at once when chosen for a CSV type, saying why, with no preview', async () => {
     const h = await app.t.newHousehold({ role: 'member' });
     const page = await app.newPage();
     await signInAs(page, h.email, '/imports/new');
@@ -616,12 +618,11 @@ describe('browser: /imports', () => {
     expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
     await screenshotsAtBothWidths(page, 'imports-png-refused');
 
-    // A spreadsheet is a ZIP archive: export it as CSV.
-    const xlsx = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), Buffer.from('[Content_Types].xml')]);
-    await dropFile(page, 'statement.xlsx', xlsx, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    await dropzone.getByText(/"statement\.xlsx" is a spreadsheet, not a CSV file\. Open it in its spreadsheet app .* export or save the sheet as CSV, and choose that file\./).waitFor();
+    // A workbook cut short is named as such, with what to do.
+    const cut = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26), Buffer.from('[Content_Types].xml')]);
+    await dropFile(page, 'statement.xlsx', cut, XLSX_TYPE);
+    await dropzone.getByRole('alert').getByText('"statement.xlsx" is incomplete or damaged (cut short in the upload or download?): save or download it again.').waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
-    await screenshot(page, 'imports-xlsx-refused');
 
     // A CSV file then is taken, previewed as ever.
     await dropFile(page, 'bank.csv', CSV);
@@ -629,6 +630,35 @@ describe('browser: /imports', () => {
     await page.getByRole('table', { name: /Preview of the first 3 rows/ }).waitFor();
     expect(await dropzone.getByRole('alert').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(false);
+    await page.context().close();
+  });
+
+  it("previews an Excel workbook's sheet in columns, another sheet when picked, and imports the sheet picked", async () => {
+    const h = await app.t.newHousehold({ role: 'member', currency: 'EUR' });
+    await newAccount(app.t, h, 'Card', 'EUR');
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+    await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Card' });
+    await dropFile(page, 'statement.xlsx', readFileSync(join(XLSX_FIXTURES, 'bank-statement.xlsx')), XLSX_TYPE);
+    const sheet = page.getByLabel('Sheet');
+    // The first sheet that is not hidden, as the API reads it; every sheet can be picked.
+    expect(await sheet.inputValue()).toBe('Statement');
+    expect(await sheet.locator('option').allTextContents()).toEqual(['Lookups', 'Statement', 'Card']);
+    await sheet.selectOption('Card');
+    const preview = page.getByRole('table', { name: /Preview of the first/ });
+    await preview.getByRole('columnheader', { name: 'Merchant' }).waitFor();
+    await preview.getByRole('cell', { name: 'Book shop' }).waitFor();
+    await page.getByLabel('Date column').selectOption('Booked');
+    await page.getByLabel('Name column').selectOption('Merchant');
+    await page.getByLabel('Date format').fill('%Y-%m-%d %H:%M:%S');
+    await screenshotsAtBothWidths(page, 'imports-xlsx-sheet');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
+    await page.getByRole('row', { name: /Book shop/ }).waitFor();
+    await page.getByRole('row', { name: /Train/ }).waitFor();
+    const [stored] = await app.t.dataSource.query(`SELECT file_name, raw_file_content FROM imports WHERE family_id = $1`, [h.familyId]);
+    expect(stored.file_name).toBe('statement.xlsx');
+    expect(stored.raw_file_content).toContain('Book shop');
     await page.context().close();
   });
 

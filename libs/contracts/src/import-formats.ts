@@ -82,7 +82,8 @@ const CSV: ImportContentFacts = {
   decoder: 'text',
   describe: 'a CSV file',
   noun: 'a CSV file',
-  accept: '.csv,.txt,text/csv',
+  // Spreadsheets too: the admin app reads their table for the preview, the API for the rows.
+  accept: '.csv,.txt,.tsv,.xlsx,.xlsm,.xls,text/csv',
   preview: 'columns',
   pasteable: true,
 };

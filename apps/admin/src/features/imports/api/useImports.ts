@@ -7,7 +7,7 @@ export type ImportDetail = components['schemas']['ImportDetailDto'];
 export type ImportRow = components['schemas']['ImportRowDto'];
 export type ImportConfiguration = Omit<components['schemas']['UpdateImportDto'], 'mappings' | 'account_id' | 'skip_rows'>;
 /** A new import's content: a file, or text the user pasted (raw_file_content). */
-export type CreateImport = ImportConfiguration & { type: ImportType; account_id?: string } & ({ file: File } | { raw_file_content: string });
+export type CreateImport = ImportConfiguration & { type: ImportType; account_id?: string } & ({ file: File; sheet?: string } | { raw_file_content: string });
 export type Account = components['schemas']['AccountDto'];
 
 export const importKeys = {

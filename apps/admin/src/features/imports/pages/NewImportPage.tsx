@@ -13,6 +13,7 @@ import { DropZone } from '../components/DropZone';
 import { fileKindOf } from '../components/fileKinds';
 import { formatFacts } from '../components/importFormats';
 import { FilePreview } from '../components/FilePreview';
+import { maybeSpreadsheet, readSheet, type ReadSheet } from '../components/spreadsheet';
 
 const PREVIEW_ROWS = 5;
 const PREVIEW_LINES = 10;
@@ -54,6 +55,9 @@ export function NewImportPage() {
   // The chosen file's first bytes, to tell a picture or spreadsheet from the type's content whichever is chosen first.
   const [head, setHead] = useState<Uint8Array | null>(null);
   const [fileText, setFileText] = useState('');
+  // A spreadsheet chosen for a CSV type: its bytes, to read another of its sheets, and the sheet's table as read.
+  const [sheetChosen, setSheetChosen] = useState('');
+  const [workbook, setWorkbook] = useState<{ bytes: Uint8Array; sheetNames: string[]; read: ReadSheet } | null>(null);
   const [pasting, setPasting] = useState(false);
   const [pasted, setPasted] = useState('');
   const [type, setType] = useState<ImportType>(DEFAULT_IMPORT_TYPE);
@@ -65,9 +69,12 @@ export function NewImportPage() {
 
   const kind = fileKindOf(type);
   const byPaste = kind.pasteable && pasting;
-  const problem = !byPaste && file && head ? wrongFileKind(file.name, head, kind.format) : null;
+  // A CSV type reads a spreadsheet's table, as the API does; any other type is told it is a spreadsheet.
+  const sheetRead = kind.format === 'csv' && workbook ? workbook.read : null;
+  const problem = !byPaste && file && head ? (sheetRead ? ('problem' in sheetRead ? sheetRead.problem : null) : wrongFileKind(file.name, head, kind.format)) : null;
+  const sheets = sheetRead && 'sheets' in sheetRead ? sheetRead : null;
   // A file of the wrong kind is not previewed: its bytes read as text are no columns or lines.
-  const text = byPaste ? pasted : problem ? '' : fileText;
+  const text = byPaste ? pasted : problem ? '' : (sheets?.text ?? fileText);
   const csv = useMemo(() => (kind.preview === 'columns' && text.trim() ? readCsv(text) : null), [kind.preview, text]);
   // Columns are guessed once for each header row: choosing the type after the file, or typing more pasted rows, keeps
   // the columns the user picked.
@@ -82,16 +89,24 @@ export function NewImportPage() {
     const sample = await chosen.slice(0, SAMPLE_BYTES).arrayBuffer();
     setFile(chosen);
     setAsked(null);
-    setHead(new Uint8Array(sample.slice(0, FILE_HEAD_BYTES)));
+    const head = new Uint8Array(sample.slice(0, FILE_HEAD_BYTES));
+    setHead(head);
     // Read whatever the type: the user may choose the type after the file.
     setFileText(new TextDecoder().decode(sample));
+    const bytes = maybeSpreadsheet(chosen.name, head) ? new Uint8Array(await chosen.arrayBuffer()) : null;
+    const read = bytes && readSheet(bytes, chosen.name);
+    setWorkbook(bytes && read ? { bytes, sheetNames: 'sheets' in read ? read.sheets : [], read } : null);
+  };
+  const chooseSheet = (sheet: string) => {
+    setSheetChosen(sheet);
+    if (file && workbook) setWorkbook({ ...workbook, read: readSheet(workbook.bytes, file.name, sheet) ?? workbook.read });
   };
 
   const send = (columns: ImportConfiguration) => {
     const account_id = takesAccount(type) ? accountId || undefined : undefined;
     // Column settings mean something only to the CSV types.
     const settings = { ...(kind.preview === 'columns' ? columns : {}), type, account_id };
-    const content = byPaste ? (pasted.trim() ? { raw_file_content: pasted } : null) : file && !problem ? { file } : null;
+    const content = byPaste ? (pasted.trim() ? { raw_file_content: pasted } : null) : file && !problem ? { file, ...(sheets?.sheet ? { sheet: sheets.sheet } : {}) } : null;
     if (!content) return;
     create.mutate({ ...settings, ...content }, { onSuccess: ({ data }) => void navigate(`/imports/${data.id}`), onError: (error) => setAsked(dateFormatChoices(error)) });
   };
@@ -139,6 +154,15 @@ export function NewImportPage() {
           </Field>
         ) : (
           <DropZone file={file} onFile={(f) => void choose(f)} noun={kind.noun} accept={kind.accept} problem={problem} />
+        )}
+        {!byPaste && kind.format === 'csv' && workbook && workbook.sheetNames.length > 1 && (
+          <Field label="Sheet" hint="The workbook's sheet to import">
+            <select value={sheets?.sheet ?? sheetChosen} onChange={(e) => chooseSheet(e.target.value)}>
+              {workbook.sheetNames.map((name) => (
+                <option key={name}>{name}</option>
+              ))}
+            </select>
+          </Field>
         )}
         {csv && csv.rows.length > 0 && (
           <section className="card" aria-labelledby="columns-title">
