@@ -383,7 +383,7 @@ describe('browser: /imports', () => {
     await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
-    await page.getByRole('heading', { name: /Pdf import/ }).waitFor();
+    await page.getByRole('heading', { name: /PDF statement import/ }).waitFor();
     await page.getByRole('row', { name: /Grocer/ }).waitFor();
     await page.context().close();
   });
@@ -695,7 +695,7 @@ describe('browser: /imports', () => {
     await page.getByLabel('Account', { exact: true }).selectOption({ label: 'Checking' });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.waitForURL(/\/imports\/[0-9a-f-]{36}$/);
-    await page.getByRole('heading', { name: /Qif import/ }).waitFor();
+    await page.getByRole('heading', { name: /QIF import/ }).waitFor();
     await page.getByRole('row', { name: /Cafe/ }).waitFor();
     await page.context().close();
   });

@@ -5,3 +5,6 @@ export const formatFacts = (type: string): ImportFormatFacts => IMPORT_FORMAT_FA
 
 /** Types with nothing to configure: their files' fields are fixed (QIF, NDJSON, a PDF statement). */
 export const hasFixedFormat = (type: string): boolean => formatFacts(type).fields.length === 0;
+
+/** What the app calls an import type: its label ("OFX / QFX", "MT940"), else its name without "Import" ("Mint"). */
+export const typeLabel = (type: string): string => (isImportType(type) ? (IMPORT_FORMAT_FACTS[type] as ImportFormatFacts).label : undefined) ?? type.replace(/Import$/, '');

@@ -21,7 +21,7 @@ import { AccountField, takesAccount } from '../components/AccountField';
 import { accountLabel, importSource, rowDates } from '../components/importLabels';
 import { ConfigurationFields } from '../components/ConfigurationFields';
 import { dateFormatChoices, DateFormatQuestion, type DateFormatChoices } from '../components/DateFormatQuestion';
-import { hasFixedFormat } from '../components/importFormats';
+import { hasFixedFormat, typeLabel } from '../components/importFormats';
 import { ImportRowsTable, ONLY_ERRORS } from '../components/ImportRowsTable';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
 
@@ -121,7 +121,7 @@ export function ImportDetailPage() {
         <Link to="/imports">← All imports</Link>
       </p>
       <h1 tabIndex={-1}>
-        {d.type.replace(/Import$/, '')} import <ImportStatusBadge status={d.status} />
+        {typeLabel(d.type)} import <ImportStatusBadge status={d.status} />
       </h1>
       <dl className="facts">
         <div>

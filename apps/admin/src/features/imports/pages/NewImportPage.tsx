@@ -11,7 +11,7 @@ import { ConfigurationFields } from '../components/ConfigurationFields';
 import { dateFormatChoices, DateFormatQuestion, type DateFormatChoices } from '../components/DateFormatQuestion';
 import { DropZone } from '../components/DropZone';
 import { fileKindOf } from '../components/fileKinds';
-import { formatFacts } from '../components/importFormats';
+import { typeLabel } from '../components/importFormats';
 import { FilePreview } from '../components/FilePreview';
 import { maybeSpreadsheet, readSheet, type ReadSheet } from '../components/spreadsheet';
 
@@ -131,7 +131,7 @@ export function NewImportPage() {
           <select value={type} onChange={(e) => setType(e.target.value as ImportType)}>
             {IMPORT_TYPES.map((t) => (
               <option key={t} value={t}>
-                {formatFacts(t).label ?? t.replace(/Import$/, '')}
+                {typeLabel(t)}
               </option>
             ))}
           </select>
