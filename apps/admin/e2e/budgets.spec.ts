@@ -75,6 +75,17 @@ describe('browser: /budgets', () => {
       [h.familyId],
     );
     expect(row.planned).toBe(4000);
+
+    // The actual links to the register: that category's transactions in the budget's month, not the next one's.
+    await groceries.getByRole('link', { name: '$45.99', exact: true }).click();
+    await page.waitForURL(/\/transactions\?/);
+    const url = new URL(page.url());
+    const [{ id: groceriesId }] = await app.t.dataSource.query(`SELECT id FROM categories WHERE family_id = $1 AND name = 'Groceries'`, [h.familyId]);
+    expect(Object.fromEntries(url.searchParams)).toEqual({ category: groceriesId, from: `${MONTH}-01`, to: expect.stringMatching(new RegExp(`^${MONTH}-(28|29|30|31)$`)) });
+    const rows = page.getByRole('table', { name: 'Transactions, newest first' }).locator('tbody tr');
+    await rows.filter({ hasText: 'Grocer' }).waitFor();
+    expect(await rows.filter({ hasText: /Grocer|Cafe|Later/ }).count()).toBe(1);
+    await screenshot(page, 'budgets-linked-register');
     await page.context().close();
   });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import request from 'supertest';
 import { createImport, newAccount, waitForImport } from '../../api/test/support/imports';
 import { statementPdf } from '../../api/test/support/statement-pdfs';
 import { screenshot, signInAs, startBrowserApp, type BrowserApp } from './support/browser-app';
@@ -452,6 +453,38 @@ describe('browser: /imports', () => {
     expect(await cells(/march-statement\.csv/)).toEqual(['march-statement.csv', 'Transaction', 'Everyday', 'Jan 31, 2024 – Mar 5, 2024', '3', '0']);
     expect(await cells(/Pasted text/)).toEqual(['Pasted text', 'Transaction', 'Named in the file', 'Jun 1, 2024', '1', '0']);
     await screenshotsAtBothWidths(page, 'imports-list-columns');
+    await page.context().close();
+  });
+
+  it('links a published import to the transactions it made, named on a chip the user can clear', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    const account = await newAccount(app.t, h, 'Everyday');
+    const page = await app.newPage();
+    await signInAs(page, h.email);
+    const id = await uploadCsv(page, 'april.csv', ['Date,Amount,Description', '2024-04-02,-4.00,Bakery', '2024-04-03,-6.00,Butcher'].join('\n'), { account: 'Everyday' });
+    await request(app.t.server).post(`/api/v1/imports/${id}/publish`).set('X-Api-Key', h.apiKey).expect(202);
+    expect((await waitForImport(app.t.server, h.apiKey, id)).status).toBe('complete');
+    // Another import, not yet published: nothing to view.
+    await uploadCsv(page, 'may.csv', ['Date,Amount,Description', '2024-05-02,-1.00,Kiosk'].join('\n'), { account: 'Everyday' });
+    const byHand = { transaction: { account_id: account, date: '2024-04-04', amount: '1.00', name: 'By hand' } };
+    await request(app.t.server).post('/api/v1/transactions').set('X-Api-Key', h.apiKey).send(byHand).expect(201);
+
+    await page.goto(`${app.baseUrl}/imports`);
+    const table = page.getByRole('table', { name: 'Imports' });
+    expect(await table.getByRole('row', { name: /may\.csv/ }).getByRole('link', { name: /View the transactions/ }).count()).toBe(0);
+    await screenshotsAtBothWidths(page, 'imports-list-view-transactions');
+    await table.getByRole('link', { name: 'View the transactions of april.csv' }).click();
+    await page.waitForURL(new RegExp(`/transactions\\?import_id=${id}$`));
+    const chip = page.getByRole('button', { name: 'Remove the filter: from import april.csv' });
+    await chip.waitFor();
+    const rows = page.getByRole('table', { name: 'Transactions, newest first' }).locator('tbody tr');
+    await rows.filter({ hasText: 'Bakery' }).waitFor();
+    expect(await rows.filter({ hasText: /Bakery|Butcher|By hand/ }).count()).toBe(2);
+    await screenshotsAtBothWidths(page, 'transactions-from-import');
+    await chip.click();
+    await page.waitForURL(/\/transactions$/);
+    await rows.filter({ hasText: 'By hand' }).waitFor();
+    expect(await chip.count()).toBe(0);
     await page.context().close();
   });
 

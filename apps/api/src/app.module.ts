@@ -21,11 +21,12 @@ import { BudgetsModule } from './budgets/budgets.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { TransactionsModule } from './transactions/transactions.module';
 import { CategoriesModule } from './categories/categories.module';
+import { TagsAndMerchantsModule } from './tags-and-merchants/tags-and-merchants.module';
 import { FamilyExportsModule } from './family-exports/family-exports.module';
 import { ReportsModule } from './reports/reports.module';
 
 /** Feature modules; the runtime (database, queue) and process-wide services are wired in forRoot. */
-export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, AccountsModule, TransactionsModule, CategoriesModule, FamilyExportsModule, ReportsModule];
+export const FEATURE_MODULES = [AuditModule, AuthModule, UsersModule, FinanceModule, ImportsModule, SsoModule, BudgetsModule, AccountsModule, TransactionsModule, CategoriesModule, TagsAndMerchantsModule, FamilyExportsModule, ReportsModule];
 
 @Module({})
 export class AppModule {

@@ -36,6 +36,8 @@ const COLLECTIONS: Array<[RegExp, keyof FamilyA['ids']]> = [
   [/^\/api\/v1\/accounts\/\{id\}$/, 'account'],
   [/^\/api\/v1\/transactions\/\{id\}/, 'transaction'],
   [/^\/api\/v1\/categories\/\{id\}$/, 'category'],
+  [/^\/api\/v1\/tags\/\{id\}$/, 'tag'],
+  [/^\/api\/v1\/merchants\/\{id\}$/, 'merchant'],
   [/^\/api\/v1\/family_exports\/\{id\}/, 'familyExport'],
 ];
 
@@ -49,12 +51,14 @@ const BODIES: Record<string, object> = {
   'PATCH /api/v1/transactions/{id}': { transaction: { notes: 'changed' } },
   'POST /api/v1/transactions/{id}/split': { parts: [{ amount: '1.00', name: 'One' }, { amount: '2.00', name: 'Two' }] },
   'PATCH /api/v1/categories/{id}': { name: 'Renamed', icon: 'tag' },
+  'PATCH /api/v1/tags/{id}': { name: 'Renamed' },
+  'PATCH /api/v1/merchants/{id}': { name: 'Renamed' },
 };
 
 interface FamilyA {
   household: Household;
   browser: Browser;
-  ids: Record<'apiKey' | 'ssoIdentity' | 'member' | 'import' | 'budget' | 'budgetCategory' | 'account' | 'transaction' | 'category' | 'familyExport', string>;
+  ids: Record<'apiKey' | 'ssoIdentity' | 'member' | 'import' | 'budget' | 'budgetCategory' | 'account' | 'transaction' | 'category' | 'tag' | 'merchant' | 'familyExport', string>;
 }
 
 /**
@@ -76,11 +80,12 @@ describe('family isolation: nothing of one family can be read or changed by anot
     const identity = await t.dataSource.getRepository(SsoIdentity).save({ userId: household.userId, providerId: provider.id, uid: randomUUID(), issuer: null, email: household.email });
 
     const published = await publishAndWait(t, household, {
-      raw_file_content: 'Date,Amount,Description,Category\n2026-10-02,-12.50,Bakery,Food\n2026-10-03,2000.00,Salary,Income\n',
+      raw_file_content: 'Date,Amount,Description,Category,Tags\n2026-10-02,-12.50,Bakery,Food,Treats\n2026-10-03,2000.00,Salary,Income,\n',
       date_col_label: 'Date',
       amount_col_label: 'Amount',
       name_col_label: 'Description',
       category_col_label: 'Category',
+      tags_col_label: 'Tags',
       account_id: await newAccount(t, household, 'A checking'),
     });
     expect(published.status).toBe('complete');
@@ -101,6 +106,8 @@ describe('family isolation: nothing of one family can be read or changed by anot
         account: (await api('/accounts')).body.accounts[0].id,
         transaction: (await api('/transactions')).body.transactions[0].id,
         category: (await api('/categories')).body.categories[0].id,
+        tag: (await api('/tags')).body.tags[0].id,
+        merchant: (await t.dataSource.query(`INSERT INTO merchants (family_id, name) VALUES ($1, 'A corner shop') RETURNING id`, [household.familyId]))[0].id,
         familyExport: familyExport.body.data.id,
       },
     };
@@ -111,7 +118,7 @@ describe('family isolation: nothing of one family can be read or changed by anot
 
   /** What family A sees of its own data, read with A's session (reads by A's key would change its last use). */
   async function viewOfA(): Promise<unknown[]> {
-    const paths = ['/imports', '/accounts', '/transactions', '/budgets', `/budget_categories?budget_id=${a.ids.budget}`, '/categories/tree', '/family_exports', '/settings/api_keys', '/settings/sso_identities', '/admin/users', '/family_settings'];
+    const paths = ['/imports', '/accounts', '/transactions', '/budgets', `/budget_categories?budget_id=${a.ids.budget}`, '/categories/tree', '/tags', '/merchants', '/family_exports', '/settings/api_keys', '/settings/sso_identities', '/admin/users', '/family_settings'];
     const views = [];
     for (const path of paths) views.push((await as(t.server, a.browser, 'get', `/api/v1${path}`).expect(200)).body);
     return views;

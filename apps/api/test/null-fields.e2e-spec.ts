@@ -26,6 +26,8 @@ describe('null for every field of every request body', () => {
     const member = await t.newHousehold({ role: 'member' });
     ids.user = member.userId;
     [{ id: ids.category }] = await t.dataSource.query(`INSERT INTO categories (family_id, name) VALUES ($1, 'Groceries') RETURNING id`, [admin.familyId]);
+    [{ id: ids.tag }] = await t.dataSource.query(`INSERT INTO tags (family_id, name) VALUES ($1, 'Holiday') RETURNING id`, [admin.familyId]);
+    [{ id: ids.merchant }] = await t.dataSource.query(`INSERT INTO merchants (family_id, name) VALUES ($1, 'Corner shop') RETURNING id`, [admin.familyId]);
     const key = (r: request.Test) => r.set('X-Api-Key', admin.apiKey);
     ids.budget = (await key(request(t.server).post('/api/v1/budgets')).send({ start_date: '2025-01-01' }).expect(201)).body.id;
     ids.budgetCategory = (await key(request(t.server).get(`/api/v1/budget_categories?budget_id=${ids.budget}`)).expect(200)).body.budget_categories[0].id;
@@ -66,6 +68,8 @@ describe('null for every field of every request body', () => {
     'POST /api/v1/transactions/{id}/split': () => ({ parts: [{ amount: '0.50', name: 'One' }, { amount: '0.50', name: 'Two' }] }),
     'POST /api/v1/categories': () => ({ name: `Nulls ${Math.random().toString(36).slice(2, 10)}`, color: '#4da568', icon: 'tag', classification: 'expense' }),
     'PATCH /api/v1/categories/{id}': () => ({ name: 'Groceries', icon: 'tag' }),
+    'PATCH /api/v1/tags/{id}': () => ({ name: 'Holiday' }),
+    'PATCH /api/v1/merchants/{id}': () => ({ name: 'Corner shop' }),
     'POST /api/v1/transfers': () => ({ from_account_id: ids.account, to_account_id: ids.otherAccount, amount: '1.00', date: '2025-01-03' }),
   };
   const pathIds: Record<string, () => string> = {
@@ -77,6 +81,8 @@ describe('null for every field of every request body', () => {
     '/api/v1/transactions/{id}': () => ids.transaction,
     '/api/v1/transactions/{id}/split': () => ids.transaction,
     '/api/v1/categories/{id}': () => ids.category,
+    '/api/v1/tags/{id}': () => ids.tag,
+    '/api/v1/merchants/{id}': () => ids.merchant,
   };
 
   /** Every operation with a JSON body, and the properties of that body. */

@@ -284,6 +284,23 @@ describe('Transactions API', () => {
       }
     });
 
+    it('filters by import_id: the transactions that import made, none of another import or family', async () => {
+      const h = await t.newHousehold();
+      const account = await newAccount(t, h);
+      const csv = (rows: string) => ({ raw_file_content: `Date,Amount,Description\n${rows}`, date_col_label: 'Date', amount_col_label: 'Amount', name_col_label: 'Description', account_id: account });
+      const first = await publishAndWait(t, h, csv('2024-04-01,-10.00,Bakery\n2024-04-02,-20.00,Butcher\n'));
+      const second = await publishAndWait(t, h, csv('2024-05-01,-30.00,Grocer\n'));
+      expect([first.status, second.status]).toEqual(['complete', 'complete']);
+      await request(t.server).post('/api/v1/transactions').set('X-Api-Key', h.apiKey).send({ transaction: { account_id: account, date: '2024-04-03', amount: '5.00', name: 'By hand' } }).expect(201);
+      expect(await names(`import_id=${first.id}`, h.apiKey)).toEqual(['Bakery', 'Butcher']);
+      expect(await names(`import_id=${second.id}&start_date=2024-04-01`, h.apiKey)).toEqual(['Grocer']);
+      expect((await get(`/transactions?import_id=${first.id}`, h.apiKey).expect(200)).body.pagination.total_count).toBe(2);
+      // Another family's import matches nothing; a malformed id is refused by name.
+      expect(await names(`import_id=${first.id}`)).toEqual([]);
+      const bad = await get('/transactions?import_id=nope', h.apiKey).expect(422);
+      expect(bad.body.errors).toEqual([expect.stringContaining('import_id')]);
+    });
+
     it('lists a QIF split as its total and its parts, each part naming the total as parent_id', async () => {
       const h = await t.newHousehold();
       const qif = '!Type:Bank\nD03/05/2024\nT-100.00\nPCostco\nL--Split--\nSGroceries\n$-70.00\nSSupplies\n$-20.00\nSSupplies\n$-10.00\n^\n';

@@ -73,6 +73,9 @@ export const AUDIT_EVENTS = [
   'secrets_reencrypted',
   // A household category deleted, or merged into another (DELETE /api/v1/categories/{id}): what moved with it.
   'category_deleted',
+  // A household tag or merchant deleted, or merged into another (DELETE /api/v1/tags/{id}, /api/v1/merchants/{id}).
+  'tag_deleted',
+  'merchant_deleted',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

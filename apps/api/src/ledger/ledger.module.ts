@@ -5,6 +5,7 @@ import { EntriesRepository } from './entries.repository';
 import { ImportRevertRepository } from './import-revert.repository';
 import { ImportedBudgetsRepository } from './imported-budgets.repository';
 import { ImportedTransactionsRepository } from './imported-transactions.repository';
+import { LabelsRepository } from './labels.repository';
 import { Ledger } from './ledger';
 import { LedgerAccountsRepository } from './ledger-accounts.repository';
 import { ReportsRepository } from './reports.repository';
@@ -19,6 +20,7 @@ const REPOSITORIES = [
   ImportRevertRepository,
   ImportedBudgetsRepository,
   ImportedTransactionsRepository,
+  LabelsRepository,
   LedgerAccountsRepository,
   ReportsRepository,
   TaxonomyRepository,

@@ -18,6 +18,7 @@ export class ListTransactionsQuery extends LocaleQuery {
   @uuid('Transactions of this merchant') @IsOptional() merchant_id?: unknown;
   @uuids('Transactions of any of these merchants') @IsOptional() 'merchant_ids[]'?: unknown;
   @uuids('Transactions carrying any of these tags') @IsOptional() 'tag_ids[]'?: unknown;
+  @uuid('Transactions this import made (an Import id)') @IsOptional() import_id?: unknown;
   @ApiPropertyOptional({ type: String, format: 'date', description: 'On or after this date (YYYY-MM-DD)' }) @IsOptional() start_date?: unknown;
   @ApiPropertyOptional({ type: String, format: 'date', description: 'On or before this date (YYYY-MM-DD)' }) @IsOptional() end_date?: unknown;
   @ApiPropertyOptional({ type: String, example: '-100.00', description: 'Signed entry amount at least this (expenses positive, income negative), in the entry currency' })

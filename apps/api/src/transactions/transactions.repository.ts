@@ -14,6 +14,8 @@ export interface TransactionFilter {
   merchantIds?: string[];
   /** Any of these tags. */
   tagIds?: string[];
+  /** Made by this import. */
+  importId?: string;
   startDate?: IsoDate;
   endDate?: IsoDate;
   /** Plain decimals, compared with the signed entry amount in its own currency. */
@@ -80,6 +82,7 @@ function where(filter: TransactionFilter): { sql: string; params: unknown[]; joi
   if (filter.categoryIds) conditions.push(`tx.category_id = ANY(${param(filter.categoryIds)}::uuid[])`);
   if (filter.merchantIds) conditions.push(`tx.merchant_id = ANY(${param(filter.merchantIds)}::uuid[])`);
   if (filter.tagIds) conditions.push(`EXISTS (SELECT 1 FROM taggings g WHERE g.entry_id = e.id AND g.tag_id = ANY(${param(filter.tagIds)}::uuid[]))`);
+  if (filter.importId) conditions.push(`e.import_id = ${param(filter.importId)}::uuid`);
   if (filter.startDate) conditions.push(`e.date >= ${param(filter.startDate)}::date`);
   if (filter.endDate) conditions.push(`e.date <= ${param(filter.endDate)}::date`);
   if (filter.minAmount !== undefined || filter.maxAmount !== undefined) {

@@ -73,6 +73,7 @@ const filterOf = (principal: Principal, query: ListTransactionsQuery): Transacti
   categoryIds: idsParam(query, 'category_id'),
   merchantIds: idsParam(query, 'merchant_id'),
   tagIds: uuidListParam('tag_ids[]', query['tag_ids[]']),
+  importId: uuidParam('import_id', query.import_id),
   startDate: strictIsoDateParam('start_date', query.start_date),
   endDate: strictIsoDateParam('end_date', query.end_date),
   minAmount: decimalParam('min_amount', query.min_amount),

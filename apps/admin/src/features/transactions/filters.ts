@@ -15,6 +15,8 @@ export interface RegisterFilters {
   from?: string;
   to?: string;
   type?: 'income' | 'expense';
+  /** The transactions one import made (the imports list links here). */
+  import?: string;
 }
 
 /** Each filter's name in the address. */
@@ -29,6 +31,7 @@ const PARAM: Record<keyof RegisterFilters, string> = {
   from: 'from',
   to: 'to',
   type: 'type',
+  import: 'import_id',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,6 +50,7 @@ const VALID: Record<keyof RegisterFilters, (value: string) => boolean> = {
   from: (v) => DATE.test(v),
   to: (v) => DATE.test(v),
   type: (v) => v === 'income' || v === 'expense',
+  import: (v) => UUID.test(v),
 };
 
 const KEYS = Object.keys(PARAM) as Array<keyof RegisterFilters>;
@@ -91,5 +95,6 @@ export function apiQueryOf(filters: RegisterFilters) {
     ...(filters.from && { start_date: filters.from }),
     ...(filters.to && { end_date: filters.to }),
     ...(filters.type && { type: filters.type }),
+    ...(filters.import && { import_id: filters.import }),
   };
 }

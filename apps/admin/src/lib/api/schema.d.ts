@@ -784,6 +784,70 @@ export interface paths {
         patch: operations["CategoriesController_update"];
         trace?: never;
     };
+    "/api/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TagsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["TagsController_show"];
+        put?: never;
+        post?: never;
+        delete: operations["TagsController_remove"];
+        options?: never;
+        head?: never;
+        patch: operations["TagsController_rename"];
+        trace?: never;
+    };
+    "/api/v1/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["MerchantsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/merchants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["MerchantsController_show"];
+        put?: never;
+        post?: never;
+        delete: operations["MerchantsController_remove"];
+        options?: never;
+        head?: never;
+        patch: operations["MerchantsController_rename"];
+        trace?: never;
+    };
     "/api/v1/family_exports": {
         parameters: {
             query?: never;
@@ -926,7 +990,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted";
             /**
              * @description Who acted: user (through the API or the admin app), cli (an operator command on the server), system (a background job)
              * @enum {string}
@@ -1142,7 +1206,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted";
             provider: string | null;
             ip_address: string | null;
             user_agent: string | null;
@@ -2467,6 +2531,61 @@ export interface components {
             /** @description Subcategories moved under the replacement, or made top-level */
             subcategories_moved: number;
         };
+        TagDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example #e99537 */
+            color: string | null;
+            /** @description Transactions carrying it, counted up to 1,000 so that a list costs the same at any ledger size */
+            transactions_count: number;
+            /** @description True when more than 1,000 transactions carry it (transactions_count then says 1000) */
+            transactions_count_capped: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TagListDto: {
+            /** @description By name */
+            tags: components["schemas"]["TagDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        RenameLabelDto: {
+            /**
+             * @description Unique in the household
+             * @example Holiday
+             */
+            name: string;
+        };
+        LabelDeletionDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            replacement_id: string | null;
+            /** @description Transactions moved to the replacement, or that simply lost it */
+            transactions_moved: number;
+        };
+        MerchantDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @example #e99537 */
+            color: string | null;
+            /** @description Transactions carrying it, counted up to 1,000 so that a list costs the same at any ledger size */
+            transactions_count: number;
+            /** @description True when more than 1,000 transactions carry it (transactions_count then says 1000) */
+            transactions_count_capped: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MerchantListDto: {
+            /** @description By name */
+            merchants: components["schemas"]["MerchantDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
         FamilyExportDto: {
             /** Format: uuid */
             id: string;
@@ -2678,7 +2797,7 @@ export interface operations {
     AuditLogsController_list: {
         parameters: {
             query?: {
-                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted";
+                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted";
                 /** @description Events at or after this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
                 from?: string;
                 /** @description Events before this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
@@ -5541,6 +5660,8 @@ export interface operations {
                 "merchant_ids[]"?: string[];
                 /** @description Transactions carrying any of these tags; repeat for several */
                 "tag_ids[]"?: string[];
+                /** @description Transactions this import made (an Import id) */
+                import_id?: string;
                 /** @description On or after this date (YYYY-MM-DD) */
                 start_date?: string;
                 /** @description On or before this date (YYYY-MM-DD) */
@@ -6367,6 +6488,440 @@ export interface operations {
                 content?: never;
             };
             /** @description validation_failed naming the field: a name that is empty, too long or already used in the household; a colour or icon that is malformed, or a colour given to a subcategory; a parent_id that is not a top-level category of the household, is the category itself, or given to a category with subcategories (one level of nesting); nothing is changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    TagsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number; below 1 or absent: 1; past the last: the last */
+                page?: string;
+                /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description By name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagListDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a parameter the list does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    TagsController_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    TagsController_remove: {
+        parameters: {
+            query?: {
+                /** @description Another of the household's that takes this one's transactions (a merge); left out, they simply lose it */
+                replacement_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted in one transaction (audit event tag_deleted). With replacement_id (a merge): its transactions carry the replacement instead, once each even when they carried both. Without: they simply lose the tag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelDeletionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: replacement_id is no UUID, the tag itself, not a tag of the household, or a parameter DELETE does not take; nothing is changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    TagsController_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameLabelDto"];
+            };
+        };
+        responses: {
+            /** @description Renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the field: a name that is missing, empty, too long, or already another tag's (the message gives the DELETE that merges them); nothing is changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    MerchantsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page number; below 1 or absent: 1; past the last: the last */
+                page?: string;
+                /** @description 1 to 100 (larger: 100; below 1 or absent: 25) */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description By name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantListDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed: a parameter the list does not take */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    MerchantsController_show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    MerchantsController_remove: {
+        parameters: {
+            query?: {
+                /** @description Another of the household's that takes this one's transactions (a merge); left out, they simply lose it */
+                replacement_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted in one transaction (audit event merchant_deleted). With replacement_id (a merge): its transactions get the replacement as their merchant. Without: they are left without a merchant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelDeletionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: replacement_id is no UUID, the merchant itself, not a merchant of the household, or a parameter DELETE does not take; nothing is changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    MerchantsController_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameLabelDto"];
+            };
+        };
+        responses: {
+            /** @description Renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the field: a name that is missing, empty, too long, or already another merchant's (the message gives the DELETE that merges them); nothing is changed */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,8 +1,10 @@
 import { formatDecimal, formatMoney } from '@hearth/domain/money';
+import { Link } from 'react-router';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
 import { problemsOf } from '../../../lib/api/field-errors';
+import { paramsOf } from '../../transactions/filters';
 import { useBudgetCategories, useUpdateBudgetCategory, type Budget } from '../api/useBudgets';
 import { AmountEditor } from './AmountEditor';
 import { BudgetBar } from './BudgetBar';
@@ -21,6 +23,19 @@ function uncategorizedCents(budget: Budget, rows: { subcategory: boolean }[], ac
   }
   return budget.actual_spending_cents - categorized;
 }
+
+/** The register narrowed to a category's transactions in the budget's period. */
+const transactionsOf = (budget: Budget, categoryId: string) => `/transactions?${paramsOf({ category: categoryId, from: budget.start_date, to: budget.end_date })}`;
+
+/** Subcategory rows follow their top-level row. */
+const hasSubcategories = (rows: { subcategory: boolean }[], i: number) => !rows[i].subcategory && Boolean(rows[i + 1]?.subcategory);
+
+/**
+ * The register filters by one category, not its subcategories, while a top-level row's actual includes theirs: the
+ * link says so where that differs.
+ */
+const viewTitle = (name: string, withSubcategories: boolean) =>
+  withSubcategories ? `View the transactions of ${name} itself; its subcategories' are linked from their own rows` : `View the transactions of ${name}`;
 
 /** Planned vs actual per category, with bars and an editable planned amount; then spending without a category. */
 export function CategoryRows({ budget, month }: { budget: Budget; month: string }) {
@@ -57,7 +72,15 @@ export function CategoryRows({ budget, month }: { budget: Budget; month: string 
                 />
                 {row.inherits_parent_budget && <small className="muted">Shares its parent's budget</small>}
               </td>
-              <td>{detail ? detail.actual_spending : '…'}</td>
+              <td>
+                {detail ? (
+                  <Link to={transactionsOf(budget, row.category.id)} title={viewTitle(row.category.name, hasSubcategories(list.data, i))}>
+                    {detail.actual_spending}
+                  </Link>
+                ) : (
+                  '…'
+                )}
+              </td>
               <td>{detail ? detail.available_to_spend : '…'}</td>
               <td>{detail ? <BudgetBar planned={detail.display_budgeted_spending_cents} actual={detail.actual_spending_cents} /> : <div className="bar" />}</td>
             </tr>

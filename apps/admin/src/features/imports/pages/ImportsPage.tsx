@@ -29,7 +29,7 @@ export function ImportsPage() {
       {imports.isError && <ErrorState error={imports.error} onRetry={() => void imports.refetch()} />}
       {imports.data?.data.length === 0 && <p className="empty">No imports yet. Start with “New import”.</p>}
       {imports.data && imports.data.data.length > 0 && (
-        <DataTable caption="Imports" columns={['File', 'Type', 'Account', 'Dates', 'Rows', 'With errors', 'Status', 'Created']} cardsOnPhone>
+        <DataTable caption="Imports" columns={['File', 'Type', 'Account', 'Dates', 'Rows', 'With errors', 'Status', 'Created', 'Transactions']} cardsOnPhone>
           {imports.data.data.map((i) => (
             <tr key={i.id}>
               <th scope="row">
@@ -44,6 +44,15 @@ export function ImportsPage() {
                 <ImportStatusBadge status={i.status} />
               </td>
               <td>{formatDateTime(i.created_at)}</td>
+              <td>
+                {i.status === 'complete' ? (
+                  <Link to={`/transactions?import_id=${i.id}`} aria-label={`View the transactions of ${importSource(i)}`}>
+                    View transactions
+                  </Link>
+                ) : (
+                  '—'
+                )}
+              </td>
             </tr>
           ))}
         </DataTable>

@@ -20,7 +20,8 @@ const draftOf = (filters: RegisterFilters): Draft => ({
 
 /**
  * Search and filters of the register. `labels` names the tag and merchant chosen from a row (the list has no picker
- * for them: a row's tag or merchant is clicked), shown as chips that take the filter away.
+ * for them: a row's tag or merchant is clicked) and the import the imports list linked from, shown as chips that take
+ * the filter away.
  */
 export function FilterBar({
   filters,
@@ -34,7 +35,7 @@ export function FilterBar({
   accounts: Account[];
   categories: Category[];
   currency: string;
-  labels: { tag?: string; merchant?: string };
+  labels: { tag?: string; merchant?: string; import?: string };
   onChange: (filters: RegisterFilters) => void;
 }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(filters));
@@ -110,6 +111,11 @@ export function FilterBar({
         {filters.tag && (
           <button type="button" className="secondary chip" aria-label={`Remove the filter: tag ${labels.tag ?? ''}`.trim()} onClick={() => set({ tag: undefined })}>
             Tag: {labels.tag ?? 'chosen tag'} <span aria-hidden="true">✕</span>
+          </button>
+        )}
+        {filters.import && (
+          <button type="button" className="secondary chip" aria-label={`Remove the filter: from import ${labels.import ?? ''}`.trim()} onClick={() => set({ import: undefined })}>
+            From import {labels.import ?? '…'} <span aria-hidden="true">✕</span>
           </button>
         )}
         {filters.merchant && (

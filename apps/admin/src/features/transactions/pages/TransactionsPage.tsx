@@ -1,8 +1,11 @@
 import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { Loading } from '../../../components/Loading';
+import { importQuery } from '../../imports/api/useImports';
+import { importSource } from '../../imports/components/importLabels';
 import { useAccounts, useCategories, useDeleteTransaction, useFamilySettings, useTransactionPages, type Transaction } from '../api/useTransactions';
 import { AddTransactionForm } from '../components/AddTransactionForm';
 import { BulkBar } from '../components/BulkBar';
@@ -25,6 +28,8 @@ export function TransactionsPage() {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => filtersFromParams(params), [params]);
   const pages = useTransactionPages(filters);
+  // The import the list is narrowed to, for its file name on the chip.
+  const fromImport = useQuery({ ...importQuery(filters.import ?? ''), enabled: Boolean(filters.import) });
   const accounts = useAccounts();
   const categories = useCategories();
   const settings = useFamilySettings();
@@ -45,6 +50,7 @@ export function TransactionsPage() {
   const labels = {
     tag: filters.tag ? rows.flatMap((row) => row.tags).find((tag) => tag.id === filters.tag)?.name : undefined,
     merchant: filters.merchant ? rows.find((row) => row.merchant?.id === filters.merchant)?.merchant?.name : undefined,
+    import: filters.import && fromImport.data ? importSource(fromImport.data) : undefined,
   };
 
   const changeFilters = (next: RegisterFilters) => {
