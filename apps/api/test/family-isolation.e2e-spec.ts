@@ -33,7 +33,7 @@ const COLLECTIONS: Array<[RegExp, keyof FamilyA['ids']]> = [
   [/^\/api\/v1\/imports\/\{id\}/, 'import'],
   [/^\/api\/v1\/budgets\/\{id\}$/, 'budget'],
   [/^\/api\/v1\/budget_categories\/\{id\}$/, 'budgetCategory'],
-  [/^\/api\/v1\/accounts\/\{id\}$/, 'account'],
+  [/^\/api\/v1\/accounts\/\{id\}/, 'account'],
   [/^\/api\/v1\/transactions\/\{id\}/, 'transaction'],
   [/^\/api\/v1\/categories\/\{id\}$/, 'category'],
   [/^\/api\/v1\/family_exports\/\{id\}/, 'familyExport'],
@@ -49,6 +49,8 @@ const BODIES: Record<string, object> = {
   'PATCH /api/v1/transactions/{id}': { transaction: { notes: 'changed' } },
   'POST /api/v1/transactions/{id}/split': { parts: [{ amount: '1.00', name: 'One' }, { amount: '2.00', name: 'Two' }] },
   'PATCH /api/v1/categories/{id}': { name: 'Renamed', icon: 'tag' },
+  'PATCH /api/v1/accounts/{id}': { name: 'Renamed', closed: true },
+  'POST /api/v1/accounts/{id}/valuations': { date: '2026-10-05', balance: '1.00' },
 };
 
 interface FamilyA {

@@ -66,6 +66,9 @@ describe('null for every field of every request body', () => {
     'POST /api/v1/transactions/{id}/split': () => ({ parts: [{ amount: '0.50', name: 'One' }, { amount: '0.50', name: 'Two' }] }),
     'POST /api/v1/categories': () => ({ name: `Nulls ${Math.random().toString(36).slice(2, 10)}`, color: '#4da568', icon: 'tag', classification: 'expense' }),
     'PATCH /api/v1/categories/{id}': () => ({ name: 'Groceries', icon: 'tag' }),
+    'POST /api/v1/accounts': () => ({ name: `Nulls ${Math.random().toString(36).slice(2, 10)}`, account_type: 'depository', balance: '1.00', balance_date: '2025-01-01' }),
+    'PATCH /api/v1/accounts/{id}': () => ({ name: 'Checking', subtype: 'checking' }),
+    'POST /api/v1/accounts/{id}/valuations': () => ({ date: '2025-01-04', balance: '2.00' }),
     'POST /api/v1/transfers': () => ({ from_account_id: ids.account, to_account_id: ids.otherAccount, amount: '1.00', date: '2025-01-03' }),
   };
   const pathIds: Record<string, () => string> = {
@@ -77,6 +80,8 @@ describe('null for every field of every request body', () => {
     '/api/v1/transactions/{id}': () => ids.transaction,
     '/api/v1/transactions/{id}/split': () => ids.transaction,
     '/api/v1/categories/{id}': () => ids.category,
+    '/api/v1/accounts/{id}': () => ids.account,
+    '/api/v1/accounts/{id}/valuations': () => ids.account,
   };
 
   /** Every operation with a JSON body, and the properties of that body. */

@@ -73,6 +73,8 @@ export const AUDIT_EVENTS = [
   'secrets_reencrypted',
   // A household category deleted, or merged into another (DELETE /api/v1/categories/{id}): what moved with it.
   'category_deleted',
+  // A household account deleted with its entries (DELETE /api/v1/accounts/{id}): what went with it.
+  'account_deleted',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 
