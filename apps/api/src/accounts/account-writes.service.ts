@@ -90,10 +90,9 @@ export class AccountWritesService {
   async deletion(principal: Principal, given: string): Promise<AccountDeletionDto> {
     const id = given.toLowerCase();
     const scope = familyScopeOf(principal);
-    return this.transactions.run(async (tx) => {
-      const account = await this.lockOne(scope, id, tx);
-      return { id, name: account.name, ...(await this.accounts.deletionCounts(scope, id, tx)) };
-    });
+    const account = await this.accounts.findForChange(scope, id, undefined, { read: true });
+    if (!account) throw ApiError.notFound();
+    return { id, name: account.name, ...(await this.accounts.deletionCounts(scope, id)) };
   }
 
   /**
@@ -119,7 +118,7 @@ export class AccountWritesService {
   async valuations(principal: Principal, given: string, locale: string): Promise<ValuationListDto> {
     const id = given.toLowerCase();
     const scope = familyScopeOf(principal);
-    await this.transactions.run((tx) => this.lockOne(scope, id, tx));
+    if (!(await this.accounts.findForChange(scope, id, undefined, { read: true }))) throw ApiError.notFound();
     return { valuations: (await this.accounts.valuations(scope, id)).map((valuation) => presentValuation(valuation, locale)) };
   }
 
@@ -158,7 +157,7 @@ export class AccountWritesService {
   }
 
   private async lockOne(scope: FamilyScope, id: string, tx: Transaction): Promise<LockedAccount> {
-    const account = await this.accounts.lockForChange(scope, id, tx);
+    const account = await this.accounts.findForChange(scope, id, tx);
     if (!account) throw ApiError.notFound();
     return account;
   }

@@ -75,12 +75,12 @@ export class AccountsRepository {
     return rows.length ? toRecord(rows[0]) : undefined;
   }
 
-  /** The family's account `id` locked for a change (with its type and whether it holds entries), or undefined. */
-  async lockForChange(scope: FamilyScope, id: string, tx: Transaction): Promise<LockedAccount | undefined> {
+  /** The family's account `id` (with its type and whether it holds entries), locked for a change unless a read, or undefined. */
+  async findForChange(scope: FamilyScope, id: string, tx?: Transaction, { read = false } = {}): Promise<LockedAccount | undefined> {
     const [row] = await managerOf(tx, this.dataSource).query(
       `SELECT a.id, a.name, a.currency, a.accountable_type AS "accountableType", a.classification, a.closed_at AS "closedAt",
               EXISTS (SELECT 1 FROM entries e WHERE e.account_id = a.id) AS "hasEntries"
-         FROM accounts a WHERE a.id = $1 AND a.family_id = $2 AND a.status <> 'pending_deletion' FOR UPDATE`,
+         FROM accounts a WHERE a.id = $1 AND a.family_id = $2 AND a.status <> 'pending_deletion' ${read ? '' : 'FOR UPDATE'}`,
       [id, scope.familyId],
     );
     return row;
