@@ -146,4 +146,63 @@ describe('browser: /dashboard and /accounts', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('adds an account, edits it, sets its balance, closes and reopens it, and deletes it after saying what goes', async () => {
+    const h = await app.t.newHousehold();
+    const problems: string[] = [];
+    for (const viewport of [DESKTOP, PHONE]) {
+      const page = await pageAt(viewport);
+      const width = viewport.width;
+      await signInAs(page, h.email, '/accounts');
+      await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Add account' }).click();
+      const add = page.getByRole('dialog', { name: 'Add an account' });
+      await add.getByLabel('Name').fill(`Savings ${width}`);
+      await add.getByLabel('Balance (optional)').fill('12,00');
+      await add.getByLabel('Balance as of').fill('2026-01-01');
+      await add.getByRole('button', { name: 'Add account' }).click();
+      await add.getByRole('alert').filter({ hasText: 'The balance must be a decimal amount' }).waitFor(); // refused at the field
+      await add.getByLabel('Balance (optional)').fill('1200.50');
+      await screenshot(page, `account-add-${width}`);
+      await add.getByRole('button', { name: 'Add account' }).click();
+      await page.getByRole('heading', { name: `Savings ${width}`, level: 1 }).waitFor();
+      await page.getByText('$1,200.50').first().waitFor();
+
+      await page.getByRole('button', { name: 'Edit' }).click();
+      const edit = page.getByRole('dialog', { name: `Edit “Savings ${width}”` });
+      await edit.getByLabel('Name').fill(`Rainy day ${width}`);
+      await edit.getByLabel('Institution (optional)').fill('Credit Union');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { name: `Rainy day ${width}`, level: 1 }).waitFor();
+
+      await page.getByRole('button', { name: 'Update balance' }).click();
+      const balance = page.getByRole('dialog', { name: `Update the balance of “Rainy day ${width}”` });
+      await balance.getByLabel('Balance (USD)').fill('1500');
+      await screenshot(page, `account-balance-${width}`);
+      await balance.getByRole('button', { name: 'Update balance' }).click();
+      await page.getByRole('status').filter({ hasText: 'Balance set to $1,500.00.' }).waitFor();
+
+      await page.getByRole('button', { name: 'Close account' }).click();
+      await page.getByRole('status').filter({ hasText: 'Closed: its history stays' }).waitFor();
+      await page.getByRole('heading', { name: `Rainy day ${width}` }).getByText('closed').waitFor();
+      await screenshot(page, `account-actions-${width}`);
+      const wider = await overflow(page);
+      if (wider > 0) problems.push(`account at ${width} px: ${wider} px too wide`);
+      await page.getByRole('link', { name: 'Accounts' }).first().click();
+      await page.getByRole('region', { name: 'Cash' }).getByRole('link', { name: /Rainy day .*closed/ }).click();
+      await page.getByRole('button', { name: 'Reopen account' }).click();
+      await page.getByRole('status').filter({ hasText: 'Reopened' }).waitFor();
+
+      await page.getByRole('button', { name: 'Delete' }).click();
+      const remove = page.getByRole('dialog', { name: `Delete “Rainy day ${width}”?` });
+      await remove.getByText('0 transactions, 2 balance entries and 0 trades are deleted with it').waitFor();
+      await screenshot(page, `account-delete-${width}`);
+      await remove.getByRole('button', { name: 'Delete account' }).click();
+      await page.waitForURL(/\/accounts$/);
+      await page.getByRole('heading', { name: 'No accounts yet' }).waitFor();
+      await page.context().close();
+    }
+    expect(problems).toEqual([]);
+    expect(await app.t.dataSource.query(`SELECT count(*)::int AS n FROM accounts WHERE family_id = $1`, [h.familyId])).toEqual([{ n: 0 }]);
+  });
 });

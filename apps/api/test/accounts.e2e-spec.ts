@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ApiKeysService } from '../src/auth/api-keys.service';
+import { BudgetFixtures } from './support/budgets';
 import { publishAndWait, revertAndWait } from './support/imports';
 import { as, signIn } from './support/sessions';
 import { Household, startTestApp, TestApp } from './support/test-app';
@@ -61,7 +62,7 @@ describe('Accounts API', () => {
       const visa = res.body.accounts[2];
       expect(Object.keys(visa)).toEqual([
         'id', 'name', 'balance', 'balance_cents', 'cash_balance', 'cash_balance_cents', 'currency', 'classification',
-        'account_type', 'subtype', 'status', 'institution_name', 'created_at', 'updated_at',
+        'account_type', 'subtype', 'status', 'institution_name', 'created_at', 'updated_at', 'closed_at',
       ]);
       expect(visa).toEqual({
         id: card,
@@ -78,6 +79,7 @@ describe('Accounts API', () => {
         institution_name: 'First Bank',
         created_at: ISO,
         updated_at: ISO,
+        closed_at: null,
       });
       expect(res.body.accounts[0]).toMatchObject({ id: checking, balance: '-$45.99', balance_cents: -4599, cash_balance_cents: -4599, account_type: 'depository', subtype: 'checking' });
       expect(res.body.accounts[1]).toMatchObject({ id: draft, status: 'draft', account_type: 'investment' });
@@ -351,5 +353,203 @@ describe('Accounts API', () => {
       expect(entries.map((e: { name: string }) => e.name)).toEqual(['Grocer', 'Bakery']);
       expect((await get('/accounts', h.apiKey)).body.pagination.total_count).toBe(1);
     });
+  });
+});
+
+describe('Accounts written by hand: create, edit, close, delete, valuations', () => {
+  type Method = 'get' | 'post' | 'patch' | 'delete';
+  let t: TestApp;
+  let home: Household;
+  let other: Household;
+  let readKey: string;
+  const api = (method: Method, path: string, key = home.apiKey) => request(t.server)[method](`/api/v1${path}`).set('X-Api-Key', key);
+  const balance = async (id: string): Promise<number> => (await api('get', `/accounts/${id}?include_disabled=true`).expect(200)).body.balance_cents;
+  const open = async (fields: Record<string, unknown>, key = home.apiKey) => (await api('post', '/accounts', key).send({ account_type: 'depository', ...fields }).expect(201)).body;
+  const DAY = (n: number) => `2026-11-${String(n).padStart(2, '0')}`;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    home = await t.newHousehold({ currency: 'EUR' });
+    other = await t.newHousehold();
+    readKey = (await t.app.get(ApiKeysService).create({ userId: home.userId, name: 'read only', scope: 'read' })).key;
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  it("creates an account in the household's currency with its opening balance as a valuation, and lists it", async () => {
+    const made = await open({ name: 'Joint checking', subtype: 'checking', balance: '1250.50', balance_date: '2026-01-01', institution_name: 'First Bank' });
+    expect(made).toMatchObject({
+      name: 'Joint checking', currency: 'EUR', account_type: 'depository', classification: 'asset', subtype: 'checking', status: 'active',
+      balance_cents: 125050, institution_name: 'First Bank', closed_at: null,
+    });
+    const valuations = (await api('get', `/accounts/${made.id}/valuations`).expect(200)).body.valuations;
+    expect(valuations).toEqual([{ id: expect.any(String), date: '2026-01-01', kind: 'opening_anchor', balance: '€1,250.50', balance_cents: 125050, currency: 'EUR', import_id: null, created_at: ISO }]);
+    expect((await api('get', '/accounts').expect(200)).body.accounts.map((a: { id: string }) => a.id)).toContain(made.id);
+
+    const card = await open({ name: 'Visa', account_type: 'credit_card', currency: 'USD' });
+    expect(card).toMatchObject({ currency: 'USD', classification: 'liability', balance_cents: 0 });
+  });
+
+  it('refuses bad input with 422 naming the field, storing nothing', async () => {
+    const before = (await t.dataSource.query(`SELECT count(*)::int AS n FROM accounts WHERE family_id = $1`, [home.familyId]))[0].n;
+    await open({ name: 'Taken' });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ account_type: 'depository' }, 'name'],
+      [{ name: 'X', account_type: 'bank' }, 'account_type must be one of'],
+      [{ name: 'X', account_type: 'depository', currency: 'XYZ' }, 'currency must be an ISO 4217'],
+      [{ name: 'X', account_type: 'depository', balance: '1,000' }, 'balance must be a decimal'],
+      [{ name: 'X', account_type: 'depository', balance: '1.234' }, 'balance'],
+      [{ name: 'X', account_type: 'depository', balance_date: '2026-02-30' }, 'balance_date must be a date'],
+      [{ name: 'X', account_type: 'depository', owner: 'me' }, 'owner'],
+      [{ name: 'Taken', account_type: 'depository' }, 'name "Taken" is already an account'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await api('post', '/accounts').send(body).expect(422);
+      expect(res.body).toMatchObject({ error: 'validation_failed' });
+      expect(res.body.errors.join(' | ')).toContain(message);
+    }
+    expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM accounts WHERE family_id = $1`, [home.familyId]))[0].n).toBe(before + 1);
+  });
+
+  it('renames and retypes within its classification, and changes currency only while it holds no entries', async () => {
+    const empty = (await api('post', '/accounts').send({ name: 'Empty', account_type: 'depository' }).expect(201)).body;
+    // The opening balance is an entry: only an account without one (made by an import from a name) can change currency.
+    await t.dataSource.query(`DELETE FROM entries WHERE account_id = $1`, [empty.id]);
+    expect((await api('patch', `/accounts/${empty.id}`).send({ currency: 'GBP', name: 'Pounds', account_type: 'investment', subtype: null }).expect(200)).body).toMatchObject({
+      name: 'Pounds', currency: 'GBP', account_type: 'investment', subtype: null,
+    });
+    const held = await open({ name: 'Held', balance: '10' });
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ currency: 'USD' }, 'currency cannot change while the account holds'],
+      [{ account_type: 'loan' }, 'account_type cannot turn an asset into a liability'],
+      [{ name: 'Taken' }, 'is already an account'],
+      [{ name: null }, 'name'],
+      [{ closed: 'yes' }, 'closed must be true or false'],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await api('patch', `/accounts/${held.id}`).send(body).expect(422);
+      expect(res.body.errors.join(' | ')).toContain(message);
+    }
+    expect((await api('get', `/accounts/${held.id}`).expect(200)).body).toMatchObject({ name: 'Held', currency: 'EUR', account_type: 'depository' });
+  });
+
+  it('closes an account: kept in lists and balances, marked, refusing new transactions until reopened', async () => {
+    const acct = await open({ name: 'Old current', balance: '100', balance_date: DAY(1) });
+    const spare = await open({ name: 'Spare', balance: '0', balance_date: DAY(1) });
+    await api('post', '/transactions').send({ transaction: { account_id: acct.id, date: DAY(2), amount: '10', name: 'Before closing' } }).expect(201);
+    const closed = (await api('patch', `/accounts/${acct.id}`).send({ closed: true }).expect(200)).body;
+    expect(closed).toMatchObject({ closed_at: ISO, status: 'active', balance_cents: 9000 });
+    const listed = (await api('get', '/accounts?per_page=100').expect(200)).body.accounts.find((a: { id: string }) => a.id === acct.id);
+    expect(listed).toMatchObject({ closed_at: closed.closed_at, balance_cents: 9000 });
+
+    const refused = await api('post', '/transactions').send({ transaction: { account_id: acct.id, date: DAY(3), amount: '1', name: 'After' } }).expect(422);
+    expect(refused.body.errors[0]).toContain('transaction.account_id is a closed account');
+    const transfer = await api('post', '/transfers').send({ from_account_id: spare.id, to_account_id: acct.id, amount: '1', date: DAY(3) }).expect(422);
+    expect(transfer.body.errors[0]).toContain('to_account_id is a closed account');
+    expect(await balance(acct.id)).toBe(9000);
+
+    expect((await api('patch', `/accounts/${acct.id}`).send({ closed: false }).expect(200)).body.closed_at).toBeNull();
+    await api('post', '/transactions').send({ transaction: { account_id: acct.id, date: DAY(3), amount: '1', name: 'After' } }).expect(201);
+    expect(await balance(acct.id)).toBe(8900);
+  });
+
+  it('sets the balance by hand from a date on, replaces one set the same day, and deletes it again', async () => {
+    const acct = await open({ name: 'Savings', balance: '500', balance_date: DAY(1) });
+    await api('post', '/transactions').send({ transaction: { account_id: acct.id, date: DAY(2), amount: '50', name: 'Shop' } }).expect(201);
+    expect(await balance(acct.id)).toBe(45000);
+
+    const set = (await api('post', `/accounts/${acct.id}/valuations`).send({ date: DAY(3), balance: '1000' }).expect(201)).body;
+    expect(set).toMatchObject({ date: DAY(3), kind: 'reconciliation', balance_cents: 100000, currency: 'EUR', import_id: null });
+    await api('post', '/transactions').send({ transaction: { account_id: acct.id, date: DAY(4), amount: '25', name: 'Later shop' } }).expect(201);
+    expect(await balance(acct.id)).toBe(97500); // from the valuation, moved by what came after it
+
+    const replaced = (await api('post', `/accounts/${acct.id}/valuations`).send({ date: DAY(3), balance: 800 }).expect(201)).body;
+    const listed = (await api('get', `/accounts/${acct.id}/valuations`).expect(200)).body.valuations;
+    expect(listed.map((v: { id: string; kind: string }) => [v.id, v.kind])).toEqual([[replaced.id, 'reconciliation'], [expect.any(String), 'opening_anchor']]);
+    expect(await balance(acct.id)).toBe(77500);
+
+    const bad = await api('post', `/accounts/${acct.id}/valuations`).send({ date: 'yesterday', balance: 'lots' }).expect(422);
+    expect(bad.body.errors.join(' | ')).toMatch(/date must be a date.*balance must be a decimal|balance must be a decimal.*date must be a date/);
+    const opening = listed[1].id;
+    expect((await api('delete', `/accounts/${acct.id}/valuations/${opening}`).expect(422)).body.errors[0]).toContain('opening balance cannot be deleted');
+    await api('delete', `/accounts/${acct.id}/valuations/${replaced.id}`).expect(204);
+    expect(await balance(acct.id)).toBe(42500);
+    await api('delete', `/accounts/${acct.id}/valuations/${replaced.id}`).expect(404);
+  });
+
+  it('states what a delete takes, then deletes the account with its entries; budgets and the other side of a transfer follow', async () => {
+    const fx = new BudgetFixtures(t);
+    const groceries = await fx.category(home.familyId, 'Groceries');
+    const budget = (await api('post', '/budgets').send({ start_date: DAY(1) }).expect(201)).body.id;
+    const spent = async (): Promise<number> => (await api('get', `/budgets/${budget}`).expect(200)).body.actual_spending_cents;
+    const before = await spent();
+    const doomed = await open({ name: 'Doomed', balance: '100', balance_date: DAY(1) });
+    const stays = await open({ name: 'Stays', balance: '100', balance_date: DAY(1) });
+    const txn = (await api('post', '/transactions').send({ transaction: { account_id: doomed.id, date: DAY(2), amount: '30', name: 'Food', category_id: groceries } }).expect(201)).body;
+    await api('post', `/transactions/${txn.id}/split`).send({ parts: [{ amount: '10', name: 'a' }, { amount: '20', name: 'b' }] }).expect(200);
+    const transfer = (await api('post', '/transfers').send({ from_account_id: stays.id, to_account_id: doomed.id, amount: '5', date: DAY(2) }).expect(201)).body;
+    await api('post', `/accounts/${doomed.id}/valuations`).send({ date: DAY(3), balance: '75' }).expect(201);
+    expect(await spent()).toBe(before + 3000);
+
+    const stated = (await api('get', `/accounts/${doomed.id}/deletion`, readKey).expect(200)).body;
+    expect(stated).toEqual({ id: doomed.id, name: 'Doomed', transactions: 4, valuations: 2, trades: 0, transfers: 1, imports: 0 });
+    await api('delete', `/accounts/${doomed.id}`, readKey).expect(403);
+    expect((await api('delete', `/accounts/${doomed.id}`).expect(200)).body).toEqual(stated);
+
+    await api('get', `/accounts/${doomed.id}?include_disabled=true`).expect(404);
+    expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM entries WHERE account_id = $1`, [doomed.id]))[0].n).toBe(0);
+    // The split purchase left the budget with the account; the transfer's other side is now ordinary spending, as when one side of a transfer is deleted.
+    expect(await spent()).toBe(before + 500);
+    const outflow = (await api('get', `/transactions/${transfer.outflow.id}`).expect(200)).body;
+    expect(outflow).toMatchObject({ transfer: null, amount_cents: 500 });
+    expect(await balance(stays.id)).toBe(9500);
+    const [audit] = await t.dataSource.query(`SELECT details FROM audit_logs WHERE event = 'account_deleted' AND family_id = $1`, [home.familyId]);
+    expect(audit.details).toMatchObject({ account_id: doomed.id, name: 'Doomed', transactions: 4 });
+    await api('delete', `/accounts/${doomed.id}`).expect(404);
+  });
+
+  it('refuses a delete while an import into the account is publishing, deleting nothing', async () => {
+    const acct = await open({ name: 'Busy', balance: '1' });
+    await t.dataSource.query(`INSERT INTO imports (family_id, account_id, type, status) VALUES ($1, $2, 'TransactionImport', 'importing')`, [home.familyId, acct.id]);
+    expect((await api('get', `/accounts/${acct.id}/deletion`).expect(200)).body.imports).toBe(1);
+    expect((await api('delete', `/accounts/${acct.id}`).expect(409)).body.error).toBe('import_in_progress');
+    await api('get', `/accounts/${acct.id}`).expect(200);
+  });
+
+  it('refuses every write to a read-scope key and takes them from a member', async () => {
+    const acct = await open({ name: 'Scoped', balance: '1' });
+    const writes: Array<[Method, string, object]> = [
+      ['post', '/accounts', { name: 'R', account_type: 'depository' }],
+      ['patch', `/accounts/${acct.id}`, { name: 'R' }],
+      ['delete', `/accounts/${acct.id}`, {}],
+      ['post', `/accounts/${acct.id}/valuations`, { date: DAY(1), balance: '1' }],
+    ];
+    for (const [method, path, body] of writes) {
+      const res = await api(method, path, readKey).send(body);
+      expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 403, error: 'insufficient_scope' });
+    }
+    expect((await api('get', `/accounts/${acct.id}`).expect(200)).body.name).toBe('Scoped');
+
+    const member = await t.newHousehold({ role: 'member' });
+    const mine = await open({ name: 'Member account', balance: '2' }, member.apiKey);
+    await api('patch', `/accounts/${mine.id}`, member.apiKey).send({ closed: true }).expect(200);
+    await api('delete', `/accounts/${mine.id}`, member.apiKey).expect(200);
+  });
+
+  it("answers 404 for another family's account on every write, changing nothing", async () => {
+    const theirs = (await api('post', '/accounts', other.apiKey).send({ name: 'Theirs', account_type: 'depository', balance: '7' }).expect(201)).body;
+    const [valuation] = (await api('get', `/accounts/${theirs.id}/valuations`, other.apiKey).expect(200)).body.valuations;
+    const calls: Array<[Method, string, object]> = [
+      ['patch', `/accounts/${theirs.id}`, { name: 'Mine now' }],
+      ['get', `/accounts/${theirs.id}/deletion`, {}],
+      ['delete', `/accounts/${theirs.id}`, {}],
+      ['get', `/accounts/${theirs.id}/valuations`, {}],
+      ['post', `/accounts/${theirs.id}/valuations`, { date: DAY(1), balance: '1' }],
+      ['delete', `/accounts/${theirs.id}/valuations/${valuation.id}`, {}],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await api(method, path).send(body);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+    expect((await api('get', `/accounts/${theirs.id}`, other.apiKey).expect(200)).body).toMatchObject({ name: 'Theirs', balance_cents: 700 });
   });
 });

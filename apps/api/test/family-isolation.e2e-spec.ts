@@ -33,7 +33,7 @@ const COLLECTIONS: Array<[RegExp, keyof FamilyA['ids']]> = [
   [/^\/api\/v1\/imports\/\{id\}/, 'import'],
   [/^\/api\/v1\/budgets\/\{id\}$/, 'budget'],
   [/^\/api\/v1\/budget_categories\/\{id\}$/, 'budgetCategory'],
-  [/^\/api\/v1\/accounts\/\{id\}$/, 'account'],
+  [/^\/api\/v1\/accounts\/\{id\}/, 'account'],
   [/^\/api\/v1\/transactions\/\{id\}/, 'transaction'],
   [/^\/api\/v1\/categories\/\{id\}$/, 'category'],
   [/^\/api\/v1\/tags\/\{id\}$/, 'tag'],
@@ -53,6 +53,8 @@ const BODIES: Record<string, object> = {
   'PATCH /api/v1/categories/{id}': { name: 'Renamed', icon: 'tag' },
   'PATCH /api/v1/tags/{id}': { name: 'Renamed' },
   'PATCH /api/v1/merchants/{id}': { name: 'Renamed' },
+  'PATCH /api/v1/accounts/{id}': { name: 'Renamed', closed: true },
+  'POST /api/v1/accounts/{id}/valuations': { date: '2026-10-05', balance: '1.00' },
 };
 
 interface FamilyA {

@@ -70,6 +70,9 @@ describe('null for every field of every request body', () => {
     'PATCH /api/v1/categories/{id}': () => ({ name: 'Groceries', icon: 'tag' }),
     'PATCH /api/v1/tags/{id}': () => ({ name: 'Holiday' }),
     'PATCH /api/v1/merchants/{id}': () => ({ name: 'Corner shop' }),
+    'POST /api/v1/accounts': () => ({ name: `Nulls ${Math.random().toString(36).slice(2, 10)}`, account_type: 'depository', balance: '1.00', balance_date: '2025-01-01' }),
+    'PATCH /api/v1/accounts/{id}': () => ({ name: 'Checking', subtype: 'checking' }),
+    'POST /api/v1/accounts/{id}/valuations': () => ({ date: '2025-01-04', balance: '2.00' }),
     'POST /api/v1/transfers': () => ({ from_account_id: ids.account, to_account_id: ids.otherAccount, amount: '1.00', date: '2025-01-03' }),
   };
   const pathIds: Record<string, () => string> = {
@@ -83,6 +86,8 @@ describe('null for every field of every request body', () => {
     '/api/v1/categories/{id}': () => ids.category,
     '/api/v1/tags/{id}': () => ids.tag,
     '/api/v1/merchants/{id}': () => ids.merchant,
+    '/api/v1/accounts/{id}': () => ids.account,
+    '/api/v1/accounts/{id}/valuations': () => ids.account,
   };
 
   /** Every operation with a JSON body, and the properties of that body. */

@@ -76,6 +76,8 @@ export const AUDIT_EVENTS = [
   // A household tag or merchant deleted, or merged into another (DELETE /api/v1/tags/{id}, /api/v1/merchants/{id}).
   'tag_deleted',
   'merchant_deleted',
+  // A household account deleted with its entries (DELETE /api/v1/accounts/{id}): what went with it.
+  'account_deleted',
 ] as const;
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
 

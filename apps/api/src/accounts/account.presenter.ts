@@ -36,5 +36,6 @@ export function presentAccount(account: AccountRecord, { balance, cashBalance }:
     institution_name: account.institutionName,
     created_at: account.createdAt.toISOString(),
     updated_at: account.updatedAt.toISOString(),
+    closed_at: account.closedAt?.toISOString() ?? null,
   };
 }

@@ -69,7 +69,8 @@ export const rolledForward = (chosen: string, family: string, today: string) => 
   SELECT a.id, a.name, a.currency, a.classification, a.accountable_type AS "accountableType",
          coalesce(a.anchor_amount, a.balance_minor)::text AS anchor, a.cash_balance_minor::text AS "cashBase",
          coalesce(m.flows, '[]') AS flows,
-         a.subtype, a.status, a.institution_name AS "institutionName", a.created_at AS "createdAt", a.updated_at AS "updatedAt"
+         a.subtype, a.status, a.institution_name AS "institutionName", a.created_at AS "createdAt", a.updated_at AS "updatedAt",
+         a.closed_at AS "closedAt"
     FROM anchored a
     -- Joined, not a subquery per account: the planner would fold the sums into it and read the entries once per account.
     LEFT JOIN (

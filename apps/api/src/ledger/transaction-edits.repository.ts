@@ -66,6 +66,8 @@ export interface AccountForWrite {
   id: string;
   name: string;
   currency: string;
+  /** Closed by hand: it takes no new transactions. */
+  closed: boolean;
 }
 
 /**
@@ -111,7 +113,7 @@ export class TransactionEditsRepository {
   /** The family's accounts among `ids` that can take transactions (not pending deletion). */
   writableAccounts(scope: FamilyScope, ids: string[], tx: Transaction): Promise<AccountForWrite[]> {
     return managerOf(tx, this.dataSource).query(
-      `SELECT id, name, currency FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[]) AND status <> 'pending_deletion'`,
+      `SELECT id, name, currency, closed_at IS NOT NULL AS closed FROM accounts WHERE family_id = $1 AND id = ANY($2::uuid[]) AND status <> 'pending_deletion'`,
       [scope.familyId, ids],
     );
   }

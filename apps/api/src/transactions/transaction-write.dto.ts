@@ -47,10 +47,10 @@ const isIsoDate = (value: unknown) => {
   }
 };
 /** A calendar date written YYYY-MM-DD (not 2025-02-30). */
-const IsIsoDate = () => rule('isIsoDate', isIsoDate, (property) => `${property} must be a date in the form YYYY-MM-DD`);
+export const IsIsoDate = () => rule('isIsoDate', isIsoDate, (property) => `${property} must be a date in the form YYYY-MM-DD`);
 
 /** A plain decimal as a JSON string or number: the currency's digits are checked once the currency is known. */
-const IsDecimalAmount = () =>
+export const IsDecimalAmount = () =>
   rule(
     'isDecimalAmount',
     (value) => (typeof value === 'string' && parseDecimal(value.trim()) !== undefined) || (typeof value === 'number' && Number.isFinite(value) && parseDecimal(String(value)) !== undefined),

@@ -9,7 +9,7 @@ import { timeOrderedId } from '../common/time-ordered-id';
 import { Transaction, Transactions } from '../database/transactions';
 import { AccountLocksRepository } from '../ledger/account-locks.repository';
 import { EntriesRepository } from '../ledger/entries.repository';
-import { LockedTransaction, NewTransaction, TransactionEditsRepository } from '../ledger/transaction-edits.repository';
+import { AccountForWrite, LockedTransaction, NewTransaction, TransactionEditsRepository } from '../ledger/transaction-edits.repository';
 import type { TransactionDto } from './transaction.dto';
 import { presentTransaction } from './transaction.presenter';
 import type {
@@ -37,6 +37,12 @@ interface References {
 const SPLIT_FIXED = ['account_id', 'date', 'amount', 'nature', 'currency'] as const;
 const TRANSFER_FIXED = ['account_id', 'amount', 'nature', 'currency'] as const;
 
+const closedMessage = (field: string) => `${field} is a closed account, which takes no new transactions: reopen it first (PATCH /api/v1/accounts/{id} with closed: false)`;
+/** A new transaction (or one moved in) goes only to an open account; a closed one keeps its history as it is. */
+const assertOpen = (field: string, account: AccountForWrite) => {
+  if (account.closed) throw ApiError.validation([closedMessage(field)]);
+};
+
 /**
  * The household's hand edits of its transactions: create, change, delete, split, transfer and bulk changes. Each runs
  * in one database transaction while holding the accounts it touches as an import publish does (AccountLocksRepository),
@@ -60,6 +66,7 @@ export class TransactionWritesService {
     await this.holdingAccounts([fields.account_id], async (tx) => {
       const [account] = await this.edits.writableAccounts(scope, [fields.account_id], tx);
       if (!account) throw ApiError.validation(['transaction.account_id is not an account of this household']);
+      assertOpen('transaction.account_id', account);
       const currency = fields.currency ?? account.currency;
       const amount = amountWithNature(amountField('transaction.amount', fields.amount, currency), fields.nature);
       const tagIds = await this.resolve(scope, [{ prefix: 'transaction.', categoryId: fields.category_id, merchantId: fields.merchant_id, tagIds: fields.tag_ids, tagNames: fields.tag_names }], tx);
@@ -99,6 +106,7 @@ export class TransactionWritesService {
       if (changes.account_id !== undefined) {
         const [account] = await this.edits.writableAccounts(scope, [changes.account_id], tx);
         if (!account) throw ApiError.validation(['transaction.account_id is not an account of this household']);
+        if (account.id !== txn.accountId) assertOpen('transaction.account_id', account);
         accountId = account.id;
       }
       const currency = changes.currency ?? txn.currency;
@@ -219,6 +227,8 @@ export class TransactionWritesService {
       const [from, to] = [byId(body.from_account_id), byId(body.to_account_id)];
       const unknown = [...(from ? [] : ['from_account_id']), ...(to ? [] : ['to_account_id'])];
       if (!from || !to) throw ApiError.validation(unknown.map((field) => `${field} is not an account of this household`));
+      const closed = [...(from.closed ? ['from_account_id'] : []), ...(to.closed ? ['to_account_id'] : [])];
+      if (closed.length) throw ApiError.validation(closed.map((field) => closedMessage(field)));
       const amount = amountField('amount', body.amount, from.currency);
       if (amount <= 0n) throw ApiError.validation(['amount must be above 0']);
       let arriving = amount;

@@ -633,7 +633,7 @@ export interface paths {
         };
         get: operations["AccountsController_list"];
         put?: never;
-        post?: never;
+        post: operations["AccountsController_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -650,7 +650,55 @@ export interface paths {
         get: operations["AccountsController_show"];
         put?: never;
         post?: never;
+        delete: operations["AccountsController_remove"];
+        options?: never;
+        head?: never;
+        patch: operations["AccountsController_update"];
+        trace?: never;
+    };
+    "/api/v1/accounts/{id}/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AccountsController_deletion"];
+        put?: never;
+        post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{id}/valuations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AccountsController_valuations"];
+        put?: never;
+        post: operations["AccountsController_addValuation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{id}/valuations/{valuation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["AccountsController_deleteValuation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -990,7 +1038,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted" | "account_deleted";
             /**
              * @description Who acted: user (through the API or the admin app), cli (an operator command on the server), system (a background job)
              * @enum {string}
@@ -1206,7 +1254,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted";
+            event: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted" | "account_deleted";
             provider: string | null;
             ip_address: string | null;
             user_agent: string | null;
@@ -2109,10 +2157,123 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * Format: date-time
+             * @description When it was closed (PATCH closed: true); null while open. A closed account keeps its history and counts in balances and reports, but takes no new transactions
+             */
+            closed_at: string | null;
         };
         AccountListDto: {
             accounts: components["schemas"]["AccountDto"][];
             pagination: components["schemas"]["PaginationDto"];
+        };
+        CreateAccountDto: {
+            /**
+             * @description Unique among the household's accounts: imports find accounts by name
+             * @example Joint checking
+             */
+            name: string;
+            /** @enum {string} */
+            account_type: "depository" | "investment" | "crypto" | "property" | "vehicle" | "other_asset" | "credit_card" | "loan" | "other_liability";
+            /** @example checking */
+            subtype?: string | null;
+            /**
+             * @description ISO 4217 code; the household's currency when left out
+             * @example EUR
+             */
+            currency?: string;
+            /**
+             * @description Opening balance: Decimal in the account's currency, with no more decimals than it has; for a card or loan what is owed (positive). 0 when left out
+             * @example 1250.00
+             */
+            balance?: string | number;
+            /**
+             * Format: date
+             * @description Day the opening balance stands at the start of; the household's today when left out
+             * @example 2026-01-01
+             */
+            balance_date?: string;
+            /** @example First Bank */
+            institution_name?: string | null;
+        };
+        UpdateAccountDto: {
+            name?: string;
+            /**
+             * @description Only to a type of the same classification (an asset stays an asset): the balance keeps its meaning
+             * @enum {string}
+             */
+            account_type?: "depository" | "investment" | "crypto" | "property" | "vehicle" | "other_asset" | "credit_card" | "loan" | "other_liability";
+            subtype?: string | null;
+            /**
+             * @description ISO 4217 code; only while the account holds no entries (no transactions, valuations or trades)
+             * @example EUR
+             */
+            currency?: string;
+            institution_name?: string | null;
+            /** @description true closes the account (kept, with its history; no new transactions), false reopens it */
+            closed?: boolean;
+        };
+        AccountDeletionDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example Joint checking */
+            name: string;
+            /** @description Its transactions, split parts included */
+            transactions: number;
+            /** @description Its valuations, the opening balance included */
+            valuations: number;
+            trades: number;
+            /** @description Transfers with another account: that account's side stays, as an ordinary transaction */
+            transfers: number;
+            /** @description Imports that wrote into it or were made for it: they stay in the imports list, without what they wrote here */
+            imports: number;
+        };
+        ValuationDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date
+             * @example 2026-11-01
+             */
+            date: string;
+            /**
+             * @description opening_anchor: the balance at the start of its day (the opening balance); reconciliation: at the end of its day
+             * @enum {string}
+             */
+            kind: "opening_anchor" | "reconciliation";
+            /**
+             * @description Balance on that day, formatted in the account currency and request locale
+             * @example $1,234.56
+             */
+            balance: string;
+            /** @description balance in minor units of the account currency */
+            balance_cents: number;
+            /** @example USD */
+            currency: string;
+            /**
+             * Format: uuid
+             * @description The import that wrote it; null for one set by hand
+             */
+            import_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ValuationListDto: {
+            /** @description Newest first */
+            valuations: components["schemas"]["ValuationDto"][];
+        };
+        CreateValuationDto: {
+            /**
+             * Format: date
+             * @description The balance stands at the end of this day; one set earlier for the same day is replaced
+             * @example 2026-11-01
+             */
+            date: string;
+            /**
+             * @description Decimal in the account's currency, with no more decimals than it has; for a card or loan what is owed (positive)
+             * @example 1250.00
+             */
+            balance: string | number;
         };
         TransactionAccountDto: {
             /** Format: uuid */
@@ -2797,7 +2958,7 @@ export interface operations {
     AuditLogsController_list: {
         parameters: {
             query?: {
-                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted";
+                event?: "login" | "login_failed" | "logout" | "logout_idp" | "link" | "unlink" | "jit_account_created" | "provider_created" | "provider_updated" | "provider_deleted" | "user_suspended" | "user_reactivated" | "user_removed" | "role_changed" | "password_changed" | "password_reset_requested" | "password_reset" | "api_key_created" | "api_key_revoked" | "import_discarded" | "provider_test_login" | "audit_retention" | "identity_unblocked" | "user_created" | "secrets_reencrypted" | "category_deleted" | "tag_deleted" | "merchant_deleted" | "account_deleted";
                 /** @description Events at or after this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
                 from?: string;
                 /** @description Events before this moment. ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T10:00:00`, `...Z`, `...+01:00`); without an offset it is UTC, on every server */
@@ -5574,6 +5735,61 @@ export interface operations {
             };
         };
     };
+    AccountsController_create: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccountDto"];
+            };
+        };
+        responses: {
+            /** @description Created with its opening balance (a valuation of kind opening_anchor): the account as GET shows it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description validation_failed naming the field: a field the operation does not take, a name taken by another account, an account_type not known or of the other classification, a currency not ISO 4217 or changed while the account holds entries, an amount that is no decimal or has more decimals than the currency, a date not YYYY-MM-DD */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     AccountsController_show: {
         parameters: {
             query?: {
@@ -5629,6 +5845,348 @@ export interface operations {
                 content?: never;
             };
             /** @description validation_failed: include_disabled is not true/false/1/0, or locale is not a language tag */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted in one transaction with its transactions, valuations and trades (audit event account_deleted): what went. Imports stay listed; the other side of a transfer stays as an ordinary transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description import_in_progress: an import into the account is publishing or reverting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_update: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountDto"];
+            };
+        };
+        responses: {
+            /** @description The fields given changed; closed: true closes it, false reopens it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the field: a field the operation does not take, a name taken by another account, an account_type not known or of the other classification, a currency not ISO 4217 or changed while the account holds entries, an amount that is no decimal or has more decimals than the currency, a date not YYYY-MM-DD */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_deletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What DELETE would take with the account: read it before deleting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletionDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_valuations: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The opening balance and every balance set since, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValuationListDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: locale is not a language tag */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_addValuation: {
+        parameters: {
+            query?: {
+                /** @description Locale of money strings and names (else Accept-Language, else en) */
+                locale?: string;
+            };
+            header?: {
+                /** @description Used when ?locale= is absent; without either, en */
+                "accept-language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateValuationDto"];
+            };
+        };
+        responses: {
+            /** @description The balance as of the end of the date; the account rolls forward from it. One set by hand the same day is replaced */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValuationDto"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed naming the field: a field the operation does not take, a name taken by another account, an account_type not known or of the other classification, a currency not ISO 4217 or changed while the account holds entries, an amount that is no decimal or has more decimals than the currency, a date not YYYY-MM-DD */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountsController_deleteValuation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                valuation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the balance rolls forward from the valuation before it */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked API key, or deactivated user; No valid session (signed out, expired, revoked or suspended user) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Role below member, or CSRF token/Origin check failed; Key lacks the 'write' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description record_not_found: malformed id, unknown id or another family's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: the opening balance, which stays */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -31,6 +31,8 @@ export class Account {
   @Column({ type: 'varchar', length: 200, nullable: true }) institutionName: string | null;
   @Column({ type: 'text', nullable: true }) notes: string | null;
   @Index() @Column({ type: 'uuid', nullable: true }) importId: string | null;
+  /** Closed by hand: kept with its history and in balances and reports, but takes no new transactions. */
+  @Column({ type: 'timestamptz', nullable: true }) closedAt: Date | null;
   @CreatedAt() createdAt: Date;
   @UpdatedAt() updatedAt: Date;
 }

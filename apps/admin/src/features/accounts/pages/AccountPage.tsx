@@ -1,11 +1,16 @@
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { LineChart } from '../../../components/charts/LineChart';
 import { DataTable } from '../../../components/DataTable';
 import { Money } from '../../../components/Money';
+import { ErrorState } from '../../../components/ErrorState';
 import { QueryState } from '../../../components/QueryState';
 import { formatDate } from '../../../lib/format';
 import { useAccountBalances } from '../../reports/api/useReports';
-import { REGISTER_PAGE_SIZE, useAccount, useRegister, type Account } from '../api/useAccounts';
+import { REGISTER_PAGE_SIZE, useAccount, useRegister, useUpdateAccount, type Account } from '../api/useAccounts';
+import { AccountDialog } from '../components/AccountDialog';
+import { BalanceDialog } from '../components/BalanceDialog';
+import { DeleteAccountDialog } from '../components/DeleteAccountDialog';
 import { accountTypeLabel } from '../components/accountTypes';
 import { TransactionAmount } from '../components/TransactionAmount';
 
@@ -32,6 +37,47 @@ function BalanceChart({ account }: { account: Account }) {
 function yearAgo(): string {
   const now = new Date();
   return `${now.getFullYear() - 1}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(Math.min(now.getDate(), 28)).padStart(2, '0')}`;
+}
+
+type Dialog = 'edit' | 'balance' | 'delete' | null;
+
+/** Edit, update the balance, close or reopen, delete: each says what it did in the status line. */
+function AccountActions({ account }: { account: Account }) {
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [status, setStatus] = useState('');
+  const update = useUpdateAccount();
+  const navigate = useNavigate();
+  const closed = Boolean(account.closed_at);
+  const toggleClosed = () =>
+    update.mutate(
+      { id: account.id, closed: !closed },
+      { onSuccess: () => setStatus(closed ? 'Reopened: it takes new transactions again.' : 'Closed: its history stays; it takes no new transactions.') },
+    );
+  return (
+    <>
+      <div className="actions account-actions">
+        <button type="button" className="secondary" onClick={() => setDialog('edit')}>
+          Edit
+        </button>
+        <button type="button" className="secondary" onClick={() => setDialog('balance')}>
+          Update balance
+        </button>
+        <button type="button" className="secondary" onClick={toggleClosed} disabled={update.isPending}>
+          {closed ? 'Reopen account' : 'Close account'}
+        </button>
+        <button type="button" className="danger" onClick={() => setDialog('delete')}>
+          Delete
+        </button>
+      </div>
+      <p className="status-slot" role="status">
+        {status}
+      </p>
+      {update.isError && <ErrorState error={update.error} />}
+      {dialog === 'edit' && <AccountDialog account={account} familyCurrency={account.currency} onClose={() => setDialog(null)} onSaved={() => setStatus('Saved.')} />}
+      {dialog === 'balance' && <BalanceDialog account={account} onClose={() => setDialog(null)} onSaved={(balance) => setStatus(`Balance set to ${balance}.`)} />}
+      {dialog === 'delete' && <DeleteAccountDialog account={account} onClose={() => setDialog(null)} onDone={() => navigate('/accounts')} />}
+    </>
+  );
 }
 
 function Register({ accountId }: { accountId: string }) {
@@ -87,7 +133,7 @@ function Register({ accountId }: { accountId: string }) {
   );
 }
 
-/** One account: its balance, its balance over the last year, and its register (read-only, paged). */
+/** One account: its actions, its balance, its balance over the last year, and its register (paged). */
 export function AccountPage() {
   const { id = '' } = useParams();
   const account = useAccount(id);
@@ -99,7 +145,11 @@ export function AccountPage() {
       <QueryState query={account} loading="Loading the account…">
         {(data) => (
           <>
-            <h1 tabIndex={-1}>{data.name}</h1>
+            <h1 tabIndex={-1}>
+              {data.name}
+              {data.closed_at && <span className="badge">closed</span>}
+            </h1>
+            <AccountActions account={data} />
             <section className="card" aria-labelledby="balance-title">
               <h2 id="balance-title" className="visually-hidden">
                 Balance

@@ -1,9 +1,12 @@
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { Sparkline } from '../../../components/charts/LineChart';
 import { Money } from '../../../components/Money';
 import { QueryState } from '../../../components/QueryState';
 import { useAccountBalances, type AccountBalanceSeries } from '../../reports/api/useReports';
+import { useFamilySettings } from '../../transactions/api/useTransactions';
 import { useAccounts, type Account } from '../api/useAccounts';
+import { AccountDialog } from '../components/AccountDialog';
 import { ACCOUNT_TYPE_GROUPS, accountTypeLabel } from '../components/accountTypes';
 
 /** A balance as a figure: what a liability owes is shown as a negative amount of the household's. */
@@ -28,6 +31,7 @@ function AccountRow({ account, series }: { account: Account; series?: AccountBal
         {account.name}
         {account.institution_name && <span className="muted"> · {account.institution_name}</span>}
         {account.status === 'draft' && <span className="badge">draft</span>}
+        {account.closed_at && <span className="badge">closed</span>}
       </Link>
       <Sparkline points={points} label={label} />
       <Money value={balanceOf(account)} className="account-balance" />
@@ -40,9 +44,20 @@ export function AccountsPage() {
   const accounts = useAccounts();
   const balances = useAccountBalances();
   const seriesOf = (id: string) => balances.data?.accounts.find((a) => a.account_id === id);
+  const settings = useFamilySettings();
+  const navigate = useNavigate();
+  const [adding, setAdding] = useState(false);
   return (
     <section className="page">
-      <h1 tabIndex={-1}>Accounts</h1>
+      <div className="page-head">
+        <h1 tabIndex={-1}>Accounts</h1>
+        <button type="button" onClick={() => setAdding(true)} disabled={!settings.data}>
+          Add account
+        </button>
+      </div>
+      {adding && settings.data && (
+        <AccountDialog familyCurrency={settings.data.currency} onClose={() => setAdding(false)} onSaved={(saved) => navigate(`/accounts/${saved.id}`)} />
+      )}
       <QueryState query={accounts} loading="Loading accounts…">
         {(list) =>
           list.length ? (
@@ -62,7 +77,7 @@ export function AccountsPage() {
           ) : (
             <div className="card empty-state">
               <h2>No accounts yet</h2>
-              <p>Accounts appear here when you import your bank’s transactions.</p>
+              <p>Add an account by hand, or they appear here when you import your bank’s transactions.</p>
               <Link className="button" to="/imports/new">
                 Import a file
               </Link>
