@@ -6,6 +6,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useImports } from '../api/useImports';
 import { ImportStatusBadge } from '../components/ImportStatusBadge';
 import { accountLabel, importSource, rowDates } from '../components/importLabels';
+import { typeLabel } from '../components/importFormats';
 
 export function ImportsPage() {
   const [params, setParams] = useSearchParams();
@@ -35,7 +36,7 @@ export function ImportsPage() {
               <th scope="row">
                 <Link to={`/imports/${i.id}`}>{importSource(i)}</Link>
               </th>
-              <td>{i.type.replace(/Import$/, '')}</td>
+              <td>{typeLabel(i.type)}</td>
               <td>{accountLabel(i)}</td>
               <td>{rowDates(i)}</td>
               <td>{i.stats.rows_count}</td>
