@@ -336,7 +336,7 @@ describe('browser: /imports', () => {
     const dropzone = page.getByTestId('dropzone');
     const picker = dropzone.locator('input[type=file]');
     expect(await dropzone.textContent()).toContain('Drop a CSV file here');
-    expect(await picker.getAttribute('accept')).toBe('.csv,.txt,text/csv');
+    expect(await picker.getAttribute('accept')).toBe('.csv,.txt,.tsv,.xlsx,.xlsm,.xls,text/csv');
 
     await page.getByLabel('Import type').selectOption('QifImport');
     expect(await dropzone.textContent()).toContain('Drop a QIF file here');
