@@ -103,7 +103,7 @@ describe('error format', () => {
         '/api/v1/transactions',
         `account_ids[]=${id}`,
         `account_ids=${id}`,
-        'page, per_page, account_id, account_ids[], category_id, category_ids[], merchant_id, merchant_ids[], tag_ids[], start_date, end_date, min_amount, max_amount, type, search, cursor, locale',
+        'page, per_page, account_id, account_ids[], category_id, category_ids[], merchant_id, merchant_ids[], tag_ids[], import_id, start_date, end_date, min_amount, max_amount, type, search, cursor, locale',
       ],
       ['/api/v1/accounts', 'include_disabled=true', 'include_archived=true', 'page, per_page, locale, include_disabled'],
       ['/api/v1/budgets', 'start_date=2025-01-01', 'month=2025-01', 'page, per_page, start_date, end_date, locale'],
