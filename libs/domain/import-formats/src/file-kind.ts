@@ -65,6 +65,10 @@ const SPREADSHEET_EXTENSIONS = new Set(['.xlsx', '.xlsm', '.xlsb', '.xls', '.ods
 const startsWith = (head: Uint8Array, magic: number[], at = 0) => magic.every((byte, i) => head[at + i] === byte);
 const extensionOf = (name: string) => /\.[^.]+$/.exec(name.toLowerCase())?.[0] ?? '';
 
+/** Whether a file may be a spreadsheet, by its name or first bytes (a ZIP or an OLE2 file): one to read whole. */
+export const maybeSpreadsheet = (name: string, head: Uint8Array): boolean =>
+  SPREADSHEET_EXTENSIONS.has(extensionOf(name)) || startsWith(head, ZIP) || startsWith(head, OLE2);
+
 /** An Office Open XML or OpenDocument file: the ZIP's first entry is its content-type list or its mimetype. */
 function officeZip(head: Uint8Array): boolean {
   // A ZIP's first local header names its first entry at byte 30.

@@ -11,7 +11,7 @@ export type { PositionedText } from './pdf-statement';
 export { leaveOutRows } from './skipped-rows';
 export { categoryPath, categoryTargets, qualifiedName } from './category-paths';
 export type { CategoryTarget, KnownCategory } from './category-paths';
-export { FILE_HEAD_BYTES, statementFormatOf, wrongFileKind } from './file-kind';
+export { FILE_HEAD_BYTES, maybeSpreadsheet, statementFormatOf, wrongFileKind } from './file-kind';
 export type { ContentFormat } from './file-kind';
 export type { StatementAccount, StatementBalance, StatementFacts } from './statement';
 export { parseCamt } from './camt/camt';

@@ -2,7 +2,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import Papa from 'papaparse';
 import { DEFAULT_IMPORT_TYPE, IMPORT_TYPES, type ImportType } from '@hearth/contracts';
-import { FILE_HEAD_BYTES, wrongFileKind } from '@hearth/domain/import-formats';
+import { FILE_HEAD_BYTES, maybeSpreadsheet, wrongFileKind } from '@hearth/domain/import-formats';
 import { ErrorState } from '../../../components/ErrorState';
 import { Field } from '../../../components/Field';
 import { useCreateImport, type ImportConfiguration } from '../api/useImports';
@@ -13,7 +13,7 @@ import { DropZone } from '../components/DropZone';
 import { fileKindOf } from '../components/fileKinds';
 import { typeLabel } from '../components/importFormats';
 import { FilePreview } from '../components/FilePreview';
-import { maybeSpreadsheet, readSheet, type ReadSheet } from '../components/spreadsheet';
+import { readSheet, type ReadSheet } from '../components/spreadsheet';
 
 const PREVIEW_ROWS = 5;
 const PREVIEW_LINES = 10;
@@ -56,8 +56,7 @@ export function NewImportPage() {
   const [head, setHead] = useState<Uint8Array | null>(null);
   const [fileText, setFileText] = useState('');
   // A spreadsheet chosen for a CSV type: its bytes, to read another of its sheets, and the sheet's table as read.
-  const [sheetChosen, setSheetChosen] = useState('');
-  const [workbook, setWorkbook] = useState<{ bytes: Uint8Array; sheetNames: string[]; read: ReadSheet } | null>(null);
+  const [workbook, setWorkbook] = useState<{ bytes: Uint8Array; sheetNames: string[]; sheet: string; read: ReadSheet } | null>(null);
   const [pasting, setPasting] = useState(false);
   const [pasted, setPasted] = useState('');
   const [type, setType] = useState<ImportType>(DEFAULT_IMPORT_TYPE);
@@ -95,11 +94,10 @@ export function NewImportPage() {
     setFileText(new TextDecoder().decode(sample));
     const bytes = maybeSpreadsheet(chosen.name, head) ? new Uint8Array(await chosen.arrayBuffer()) : null;
     const read = bytes && readSheet(bytes, chosen.name);
-    setWorkbook(bytes && read ? { bytes, sheetNames: 'sheets' in read ? read.sheets : [], read } : null);
+    setWorkbook(bytes && read ? { bytes, sheetNames: 'sheets' in read ? read.sheets : [], sheet: ('sheet' in read && read.sheet) || '', read } : null);
   };
   const chooseSheet = (sheet: string) => {
-    setSheetChosen(sheet);
-    if (file && workbook) setWorkbook({ ...workbook, read: readSheet(workbook.bytes, file.name, sheet) ?? workbook.read });
+    if (file && workbook) setWorkbook({ ...workbook, sheet, read: readSheet(workbook.bytes, file.name, sheet) ?? workbook.read });
   };
 
   const send = (columns: ImportConfiguration) => {
@@ -157,7 +155,7 @@ export function NewImportPage() {
         )}
         {!byPaste && kind.format === 'csv' && workbook && workbook.sheetNames.length > 1 && (
           <Field label="Sheet" hint="The workbook's sheet to import">
-            <select value={sheets?.sheet ?? sheetChosen} onChange={(e) => chooseSheet(e.target.value)}>
+            <select value={workbook.sheet} onChange={(e) => chooseSheet(e.target.value)}>
               {workbook.sheetNames.map((name) => (
                 <option key={name}>{name}</option>
               ))}
