@@ -11,6 +11,8 @@ const common = { rootDir: __dirname, transform: { '^.+\\.tsx?$': swc }, moduleNa
 
 module.exports = {
   testTimeout: 60000,
+  // The second keeps tools/test.mjs told of each suite's start and outcome (a no-op when Jest runs on its own).
+  reporters: ['default', '<rootDir>/tools/test-support/progress-reporter.cjs'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/api/src/**/*.spec.ts'] },
     {
