@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
+import { importFormat } from '../src/imports/formats/registry';
 import { createImport, newAccount, openingBalances, revertAndWait, waitForImport } from './support/imports';
 import { Household, startTestApp, TestApp } from './support/test-app';
 
@@ -40,7 +41,9 @@ describe('imports: bank statement files (OFX/QFX, CAMT.053, MT940)', () => {
   let h: Household;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Chunks of two rows: a statement publishes in several, two at a time on PostgreSQL, and its balances are set or
+    // checked by the last once the others committed.
+    t = await startTestApp({ IMPORT_CHUNK_ROWS: '2' });
     h = await t.newHousehold();
   });
   afterAll(() => t.close());
@@ -176,6 +179,27 @@ describe('imports: bank statement files (OFX/QFX, CAMT.053, MT940)', () => {
     expect(await balanceOf(card)).toBe(67957);
     expect((await revertAndWait(t, h, charges.id)).status).toBe('pending');
     expect(await openingBalances(t, card)).toEqual([]);
+  });
+
+  it("sets a new account's opening balance from every row when a chunk before the last commits after it published", async () => {
+    // Six rows, three chunks: the second holds its commit back a second, and the last starts beside it (on PostgreSQL)
+    // once the first committed. It must wait for the second before it reads the account, or the opening balance would
+    // leave out the second's rows.
+    const format = importFormat('OfxImport');
+    const publish = format.publish;
+    format.publish = async (tx, chunk, ctx) => {
+      await publish(tx, chunk, ctx);
+      if (chunk.after === 2) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    };
+    try {
+      const checking = await newAccount(t, h, 'OFX checking, slow first chunk');
+      const imp = await published('OfxImport', checking, readFileSync(join(FIXTURES, 'ofx/us-bank-checking-102.ofx')), 'checking.ofx', 'application/x-ofx');
+      expect({ status: imp.status, warnings: imp.warnings }).toEqual({ status: 'complete', warnings: [] });
+      expect(await openingBalances(t, checking)).toEqual([{ date: '2024-10-01', amount: 100000 }]);
+      expect(await balanceOf(checking)).toBe(322415);
+    } finally {
+      format.publish = publish;
+    }
   });
 
   it("sets a new account's balance from a CAMT statement, checks the next one clean, warns of one the history disagrees with", async () => {

@@ -73,8 +73,11 @@ export interface ImportFormat {
   /** The type of the accounts publishing creates for account names that are not the family's. */
   createdAccounts: AccountableType;
   publish: ChunkPublisher;
-  /** Whether two chunks may run at once: each inserts only rows of its own (no shared records made per chunk). */
-  concurrentChunks: boolean;
+  /**
+   * Whether two chunks may run at once: each inserts only rows of its own (no shared records made per chunk);
+   * 'transaction rows': while every row of the import is a transaction (trades make securities, shared).
+   */
+  concurrentChunks: boolean | 'transaction rows';
   hooks?: ImportFormatHooks;
 }
 

@@ -25,6 +25,9 @@ const STOPPED = Symbol('stopped');
 
 type ChunkOutcome = 'committed' | 'stopped' | { error: unknown };
 
+/** Where a chunk starts and ends in the import's rows, and whether it is the last. */
+type ChunkBounds = Pick<ImportChunk, 'after' | 'through' | 'size' | 'last'>;
+
 /** This delivery of a publish job, once it holds the import's publish token, where it resumes, and rows it committed. */
 interface Delivery {
   token: string;
@@ -207,7 +210,7 @@ export class ImportPublisher {
     // Chunks of a format with concurrentChunks (publishTransactions) insert only rows of their own (mappings are made
     // before the first chunk), so two can run at once; other publishers create or look up shared records per chunk
     // (securities, merchants, budgets). PGlite serves one connection: a chunk waiting for the one before it would hold it.
-    const depth = importFormat(imp.type).concurrentChunks && !this.runtime.database.embedded ? 2 : 1;
+    const depth = !this.runtime.database.embedded && (await this.concurrentChunks(imp)) ? 2 : 1;
     const running: ChunkRun[] = [];
     try {
       let previous: ChunkRun | null = null;
@@ -224,6 +227,12 @@ export class ImportPublisher {
     }
   }
 
+  /** Whether the import's chunks may publish two at a time (its format's concurrentChunks). */
+  private async concurrentChunks(imp: Import): Promise<boolean> {
+    const { concurrentChunks } = importFormat(imp.type);
+    return concurrentChunks === 'transaction rows' ? this.publishing.onlyTransactionRows(imp.id) : concurrentChunks;
+  }
+
   /**
    * The bounds of the chunks after the resume point `after`: up to IMPORT_CHUNK_ROWS rows each (default 5,000), in
    * one scan. The rows cannot change meanwhile: PATCH refuses an import that is importing. A file with stock splits
@@ -232,7 +241,7 @@ export class ImportPublisher {
    * (split_of) go in their parent's chunk, which inserts them with it (or finds them the parts of the transaction it
    * claimed); a chunk may so hold a few rows more.
    */
-  private async chunksAfter(imp: Import, after: number): Promise<Array<Omit<ImportChunk, 'inOrder'>>> {
+  private async chunksAfter(imp: Import, after: number): Promise<Array<ChunkBounds>> {
     const format = importFormat(imp.type);
     const splits = format.stockSplits && (await this.publishing.hasSplits(imp.id));
     // Only a format with splitParts (Actual, QIF) has split parts; for the others the row numbers alone (the index) place the chunks.
@@ -250,7 +259,7 @@ export class ImportPublisher {
   private startChunk(
     imp: Import,
     delivery: Delivery,
-    bounds: Omit<ImportChunk, 'inOrder'>,
+    bounds: ChunkBounds,
     previous: ChunkRun | null,
     publish: (tx: Transaction, chunk: ImportChunk) => Promise<void>,
   ): ChunkRun {
@@ -264,14 +273,17 @@ export class ImportPublisher {
         orderedDone();
       }
     };
+    const earlierCommitted = async () => {
+      if (previous && (await previous.outcome) !== 'committed') throw STOPPED;
+    };
     const committed = this.transactions.run(async (tx) => {
       const current = await this.publishing.shareForChunk(imp.id, tx);
       if (current?.status !== 'importing' || current.token !== delivery.token) throw STOPPED;
       // The family's data_version moves once, below, in commit order (migration DataVersionByCaller says why).
       await this.publishing.takeDataVersion(tx);
-      await publish(tx, { ...bounds, inOrder });
+      await publish(tx, { ...bounds, inOrder, earlierCommitted });
       orderedDone();
-      if (previous && (await previous.outcome) !== 'committed') throw STOPPED;
+      await earlierCommitted();
       if (!(await this.publishing.movePublishedThrough(imp.id, bounds.after, bounds.through, delivery.token, tx))) throw STOPPED;
       await this.publishing.bumpDataVersion(imp.familyId, tx);
     });

@@ -63,6 +63,11 @@ export interface ImportChunk {
    * duplicates) while chunks of one publish run concurrently. Call it at most once per chunk.
    */
   inOrder<T>(step: () => Promise<T>): Promise<T>;
+  /**
+   * Resolves once the chunks before this one have committed, so that this chunk's next statements see their rows
+   * (chunks of one publish may run concurrently); throws, rolling this chunk back, when one did not commit.
+   */
+  earlierCommitted(): Promise<void>;
 }
 
 /**

@@ -157,6 +157,12 @@ export class PublishingRepository {
   }
 
   /** True when the import has a stock split row. */
+  /** Whether every row of the import is a transaction (a bank statement's; not an investment statement's trades). */
+  async onlyTransactionRows(importId: string): Promise<boolean> {
+    const [{ only }] = await this.dataSource.query(`SELECT NOT EXISTS (SELECT 1 FROM import_rows WHERE import_id = $1 AND "values"->>'row_kind' <> 'transaction') AS only`, [importId]);
+    return only;
+  }
+
   async hasSplits(importId: string, tx?: Transaction): Promise<boolean> {
     const [{ splits }] = await managerOf(tx, this.dataSource).query(`SELECT EXISTS (SELECT 1 FROM import_rows WHERE import_id = $1 AND "values"->>'row_kind' = 'split') AS splits`, [importId]);
     return splits;

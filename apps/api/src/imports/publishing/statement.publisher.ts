@@ -25,9 +25,11 @@ export const statementPublisher = ({ openingBalanceBeforeRows }: { openingBalanc
   if (splits.length) await publishSplits(tx, splits, ctx);
   const openings = await chunkRows(tx, ctx, chunk, 'opening_balance');
   if (openings.length) await setOpeningBalance(tx, ctx, accountId, openings.at(-1)!);
-  // Once every row is in: the file's earliest row may predate the account's opening balance.
-  else if (chunk.last && openingBalanceBeforeRows) await ctx.ledger.entries.moveOpeningBalanceBeforeRows(accountId, ctx.imp.id, tx);
-  // The last chunk's transaction sees every row committed: the formats with stated balances publish one chunk at a time.
+  // What needs every row of the file: the last chunk goes on once the chunks before it (running beside it) committed.
+  const wholeFile = chunk.last && (openingBalanceBeforeRows || ctx.imp.statementBalances);
+  if (wholeFile) await chunk.earlierCommitted();
+  // The file's earliest row may predate the account's opening balance.
+  if (!openings.length && chunk.last && openingBalanceBeforeRows) await ctx.ledger.entries.moveOpeningBalanceBeforeRows(accountId, ctx.imp.id, tx);
   if (chunk.last && ctx.imp.statementBalances) await ctx.publishing.setWarnings(ctx.imp.id, await holdStatedBalances(tx, ctx, accountId, ctx.imp.statementBalances), tx);
 };
 

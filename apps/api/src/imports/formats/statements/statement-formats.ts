@@ -18,12 +18,14 @@ function ofOneAccount(parsed: ParsedImport, standard: string): ParsedImport {
  * What the three statement standards share: one account's statement (account_id required), rows published as QIF's
  * (transactions; an OFX investment statement's trades and splits), duplicates found by the bank's own transaction id
  * (FITID, AcctSvcrRef/EndToEndId, :61: reference) with the content policy for rows that have none, and the account's
- * opening balance moved before the file's earliest row.
+ * opening balance moved before the file's earliest row. A statement of transactions only publishes two chunks at a
+ * time, as a CSV's; its last chunk waits for the others to commit before the balances.
  */
 const statementFormat = {
   publish: statementPublisher({ openingBalanceBeforeRows: true }),
   duplicates: 'external_id',
   mappings: [],
+  concurrentChunks: 'transaction rows',
 } as const;
 
 /** OFX 1.x (SGML) and 2.x (XML), and Quicken's QFX: bank, credit card and investment statements. */
