@@ -2,13 +2,16 @@
 // statement and an MT940 statement, and as a CSV of the same rows, each posted to POST /api/v1/imports with publish
 // and timed to `complete`, in one run on one database, each into an account of its own. Each statement's time is
 // printed as a ratio to the CSV's (goal: at most 1.5). The statements carry the bank's transaction ids (FITID,
-// AcctSvcrRef, :61: reference), stored with every entry.
+// AcctSvcrRef, :61: reference), stored with every entry. The four imports run BENCH_RUNS times (3) in turn, and the
+// medians are compared: a single run moves by a second on a shared machine.
 //   node tools/bench/import-statements.mjs               embedded PGlite + PostgreSQL-backed queue
 //   DATABASE_URL=... REDIS_URL=... node tools/bench/import-statements.mjs
 //   BENCH_ROWS=20000 ...                                 another number of transactions
 import { engineName, importThroughApi, startBenchApp } from './bench-app.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The transactions: dates over two years, a few hundred payees, amounts in and out (cents, money in positive). */
 const transactions = Array.from({ length: ROWS }, (_, i) => ({
@@ -79,36 +82,40 @@ const bench = await startBenchApp({ IMPORT_MAX_BYTES: String(100 * 1024 * 1024),
 const { base, dataSource } = bench;
 const { family, key } = await bench.newHousehold();
 try {
-  const results = [];
   const files = [
     ['CSV (TransactionImport)', 'TransactionImport', csv(), { date_format: '%Y-%m-%d' }],
     ['OFX 1.02 (OfxImport)', 'OfxImport', ofx(), {}],
     ['CAMT.053 (CamtImport)', 'CamtImport', camt(), {}],
     ['MT940 (Mt940Import)', 'Mt940Import', mt940(), {}],
   ];
+  const results = files.map(([label, , content]) => ({ label, bytes: Buffer.byteLength(content), accepted: [], total: [] }));
   // A small import first, so that no format's time includes the app's first-use warm-up.
   const [{ id: warmAccount }] = await dataSource.query(
     `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, 'Warm-up', 'Depository', 'asset', 'USD') RETURNING id`,
     [family.id],
   );
   await importThroughApi(base, key, { raw_file_content: 'Date,Amount,Description\n2024-01-02,1.00,Warm-up\n', account_id: warmAccount, date_format: '%Y-%m-%d' });
-  for (const [label, type, content, fields] of files) {
-    const [{ id: accountId }] = await dataSource.query(
-      `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', 'USD') RETURNING id`,
-      [family.id, label],
-    );
-    const run = await importThroughApi(base, key, { type, raw_file_content: content, account_id: accountId, ...fields });
-    // Its transactions; a statement into a new account also gives it the opening balance its stated balances imply.
-    const [{ count, sum }] = await dataSource.query(`SELECT count(*)::int AS count, COALESCE(sum(amount_minor), 0)::bigint AS sum FROM entries WHERE import_id = $1 AND entryable_type = 'Transaction'`, [run.id]);
-    if (count !== ROWS || Number(sum) !== -total) throw new Error(`${label}: expected ${ROWS} entries summing to ${-total}, found ${count} summing to ${sum}`);
-    results.push({ label, bytes: Buffer.byteLength(content), ...run });
+  for (let run = 0; run < RUNS; run++) {
+    for (const [k, [label, type, content, fields]] of files.entries()) {
+      const [{ id: accountId }] = await dataSource.query(
+        `INSERT INTO accounts (family_id, name, accountable_type, classification, currency) VALUES ($1, $2, 'Depository', 'asset', 'USD') RETURNING id`,
+        [family.id, `${label} ${run + 1}`],
+      );
+      const timed = await importThroughApi(base, key, { type, raw_file_content: content, account_id: accountId, ...fields });
+      // Its transactions; a statement into a new account also gives it the opening balance its stated balances imply.
+      const [{ count, sum }] = await dataSource.query(`SELECT count(*)::int AS count, COALESCE(sum(amount_minor), 0)::bigint AS sum FROM entries WHERE import_id = $1 AND entryable_type = 'Transaction'`, [timed.id]);
+      if (count !== ROWS || Number(sum) !== -total) throw new Error(`${label}: expected ${ROWS} entries summing to ${-total}, found ${count} summing to ${sum}`);
+      results[k].accepted.push(timed.accepted);
+      results[k].total.push(timed.total);
+    }
   }
-  const csvMs = results[0].total;
-  console.log(`import-statements (${engineName()}): ${ROWS} transactions per file, POST /api/v1/imports to complete`);
+  const csvMs = median(results[0].total);
+  const seconds = (ms) => (ms / 1000).toFixed(2);
+  console.log(`import-statements (${engineName()}): ${ROWS} transactions per file, POST /api/v1/imports to complete, median of ${RUNS} runs`);
   for (const r of results) {
     console.log(
-      `  ${r.label.padEnd(24)} ${(r.bytes / 1024 / 1024).toFixed(1).padStart(5)} MB  201 in ${(r.accepted / 1000).toFixed(2)} s, complete in ${(r.total / 1000).toFixed(2)} s` +
-        `  ratio to CSV ${(r.total / csvMs).toFixed(2)}`,
+      `  ${r.label.padEnd(24)} ${(r.bytes / 1024 / 1024).toFixed(1).padStart(5)} MB  201 in ${seconds(median(r.accepted))} s, complete in ${seconds(median(r.total))} s` +
+        ` (${seconds(Math.min(...r.total))}-${seconds(Math.max(...r.total))})  ratio to CSV ${(median(r.total) / csvMs).toFixed(2)}`,
     );
   }
 } finally {

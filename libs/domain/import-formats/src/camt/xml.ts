@@ -29,6 +29,8 @@ export interface XmlHandlers {
 
 /** Distinct element names remembered once checked: a statement has a few hundred. */
 const MAX_NAMES = 10_000;
+/** The children of every element that has none (most are leaves): an element's own array is made at its first child. */
+const NO_CHILDREN: XmlElement[] = Object.freeze([]) as unknown as XmlElement[];
 /** Deeper than any statement nests: past this the document is refused rather than held. */
 const MAX_DEPTH = 100;
 
@@ -89,7 +91,10 @@ export function readXml(text: string, handlers: XmlHandlers = {}): XmlElement {
         });
   const end = (element: XmlElement) => {
     const keep = handlers.close ? handlers.close(element, stack) : true;
-    if (keep && stack.length) stack[stack.length - 1].children.push(element);
+    if (!keep || !stack.length) return;
+    const parent = stack[stack.length - 1];
+    if (parent.children === NO_CHILDREN) parent.children = [element];
+    else parent.children.push(element);
   };
 
   const length = text.length;
@@ -180,7 +185,7 @@ export function readXml(text: string, handlers: XmlHandlers = {}): XmlElement {
       name: known.name,
       tag: known.tag,
       attributes,
-      children: [],
+      children: NO_CHILDREN,
       text: '',
       offset: lt,
     };
