@@ -382,8 +382,8 @@ export function parseDate(raw: string, format: string): string | null {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-/** Whether year, month and day name a day of the calendar (year 1 on). */
-const isDay = (year: number, month: number, day: number): boolean =>
+/** Whether year, month and day name a day of the calendar (year 1 on): not 31 April, 29 February only in leap years. */
+export const isDay = (year: number, month: number, day: number): boolean =>
   year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

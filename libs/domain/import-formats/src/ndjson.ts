@@ -1,6 +1,6 @@
 import { INVESTMENT_ACTIVITY_LABELS } from '@hearth/contracts';
 import { isCurrencyCode, parseAmount } from '@hearth/domain/money';
-import { feeBeyondTrade, minorUnitError, negativeError, sameNumber, sumOf, yearsBefore } from './cells';
+import { feeBeyondTrade, isDay, minorUnitError, negativeError, sameNumber, sumOf, yearsBefore } from './cells';
 
 // The service's own NDJSON format (Sure's export; docs/api/service-ndjson.md): one {"type": T, "data": {...}} object per
 // line. Everything here is pure: parsing, the strict preflight and the publish plan (dependency order, resolved
@@ -373,9 +373,7 @@ export function isIsoDate(v: unknown): v is string {
   if (typeof v !== 'string') return false;
   const m = ISO_DATE.exec(v);
   if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth;
+  return isDay(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 const DECIMAL = /^[+-]?(\d+)(?:\.(\d+))?$/;

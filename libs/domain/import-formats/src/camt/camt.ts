@@ -168,7 +168,14 @@ function reportFacts(report: XmlElement): StatementFacts {
 }
 
 /** An entry's transactions (TxDtls), in all its NtryDtls. */
-const transactionsOf = (entry: XmlElement): XmlElement[] => childrenOf(entry, 'NtryDtls').flatMap((details) => childrenOf(details, 'TxDtls'));
+function transactionsOf(entry: XmlElement): XmlElement[] {
+  const transactions: XmlElement[] = [];
+  for (const details of entry.children) {
+    if (details.name !== 'NtryDtls') continue;
+    for (const transaction of details.children) if (transaction.name === 'TxDtls') transactions.push(transaction);
+  }
+  return transactions;
+}
 
 /**
  * The amounts of a batch entry's transactions when every one states its own in the entry's currency, so the entry
@@ -275,12 +282,16 @@ export function parseCamt(text: string, opts: BankStatementOptions): ParsedImpor
         if (ancestors.length === 3 && element.name === 'Ntry') {
           const currency = (open.currency ??= textAt(childOf(open.element, 'Acct'), 'Ccy') || opts.defaultCurrency);
           if (!isBooked(element)) notBooked++;
-          else if (rowCount + entryRowCount(element, currency) > opts.maxRows) rowCount += entryRowCount(element, currency);
+          // Past maxRows the file is refused: from there entries are only counted, no row built.
+          else if (rowCount >= opts.maxRows) rowCount += entryRowCount(element, currency);
           else {
             const { entries, credit } = entryRows(element, currency, () => lineOf(element.offset));
-            if (credit === null) open.readable = false;
-            else open.credits.push(credit);
-            for (const entry of entries) rows.push(statementRow(++rowCount, entry, opts.today));
+            if (rowCount + entries.length > opts.maxRows) rowCount += entries.length;
+            else {
+              if (credit === null) open.readable = false;
+              else open.credits.push(credit);
+              for (const entry of entries) rows.push(statementRow(++rowCount, entry, opts.today));
+            }
           }
           return false;
         }

@@ -1,4 +1,4 @@
-import { negateDecimal, shownValue } from '../cells';
+import { isDay, negateDecimal, shownValue } from '../cells';
 import type { ParsedImport, ParsedRow } from '../csv-import';
 import {
   balanceMismatch,
@@ -91,12 +91,9 @@ function dateOf(yymmdd: string, today: Date): string | null {
   return validDay(year, Number(yymmdd.slice(2, 4)), Number(yymmdd.slice(4, 6)));
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const leap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-
 /** YYYY-MM-DD of a day of the calendar, or null when there is no such day (31 April, 30 February). */
 function validDay(year: number, month: number, day: number): string | null {
-  if (!(month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap(year) ? 29 : DAYS_IN_MONTH[month - 1]))) return null;
+  if (!isDay(year, month, day)) return null;
   return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
 }
 

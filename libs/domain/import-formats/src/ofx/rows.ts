@@ -1,5 +1,5 @@
 import { isCurrencyCode } from '@hearth/domain/money';
-import { lengthError, MAX_CHARS, minorUnitError, negateDecimal, parseNumber, parseStatementAmount, shownValue } from '../cells';
+import { isDay, lengthError, MAX_CHARS, minorUnitError, negateDecimal, parseNumber, parseStatementAmount, shownValue } from '../cells';
 import type { BankStatementOptions } from '../bank-statement';
 import { outsideDateRange, type ParsedRow } from '../csv-import';
 import { childNamed, type OfxNode } from './ofx-tree';
@@ -34,9 +34,8 @@ const OUTFLOW_TYPES = new Set(['DEBIT', 'FEE', 'SRVCHG', 'CHECK', 'PAYMENT', 'CA
 export function ofxDate(raw: string | undefined): string | null {
   const match = /^(\d{4})(\d{2})(\d{2})(?:\d{2}(?:\d{2}(?:\d{2}(?:\.\d{1,6})?)?)?)?\s*(?:\[\s*[+-]?\d{1,2}(?:[.:]\d{1,2})?(?::[A-Za-z0-9+\-_/ ]*)?\])?$/.exec(raw?.trim() ?? '');
   if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   // The day as written: an offset says when the bank's day was, never moves it to another.
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+  if (!isDay(Number(match[1]), Number(match[2]), Number(match[3]))) return null;
   return `${match[1]}-${match[2]}-${match[3]}`;
 }
 
