@@ -225,6 +225,20 @@ describe('browser: /imports', () => {
     await page.context().close();
   });
 
+  it('offers the open accounts to import into, not a closed one', async () => {
+    const h = await app.t.newHousehold({ role: 'member' });
+    await newAccount(app.t, h, 'Checking');
+    const closed = await newAccount(app.t, h, 'Old savings');
+    await app.t.dataSource.query(`UPDATE accounts SET closed_at = now() WHERE id = $1`, [closed]);
+    const page = await app.newPage();
+    await signInAs(page, h.email, '/imports/new');
+    await dropFile(page, 'small.csv', 'Date,Amount,Description\n2024-01-15,-4.00,Cafe\n');
+    const account = page.getByLabel('Account', { exact: true });
+    await account.locator('option', { hasText: 'Checking' }).waitFor({ state: 'attached' });
+    expect(await account.locator('option').allTextContents()).toEqual(['(named in the file)', 'Checking']);
+    await page.context().close();
+  });
+
   it('shows only the rows with errors, from the "With errors" figure or the switch, paging among them', async () => {
     const h = await app.t.newHousehold({ role: 'member' });
     await newAccount(app.t, h, 'Checking');

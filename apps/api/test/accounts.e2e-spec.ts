@@ -432,10 +432,12 @@ describe('Accounts written by hand: create, edit, close, delete, valuations', ()
     expect((await api('get', `/accounts/${held.id}`).expect(200)).body).toMatchObject({ name: 'Held', currency: 'EUR', account_type: 'depository' });
   });
 
-  it('closes an account: kept in lists and balances, marked, refusing new transactions until reopened', async () => {
+  it('closes an account: kept in lists and balances, marked, refusing new transactions and imports until reopened', async () => {
     const acct = await open({ name: 'Old current', balance: '100', balance_date: DAY(1) });
     const spare = await open({ name: 'Spare', balance: '0', balance_date: DAY(1) });
     await api('post', '/transactions').send({ transaction: { account_id: acct.id, date: DAY(2), amount: '10', name: 'Before closing' } }).expect(201);
+    const bankExport = { raw_file_content: `Date,Amount,Description\n${DAY(3)},-1.00,Imported\n`, account_id: acct.id, date_format: '%Y-%m-%d' };
+    const uploaded = (await api('post', '/imports').send(bankExport).expect(201)).body.data;
     const closed = (await api('patch', `/accounts/${acct.id}`).send({ closed: true }).expect(200)).body;
     expect(closed).toMatchObject({ closed_at: ISO, status: 'active', balance_cents: 9000 });
     const listed = (await api('get', '/accounts?per_page=100').expect(200)).body.accounts.find((a: { id: string }) => a.id === acct.id);
@@ -445,6 +447,12 @@ describe('Accounts written by hand: create, edit, close, delete, valuations', ()
     expect(refused.body.errors[0]).toContain('transaction.account_id is a closed account');
     const transfer = await api('post', '/transfers').send({ from_account_id: spare.id, to_account_id: acct.id, amount: '1', date: DAY(3) }).expect(422);
     expect(transfer.body.errors[0]).toContain('to_account_id is a closed account');
+    // An import into it is refused at upload, and one uploaded before it closed is not published.
+    const upload = await api('post', '/imports').send(bankExport).expect(422);
+    expect(upload.body.errors).toEqual([expect.stringContaining('account_id is a closed account')]);
+    const publish = await api('post', `/imports/${uploaded.id}/publish`).expect(422);
+    expect(publish.body).toMatchObject({ error: 'not_publishable', import_id: uploaded.id, errors: [expect.stringContaining('account_id is a closed account')] });
+    expect((await api('get', `/imports/${uploaded.id}`).expect(200)).body.data.status).toBe('pending');
     expect(await balance(acct.id)).toBe(9000);
 
     expect((await api('patch', `/accounts/${acct.id}`).send({ closed: false }).expect(200)).body.closed_at).toBeNull();

@@ -160,10 +160,6 @@ export class ImportsRepository {
     return managerOf(tx, this.dataSource).getRepository(Account).findOneBy({ id: accountId, familyId });
   }
 
-  hasFamilyAccount(familyId: string, accountId: string): Promise<boolean> {
-    return this.dataSource.getRepository(Account).exists({ where: { id: accountId, familyId } });
-  }
-
   /** Deletes the import; its rows and mappings go with it (imports_delete_rows, the mappings' cascade). */
   async remove(familyId: string, id: string, tx: Transaction): Promise<void> {
     await managerOf(tx, this.dataSource).query(`DELETE FROM imports WHERE id = $1 AND family_id = $2`, [id, familyId]);

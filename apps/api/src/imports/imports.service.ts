@@ -27,6 +27,7 @@ import { IMPORTS_QUEUE, PublishJob } from './imports.queue';
 import { ImportPublisher } from './publishing/import-publisher';
 import { ImportsRepository } from './imports.repository';
 import { IdempotencyClaim, ImportIdempotencyKeys, KeyTaken, ReplayedAnswer } from './import-idempotency';
+import { closedAccountMessage } from '../ledger/closed-account';
 import { importFormat } from './formats/registry';
 import { FormatServices } from './formats/format-services';
 import { assertSkippable, normalizedSkipRows } from './skip-rows';
@@ -350,6 +351,10 @@ export class ImportsService {
     if (stats.rowsCount > limit) {
       throw reject('max_row_count_exceeded', `Import was uploaded but has ${stats.rowsCount} rows; at most ${limit} can be published`);
     }
+    // Closed since the upload: its history stays as it is.
+    if (imp.accountId && (await this.imports.familyAccount(familyId, imp.accountId, tx))?.closedAt) {
+      throw reject('not_publishable', fromCreate ? 'Import was uploaded but cannot be published yet' : 'Import cannot be published yet', [closedAccountMessage('account_id')]);
+    }
     // A format's own checks before anything is queued (NDJSON's strict preflight: 422 preflight_failed / not_publishable).
     await format.hooks?.preflight?.(tx, imp, this.formatServices);
     const detail = statusDetail(imp, stats, this.config.importMaxRows);
@@ -409,8 +414,10 @@ export class ImportsService {
     return imp;
   }
 
+  /** An import goes into an open account of the family's: a closed one takes no new transactions. */
   private async requireFamilyAccount(familyId: string, accountId: string): Promise<void> {
-    const exists = await this.imports.hasFamilyAccount(familyId, accountId);
-    if (!exists) throw ApiError.validation(['account_id must be an account of your family']);
+    const account = await this.imports.familyAccount(familyId, accountId);
+    if (!account) throw ApiError.validation(['account_id must be an account of your family']);
+    if (account.closedAt) throw ApiError.validation([closedAccountMessage('account_id')]);
   }
 }

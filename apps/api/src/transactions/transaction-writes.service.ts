@@ -8,6 +8,7 @@ import { amountField } from '../common/money-fields';
 import { timeOrderedId } from '../common/time-ordered-id';
 import { Transaction, Transactions } from '../database/transactions';
 import { AccountLocksRepository } from '../ledger/account-locks.repository';
+import { closedAccountMessage } from '../ledger/closed-account';
 import { EntriesRepository } from '../ledger/entries.repository';
 import { AccountForWrite, LockedTransaction, NewTransaction, TransactionEditsRepository } from '../ledger/transaction-edits.repository';
 import type { TransactionDto } from './transaction.dto';
@@ -37,10 +38,9 @@ interface References {
 const SPLIT_FIXED = ['account_id', 'date', 'amount', 'nature', 'currency'] as const;
 const TRANSFER_FIXED = ['account_id', 'amount', 'nature', 'currency'] as const;
 
-const closedMessage = (field: string) => `${field} is a closed account, which takes no new transactions: reopen it first (PATCH /api/v1/accounts/{id} with closed: false)`;
 /** A new transaction (or one moved in) goes only to an open account; a closed one keeps its history as it is. */
 const assertOpen = (field: string, account: AccountForWrite) => {
-  if (account.closed) throw ApiError.validation([closedMessage(field)]);
+  if (account.closed) throw ApiError.validation([closedAccountMessage(field)]);
 };
 
 /**
@@ -228,7 +228,7 @@ export class TransactionWritesService {
       const unknown = [...(from ? [] : ['from_account_id']), ...(to ? [] : ['to_account_id'])];
       if (!from || !to) throw ApiError.validation(unknown.map((field) => `${field} is not an account of this household`));
       const closed = [...(from.closed ? ['from_account_id'] : []), ...(to.closed ? ['to_account_id'] : [])];
-      if (closed.length) throw ApiError.validation(closed.map((field) => closedMessage(field)));
+      if (closed.length) throw ApiError.validation(closed.map((field) => closedAccountMessage(field)));
       const amount = amountField('amount', body.amount, from.currency);
       if (amount <= 0n) throw ApiError.validation(['amount must be above 0']);
       let arriving = amount;

@@ -20,11 +20,15 @@ export function AccountField({ type, value, onChange }: { type: string; value: s
     >
       <select value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{required ? '(choose an account)' : '(named in the file)'}</option>
-        {accounts.data?.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name}
-          </option>
-        ))}
+        {/* A closed account takes no imports; one an import already names stays shown, marked. */}
+        {accounts.data
+          ?.filter((a) => !a.closed_at || a.id === value)
+          .map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+              {a.closed_at ? ' (closed)' : ''}
+            </option>
+          ))}
       </select>
     </Field>
   );
