@@ -19,6 +19,9 @@ export interface RegisterFilters {
   import?: string;
 }
 
+/** A change of the filters, made on the filters as they are when it lands. */
+export type FiltersUpdate = (current: RegisterFilters) => RegisterFilters;
+
 /** Each filter's name in the address. */
 const PARAM: Record<keyof RegisterFilters, string> = {
   search: 'q',

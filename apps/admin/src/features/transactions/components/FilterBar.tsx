@@ -3,7 +3,7 @@ import { localeDecimal } from '@hearth/domain/money';
 import { Field } from '../../../components/Field';
 import { readAmountInput } from '../../../lib/amount-input';
 import type { Account, Category } from '../api/useTransactions';
-import { hasFilters, type RegisterFilters } from '../filters';
+import { hasFilters, type FiltersUpdate, type RegisterFilters } from '../filters';
 import { CategoryOptions } from './CategoryOptions';
 
 /** What the typed fields hold until the form is sent; the selects and dates change the list at once. */
@@ -36,7 +36,7 @@ export function FilterBar({
   categories: Category[];
   currency: string;
   labels: { tag?: string; merchant?: string; import?: string };
-  onChange: (filters: RegisterFilters) => void;
+  onChange: (update: FiltersUpdate) => void;
 }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(filters));
   const [shown, setShown] = useState(filters);
@@ -55,9 +55,9 @@ export function FilterBar({
     const found = { min: 'problem' in min ? min.problem : undefined, max: 'problem' in max ? max.problem : undefined };
     setProblems(found);
     if ('problem' in min || 'problem' in max) return;
-    onChange({ ...filters, search: draft.search.trim() || undefined, min: min.decimal, max: max.decimal });
+    onChange((current) => ({ ...current, search: draft.search.trim() || undefined, min: min.decimal, max: max.decimal }));
   };
-  const set = (changes: RegisterFilters) => onChange({ ...filters, ...changes });
+  const set = (changes: RegisterFilters) => onChange((current) => ({ ...current, ...changes }));
 
   return (
     <form className="card register-filters" role="search" aria-label="Transactions" onSubmit={submit} noValidate>
@@ -104,7 +104,7 @@ export function FilterBar({
       <div className="actions">
         <button type="submit">Search</button>
         {hasFilters(filters) && (
-          <button type="button" className="secondary" onClick={() => onChange({})}>
+          <button type="button" className="secondary" onClick={() => onChange(() => ({}))}>
             Clear filters
           </button>
         )}

@@ -13,7 +13,7 @@ import { FilterBar } from '../components/FilterBar';
 import { SplitDialog } from '../components/SplitDialog';
 import { TransactionRow } from '../components/TransactionRow';
 import { UndoBar } from '../components/UndoBar';
-import { filtersFromParams, hasFilters, paramsOf, type RegisterFilters } from '../filters';
+import { filtersFromParams, hasFilters, paramsOf, type FiltersUpdate } from '../filters';
 import { deleteUndo, type LastChange } from '../undo';
 import '../transactions.css';
 
@@ -53,9 +53,11 @@ export function TransactionsPage() {
     import: filters.import && fromImport.data ? importSource(fromImport.data) : undefined,
   };
 
-  const changeFilters = (next: RegisterFilters) => {
+  // Built on the address as it is now, not on this render's filters: a second change made before the page re-rendered
+  // from the first (two selects in quick succession) keeps the first.
+  const changeFilters = (update: FiltersUpdate) => {
     setSelection(new Set());
-    setParams(paramsOf(next));
+    setParams(paramsOf(update(filtersFromParams(new URLSearchParams(window.location.search)))));
   };
   const record = (change: LastChange, focus = false) => setLast({ change, focus });
   const deleteRow = (row: Transaction) => {
@@ -110,7 +112,7 @@ export function TransactionsPage() {
           {hasFilters(filters) ? (
             <>
               <p>No transactions match these filters.</p>
-              <button type="button" className="secondary" onClick={() => changeFilters({})}>
+              <button type="button" className="secondary" onClick={() => changeFilters(() => ({}))}>
                 Clear filters
               </button>
             </>
@@ -139,7 +141,7 @@ export function TransactionsPage() {
                 isSplit={partsOf.has(row.id)}
                 selected={selection.has(row.id)}
                 onSelect={(on) => toggle(row.id, on)}
-                onFilter={(chosen) => changeFilters({ ...filters, ...chosen })}
+                onFilter={(chosen) => changeFilters((current) => ({ ...current, ...chosen }))}
                 onChanged={(change) => record(change)}
                 onSplit={() => setSplitting(row)}
                 onDelete={() => deleteRow(row)}
